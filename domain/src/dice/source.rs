@@ -1,0 +1,227 @@
+//! The dice source. Rules never touch an RNG directly: they call [`Dice::roll`], which takes the
+//! next value from the source and records it (sides, value, purpose) for the event log.
+
+use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// Most scripted values a client may send with one request.
+pub const MAX_SCRIPTED_ROLLS: usize = 1000;
+/// Most sides a single die may have anywhere in Skirmish.
+pub const MAX_SIDES: u32 = 1000;
+
+/// Why a die could not be rolled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiceError {
+    #[error("rolls[{index}]: {value} is not a possible result of a d{sides} (expected 1..={sides})")]
+    ScriptedOutOfRange { index: usize, value: u32, sides: u32 },
+    #[error("a die must have between 1 and {MAX_SIDES} sides, not {sides}")]
+    BadSides { sides: u32 },
+    #[error("rolls: at most {MAX_SCRIPTED_ROLLS} scripted values may be sent, got {count}")]
+    TooManyScripted { count: usize },
+}
+
+/// Where die values come from. Implementations: [`SeededDice`] (reproducible RNG) and
+/// [`ScriptedDice`] (values rolled at the table, then a seeded RNG).
+pub trait DiceSource: Send {
+    /// One die of `sides` sides (already checked to be in `1..=MAX_SIDES`).
+    fn roll_die(&mut self, sides: u32) -> Result<u32, DiceError>;
+    /// The seed of the RNG behind this source, reported so a roll can be replayed.
+    fn seed(&self) -> u64;
+}
+
+/// A reproducible RNG. ChaCha8's stream is fixed by its specification, so a seed gives the same
+/// dice across rand versions and platforms (rand's `StdRng` makes no such promise).
+pub struct SeededDice {
+    seed: u64,
+    rng: ChaCha8Rng,
+}
+
+impl SeededDice {
+    pub fn new(seed: u64) -> Self {
+        Self { seed, rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+}
+
+impl DiceSource for SeededDice {
+    fn roll_die(&mut self, sides: u32) -> Result<u32, DiceError> {
+        Ok(self.rng.random_range(1..=sides))
+    }
+
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+}
+
+/// Values the client rolled at the table, consumed in order; each is checked against the die it
+/// is used for. When they run out, the seeded RNG takes over.
+pub struct ScriptedDice {
+    values: VecDeque<u32>,
+    used: usize,
+    fallback: SeededDice,
+}
+
+impl ScriptedDice {
+    pub fn new(values: Vec<u32>, fallback_seed: u64) -> Result<Self, DiceError> {
+        if values.len() > MAX_SCRIPTED_ROLLS {
+            return Err(DiceError::TooManyScripted { count: values.len() });
+        }
+        Ok(Self { values: values.into(), used: 0, fallback: SeededDice::new(fallback_seed) })
+    }
+
+    /// How many scripted values have been used so far.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+}
+
+impl DiceSource for ScriptedDice {
+    fn roll_die(&mut self, sides: u32) -> Result<u32, DiceError> {
+        let Some(value) = self.values.pop_front() else {
+            return self.fallback.roll_die(sides);
+        };
+        let index = self.used;
+        self.used += 1;
+        if value == 0 || value > sides {
+            return Err(DiceError::ScriptedOutOfRange { index, value, sides });
+        }
+        Ok(value)
+    }
+
+    fn seed(&self) -> u64 {
+        self.fallback.seed()
+    }
+}
+
+/// What became of a die within its roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DieStatus {
+    /// Counts toward the result.
+    Kept,
+    /// Removed by keep/drop (`kh`, `dl`, …) or by a rule such as blind fire's "highest removed".
+    Dropped,
+    /// Replaced by a reroll (`rr`, `ro`); the reroll follows it in the record.
+    Rerolled,
+}
+
+/// One die as rolled: the record the event log and every response carry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DieRoll {
+    pub sides: u32,
+    pub value: u32,
+    /// What the die was rolled for, e.g. "initiative: Vasquez" or "dice: 4d6kh3".
+    pub purpose: String,
+    pub status: DieStatus,
+    /// True when this die was added by an exploding die before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub explosion: bool,
+}
+
+/// The dice of one request: a source plus the record of everything rolled from it.
+pub struct Dice {
+    source: Box<dyn DiceSource>,
+    rolls: Vec<DieRoll>,
+}
+
+impl Dice {
+    pub fn new(source: Box<dyn DiceSource>) -> Self {
+        Self { source, rolls: Vec::new() }
+    }
+
+    /// Seeded RNG only.
+    pub fn seeded(seed: u64) -> Self {
+        Self::new(Box::new(SeededDice::new(seed)))
+    }
+
+    /// Scripted values first, then the RNG seeded with `fallback_seed`.
+    pub fn scripted(values: Vec<u32>, fallback_seed: u64) -> Result<Self, DiceError> {
+        Ok(Self::new(Box::new(ScriptedDice::new(values, fallback_seed)?)))
+    }
+
+    /// Rolls one die and records it as kept. Returns its index in [`Dice::rolls`] and its value.
+    pub fn roll(&mut self, sides: u32, purpose: impl Into<String>) -> Result<u32, DiceError> {
+        self.roll_indexed(sides, purpose).map(|(_, value)| value)
+    }
+
+    /// As [`Dice::roll`], also returning the index of the record so it can be re-marked.
+    pub fn roll_indexed(&mut self, sides: u32, purpose: impl Into<String>) -> Result<(usize, u32), DiceError> {
+        if sides == 0 || sides > MAX_SIDES {
+            return Err(DiceError::BadSides { sides });
+        }
+        let value = self.source.roll_die(sides)?;
+        self.rolls.push(DieRoll { sides, value, purpose: purpose.into(), status: DieStatus::Kept, explosion: false });
+        Ok((self.rolls.len() - 1, value))
+    }
+
+    /// Re-marks an already recorded die (dropped, rerolled, or an explosion).
+    pub fn record_mut(&mut self, index: usize) -> Option<&mut DieRoll> {
+        self.rolls.get_mut(index)
+    }
+
+    pub fn rolls(&self) -> &[DieRoll] {
+        &self.rolls
+    }
+
+    pub fn into_rolls(self) -> Vec<DieRoll> {
+        self.rolls
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.source.seed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_gives_same_dice() {
+        let roll_ten = |seed| {
+            let mut dice = Dice::seeded(seed);
+            (0..10).map(|_| dice.roll(20, "t").unwrap()).collect::<Vec<_>>()
+        };
+        assert_eq!(roll_ten(7), roll_ten(7));
+        assert_ne!(roll_ten(7), roll_ten(8));
+    }
+
+    #[test]
+    fn scripted_values_are_used_in_order_then_the_seed_takes_over() {
+        let mut dice = Dice::scripted(vec![3, 6], 99).unwrap();
+        assert_eq!(dice.roll(6, "a").unwrap(), 3);
+        assert_eq!(dice.roll(6, "b").unwrap(), 6);
+        let mut reference = SeededDice::new(99);
+        assert_eq!(dice.roll(6, "c").unwrap(), reference.roll_die(6).unwrap());
+        let purposes: Vec<_> = dice.rolls().iter().map(|r| r.purpose.as_str()).collect();
+        assert_eq!(purposes, ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn scripted_value_outside_the_die_is_refused_with_its_index() {
+        let mut dice = Dice::scripted(vec![4, 7], 1).unwrap();
+        dice.roll(6, "a").unwrap();
+        assert_eq!(dice.roll(6, "b"), Err(DiceError::ScriptedOutOfRange { index: 1, value: 7, sides: 6 }));
+        let mut zero = Dice::scripted(vec![0], 1).unwrap();
+        assert!(matches!(zero.roll(20, "a"), Err(DiceError::ScriptedOutOfRange { index: 0, value: 0, .. })));
+    }
+
+    #[test]
+    fn too_many_scripted_values_are_refused() {
+        let err = Dice::scripted(vec![1; MAX_SCRIPTED_ROLLS + 1], 0).err();
+        assert_eq!(err, Some(DiceError::TooManyScripted { count: MAX_SCRIPTED_ROLLS + 1 }));
+    }
+
+    #[test]
+    fn seeded_d6_is_roughly_uniform() {
+        let mut dice = Dice::seeded(2024);
+        let mut counts = [0u32; 6];
+        for _ in 0..60_000 {
+            counts[dice.roll(6, "d").unwrap() as usize - 1] += 1;
+        }
+        // Each face expects 10,000; 5 standard deviations is about ±460.
+        for (face, count) in counts.iter().enumerate() {
+            assert!((9_500..=10_500).contains(count), "face {} came up {count} times", face + 1);
+        }
+    }
+}

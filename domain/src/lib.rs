@@ -1,0 +1,7 @@
+//! Skirmish's combat rules as pure functions: dice, encounters and the five rulesets.
+//! Nothing here does I/O; every die comes through [`dice::Dice`].
+
+pub mod dice;
+pub mod encounter;
+pub mod rulesets;
+pub mod score;

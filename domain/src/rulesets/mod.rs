@@ -1,0 +1,13 @@
+//! The five rule systems. Each module holds pure functions over its own typed stat block; the
+//! [`RulesetId`] enum and [`StatBlock`] dispatch to them at the boundary.
+
+pub mod adeva_d100;
+pub mod arrgs;
+pub mod cepheus_engine;
+pub mod lur_asko;
+mod ruleset_id;
+pub mod spycraft2;
+mod stat_block;
+
+pub use ruleset_id::{Operation, RulesetId, UnknownRuleset};
+pub use stat_block::{InitiativeContext, InitiativeRoll, RuleError, StatBlock, TiePolicy};
