@@ -49,9 +49,19 @@ pub fn tie_keys(stats: &Stats) -> Vec<i32> {
 mod tests {
     use super::*;
 
-    pub(crate) fn stats_with_agility(ag: i32) -> Stats {
+    pub(crate) fn stats_with_agility(ag: i64) -> Stats {
         let c = |v| Characteristic::new(v).unwrap();
-        Stats { ws: c(30), bs: c(30), s: c(30), t: c(30), ag: c(ag), int: c(30), per: c(30), wp: c(30), fel: c(30) }
+        Stats {
+            ws: c(30),
+            bs: c(30),
+            s: c(30),
+            t: c(30),
+            ag: c(ag),
+            int: c(30),
+            per: c(30),
+            wp: c(30),
+            fel: c(30),
+        }
     }
 
     #[test]

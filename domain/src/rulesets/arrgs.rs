@@ -23,7 +23,10 @@ pub const TIE_POLICY: TiePolicy = TiePolicy::RollOff { sides: 20 };
 /// roll: the sheet's score is used, or a fixed value the caller sends.
 pub fn initiative(stats: &Stats) -> Result<InitiativeRoll, RuleError> {
     let score = stats.initiative.map(Score::get).ok_or_else(|| {
-        RuleError::invalid("fixed", "arrgs has no initiative roll: set stats.initiative or send a fixed value")
+        RuleError::invalid(
+            "fixed",
+            "arrgs has no initiative roll: set stats.initiative or send a fixed value",
+        )
     })?;
     Ok(InitiativeRoll { score, explanation: format!("Initiative score {score} from the stat block") })
 }

@@ -50,7 +50,10 @@ pub fn roll_initiative(
     let dm = characteristic_dm(stats.dex);
     if context.ambush && !context.surprised {
         let score = 12 + dm;
-        return Ok(InitiativeRoll { score, explanation: format!("ambush: automatic 12 + DEX DM {dm:+} = {score}") });
+        return Ok(InitiativeRoll {
+            score,
+            explanation: format!("ambush: automatic 12 + DEX DM {dm:+} = {score}"),
+        });
     }
     let first = dice.roll(6, purpose)?;
     let second = dice.roll(6, purpose)?;
@@ -67,15 +70,30 @@ pub fn tie_keys(stats: &Stats) -> Vec<i32> {
 mod tests {
     use super::*;
 
-    fn stats(dex: i32) -> Stats {
+    fn stats(dex: i64) -> Stats {
         let c = |v| Characteristic::new(v).unwrap();
         Stats { str: c(7), dex: c(dex), end: c(7), int: c(7), edu: c(7), soc: c(7) }
     }
 
     #[test]
     fn dm_table_matches_the_srd_at_every_boundary() {
-        let table = [(0, -3), (1, -2), (2, -2), (3, -1), (5, -1), (6, 0), (8, 0), (9, 1), (11, 1), (12, 2), (14, 2), (15, 3), (30, 3)];
+        let table = [
+            (0, -3),
+            (1, -2),
+            (2, -2),
+            (3, -1),
+            (5, -1),
+            (6, 0),
+            (8, 0),
+            (9, 1),
+            (11, 1),
+            (12, 2),
+            (14, 2),
+            (15, 3),
+            (30, 3),
+        ];
         for (value, dm) in table {
+            let value: i64 = value;
             assert_eq!(characteristic_dm(Characteristic::new(value).unwrap()), dm, "DEX {value}");
         }
     }

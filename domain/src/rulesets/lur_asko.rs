@@ -13,5 +13,8 @@ pub const TIE_POLICY: TiePolicy = TiePolicy::JoinOrder;
 
 /// The Lur-Asko text gives no initiative formula: the caller sets each value.
 pub fn initiative() -> Result<InitiativeRoll, RuleError> {
-    Err(RuleError::invalid("fixed", "lur-asko sets no initiative roll: send a fixed value for each combatant"))
+    Err(RuleError::invalid(
+        "fixed",
+        "lur-asko sets no initiative roll: send a fixed value for each combatant",
+    ))
 }

@@ -1,0 +1,154 @@
+//! Turns and rounds: start the encounter, next turn, next round, end the encounter. Defeated
+//! combatants' turns are skipped, but their turn moments still pass so durations keep time.
+
+use super::effects::{Moment, expire_all, pass_moment};
+use super::error::EncounterError;
+use super::events::Event;
+use super::model::{CombatantId, Encounter, EncounterStatus};
+use super::order::turn_order;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Advance {
+    /// End the current turn and start the next (starts round 1 from setup).
+    NextTurn,
+    /// Everyone still to act this round passes; the next round starts.
+    NextRound,
+    /// Combat is over: every effect ends.
+    EndEncounter,
+}
+
+pub fn advance(encounter: &mut Encounter, step: Advance) -> Result<Vec<Event>, EncounterError> {
+    let mut events = Vec::new();
+    let mut draft = encounter.clone();
+    match (draft.status, step) {
+        (EncounterStatus::Ended, _) => {
+            return Err(EncounterError::Conflict("the encounter has ended".into()));
+        }
+        (_, Advance::EndEncounter) => end_encounter(&mut draft, &mut events),
+        (EncounterStatus::Setup, _) => start(&mut draft, &mut events)?,
+        (EncounterStatus::Active, Advance::NextTurn) => next_turn(&mut draft, &mut events)?,
+        (EncounterStatus::Active, Advance::NextRound) => next_round(&mut draft, &mut events)?,
+    }
+    *encounter = draft;
+    Ok(events)
+}
+
+fn start(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
+    let missing: Vec<&str> = encounter
+        .combatants
+        .iter()
+        .filter(|c| c.initiative.is_none() && !c.flags.defeated)
+        .map(|c| c.name.as_str())
+        .collect();
+    if !missing.is_empty() {
+        let names = missing.join(", ");
+        return Err(EncounterError::Conflict(format!("roll initiative first: no initiative for {names}")));
+    }
+    ensure_someone_can_act(encounter)?;
+    encounter.status = EncounterStatus::Active;
+    events.push(Event::EncounterStarted);
+    start_round(encounter, events);
+    begin_next_turn(encounter, events);
+    Ok(())
+}
+
+fn next_turn(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
+    ensure_someone_can_act(encounter)?;
+    end_current_turn(encounter, events);
+    if !begin_next_turn(encounter, events) {
+        end_round(encounter, events);
+        start_round(encounter, events);
+        begin_next_turn(encounter, events);
+    }
+    Ok(())
+}
+
+fn next_round(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
+    ensure_someone_can_act(encounter)?;
+    end_current_turn(encounter, events);
+    while let Some(id) = next_unacted(encounter) {
+        skip_turn(encounter, &id, "the round was advanced", events);
+    }
+    end_round(encounter, events);
+    start_round(encounter, events);
+    begin_next_turn(encounter, events);
+    Ok(())
+}
+
+fn end_encounter(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    encounter.status = EncounterStatus::Ended;
+    encounter.current = None;
+    expire_all(encounter, "end of encounter", events);
+    events.push(Event::EncounterEnded { round: encounter.round });
+}
+
+/// A turn needs a combatant with an initiative who is not defeated.
+fn ensure_someone_can_act(encounter: &Encounter) -> Result<(), EncounterError> {
+    if turn_order(encounter).iter().any(|slot| !slot.defeated) {
+        Ok(())
+    } else {
+        Err(EncounterError::Conflict(
+            "no combatant can act: add one with an initiative, or revive one".into(),
+        ))
+    }
+}
+
+fn start_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    encounter.round += 1;
+    for combatant in &mut encounter.combatants {
+        combatant.acted_this_round = false;
+    }
+    events.push(Event::RoundStarted { round: encounter.round });
+    pass_moment(encounter, &Moment::StartOfRound, events);
+}
+
+fn end_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    events.push(Event::RoundEnded { round: encounter.round });
+    pass_moment(encounter, &Moment::EndOfRound, events);
+}
+
+/// Starts the turn of the next combatant who can act, skipping defeated ones. False when
+/// everyone has acted this round.
+fn begin_next_turn(encounter: &mut Encounter, events: &mut Vec<Event>) -> bool {
+    while let Some(id) = next_unacted(encounter) {
+        if encounter.combatant(&id).is_some_and(|c| c.flags.defeated) {
+            skip_turn(encounter, &id, "defeated", events);
+            continue;
+        }
+        encounter.current = Some(id.clone());
+        events.push(Event::TurnStarted { name: encounter.name_of(&id), combatant_id: id.clone() });
+        pass_moment(encounter, &Moment::StartOfTurn { combatant_id: id }, events);
+        return true;
+    }
+    false
+}
+
+fn end_current_turn(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    let Some(id) = encounter.current.take() else { return };
+    mark_acted(encounter, &id);
+    events.push(Event::TurnEnded { name: encounter.name_of(&id), combatant_id: id.clone() });
+    pass_moment(encounter, &Moment::EndOfTurn { combatant_id: id }, events);
+}
+
+fn skip_turn(encounter: &mut Encounter, id: &CombatantId, reason: &str, events: &mut Vec<Event>) {
+    mark_acted(encounter, id);
+    events.push(Event::TurnSkipped {
+        combatant_id: id.clone(),
+        name: encounter.name_of(id),
+        reason: reason.into(),
+    });
+    pass_moment(encounter, &Moment::StartOfTurn { combatant_id: id.clone() }, events);
+    pass_moment(encounter, &Moment::EndOfTurn { combatant_id: id.clone() }, events);
+}
+
+fn mark_acted(encounter: &mut Encounter, id: &CombatantId) {
+    if let Some(combatant) = encounter.combatant_mut(id) {
+        combatant.acted_this_round = true;
+    }
+}
+
+/// The highest in the order who has not yet had a turn this round. Initiative is read afresh
+/// each time, so changes mid-round (reactions, delays) reorder the rest of the round.
+fn next_unacted(encounter: &Encounter) -> Option<CombatantId> {
+    turn_order(encounter).into_iter().find(|slot| !slot.acted).map(|slot| slot.combatant_id)
+}

@@ -1,0 +1,82 @@
+use super::effects::{Effect, Moment};
+use super::model::{CombatantId, EffectId};
+use crate::dice::DieRoll;
+use serde::{Deserialize, Serialize};
+
+/// One entry of an encounter's append-only log. Every state change and every die appears here.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    EncounterCreated {
+        name: String,
+        ruleset: String,
+    },
+    CombatantAdded {
+        combatant_id: CombatantId,
+        name: String,
+        side: String,
+    },
+    CombatantUpdated {
+        combatant_id: CombatantId,
+        name: String,
+        changed: Vec<String>,
+    },
+    CombatantRemoved {
+        combatant_id: CombatantId,
+        name: String,
+    },
+    InitiativeSet {
+        combatant_id: CombatantId,
+        name: String,
+        score: i32,
+        explanation: String,
+        dice: Vec<DieRoll>,
+    },
+    /// Tied combatants rolled off; `dice` are the roll-off dice in order.
+    InitiativeTieBroken {
+        combatant_ids: Vec<CombatantId>,
+        dice: Vec<DieRoll>,
+    },
+    EncounterStarted,
+    RoundStarted {
+        round: u32,
+    },
+    TurnStarted {
+        combatant_id: CombatantId,
+        name: String,
+    },
+    TurnEnded {
+        combatant_id: CombatantId,
+        name: String,
+    },
+    /// A defeated combatant's turn passes without actions (its turn moments still happen).
+    TurnSkipped {
+        combatant_id: CombatantId,
+        name: String,
+        reason: String,
+    },
+    RoundEnded {
+        round: u32,
+    },
+    EffectAdded {
+        effect: Effect,
+    },
+    /// A recurring effect reached the moment it acts at (a reminder for the table).
+    EffectFired {
+        effect_id: EffectId,
+        name: String,
+        moment: Moment,
+    },
+    EffectExpired {
+        effect_id: EffectId,
+        name: String,
+        reason: String,
+    },
+    EffectRemoved {
+        effect_id: EffectId,
+        name: String,
+    },
+    EncounterEnded {
+        round: u32,
+    },
+}

@@ -1,0 +1,234 @@
+//! Rolling (or setting) initiative and breaking ties by the ruleset's policy.
+
+use super::error::EncounterError;
+use super::events::Event;
+use super::model::{CombatantId, Encounter, EncounterStatus, Initiative};
+use super::order::{ranked, same_standing, turn_order};
+use crate::dice::Dice;
+use crate::rulesets::{InitiativeContext, TiePolicy};
+use std::collections::BTreeMap;
+
+/// Bounds a caller-set initiative value.
+pub const MAX_FIXED_INITIATIVE: i32 = 10_000;
+/// Roll-off rounds before a tie is left in join order (only reachable with scripted dice).
+const MAX_ROLL_OFF_ROUNDS: usize = 20;
+
+/// Who gets an initiative and how.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InitiativeRequest {
+    /// Roll for these combatants; `None` means every combatant.
+    pub combatants: Option<Vec<CombatantId>>,
+    /// Caller-set values (physical rolls already totalled, or a ruleset without a formula).
+    /// These combatants take the value instead of rolling, whether listed above or not.
+    pub fixed: Vec<(CombatantId, i32)>,
+}
+
+/// Sets initiative for the requested combatants, then breaks ties. A combatant joining an active
+/// encounter behind the current turn acts from the next round.
+pub fn roll_initiative(
+    encounter: &mut Encounter,
+    request: &InitiativeRequest,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, EncounterError> {
+    if encounter.status == EncounterStatus::Ended {
+        return Err(EncounterError::Conflict("the encounter has ended".into()));
+    }
+    let fixed = validate_fixed(encounter, &request.fixed)?;
+    let targets = targets(encounter, request, &fixed)?;
+    let context = ambush_context(encounter);
+    let mut draft = encounter.clone();
+    let mut events = Vec::new();
+    for id in &targets {
+        events.push(set_one(&mut draft, id, fixed.get(id).copied(), context, dice)?);
+    }
+    break_ties(&mut draft, dice, &mut events)?;
+    if draft.status == EncounterStatus::Active {
+        mark_late_joiners(&mut draft, &targets);
+    }
+    *encounter = draft;
+    Ok(events)
+}
+
+fn validate_fixed(
+    encounter: &Encounter,
+    fixed: &[(CombatantId, i32)],
+) -> Result<BTreeMap<CombatantId, i32>, EncounterError> {
+    let mut values = BTreeMap::new();
+    for (index, (id, value)) in fixed.iter().enumerate() {
+        if encounter.combatant(id).is_none() {
+            let message = format!("combatant '{id}' is not in this encounter");
+            return Err(EncounterError::invalid(format!("fixed[{index}].combatant_id"), message));
+        }
+        if value.abs() > MAX_FIXED_INITIATIVE {
+            let message = format!("must be between -{MAX_FIXED_INITIATIVE} and {MAX_FIXED_INITIATIVE}");
+            return Err(EncounterError::invalid(format!("fixed[{index}].value"), message));
+        }
+        if values.insert(id.clone(), *value).is_some() {
+            return Err(EncounterError::invalid(format!("fixed[{index}].combatant_id"), "listed twice"));
+        }
+    }
+    Ok(values)
+}
+
+/// The combatants to set, in join order.
+fn targets(
+    encounter: &Encounter,
+    request: &InitiativeRequest,
+    fixed: &BTreeMap<CombatantId, i32>,
+) -> Result<Vec<CombatantId>, EncounterError> {
+    if let Some(listed) = &request.combatants {
+        for (index, id) in listed.iter().enumerate() {
+            if encounter.combatant(id).is_none() {
+                let message = format!("combatant '{id}' is not in this encounter");
+                return Err(EncounterError::invalid(format!("combatant_ids[{index}]"), message));
+            }
+        }
+    }
+    let wanted = |id: &CombatantId| {
+        fixed.contains_key(id) || request.combatants.as_ref().is_none_or(|listed| listed.contains(id))
+    };
+    let targets: Vec<_> = encounter.combatants.iter().map(|c| c.id.clone()).filter(wanted).collect();
+    if targets.is_empty() {
+        return Err(EncounterError::invalid("combatant_ids", "no combatant to roll initiative for"));
+    }
+    Ok(targets)
+}
+
+/// An ambush is some, but not all, combatants being surprised.
+fn ambush_context(encounter: &Encounter) -> InitiativeContext {
+    let surprised = encounter.combatants.iter().filter(|c| c.flags.surprised).count();
+    InitiativeContext { ambush: surprised > 0 && surprised < encounter.combatants.len(), surprised: false }
+}
+
+fn set_one(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    fixed: Option<i32>,
+    context: InitiativeContext,
+    dice: &mut Dice,
+) -> Result<Event, EncounterError> {
+    let combatant =
+        encounter.combatant_mut(id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
+    let first_die = dice.rolls().len();
+    let (score, explanation) = match fixed {
+        Some(score) => (score, format!("{score}, set by the caller")),
+        None => {
+            let context = InitiativeContext { surprised: combatant.flags.surprised, ..context };
+            let purpose = format!("initiative: {}", combatant.name);
+            let roll = combatant.stats.roll_initiative(context, dice, &purpose)?;
+            (roll.score, roll.explanation)
+        }
+    };
+    combatant.initiative = Some(Initiative { score, roll_off: Vec::new(), explanation: explanation.clone() });
+    let rolled = dice.rolls()[first_die..].to_vec();
+    Ok(Event::InitiativeSet {
+        combatant_id: id.clone(),
+        name: combatant.name.clone(),
+        score,
+        explanation,
+        dice: rolled,
+    })
+}
+
+/// Rolls off every group of combatants tied on score and tie keys whose roll-off does not
+/// already separate them (roll-off rulesets only). Ties within a roll-off are re-rolled.
+fn break_ties(
+    encounter: &mut Encounter,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<(), EncounterError> {
+    let TiePolicy::RollOff { sides } = encounter.ruleset.tie_policy() else {
+        return Ok(());
+    };
+    for group in tied_groups(encounter) {
+        if separated(encounter, &group) {
+            continue;
+        }
+        let first_die = dice.rolls().len();
+        roll_off(encounter, &group, sides, dice)?;
+        events.push(Event::InitiativeTieBroken {
+            combatant_ids: group,
+            dice: dice.rolls()[first_die..].to_vec(),
+        });
+    }
+    Ok(())
+}
+
+/// Groups (of two or more) with equal score and tie keys.
+fn tied_groups(encounter: &Encounter) -> Vec<Vec<CombatantId>> {
+    let mut groups: Vec<Vec<CombatantId>> = Vec::new();
+    let ranked = ranked(encounter);
+    for (position, combatant) in ranked.iter().enumerate() {
+        match groups.last_mut() {
+            Some(group) if position > 0 && same_standing(ranked[position - 1], combatant) => {
+                group.push(combatant.id.clone());
+            }
+            _ => groups.push(vec![combatant.id.clone()]),
+        }
+    }
+    groups.retain(|group| group.len() > 1);
+    groups
+}
+
+/// True when every member has a roll-off and none is equal to or a prefix of another.
+fn separated(encounter: &Encounter, group: &[CombatantId]) -> bool {
+    let offs: Vec<&[u32]> = group.iter().map(|id| roll_off_of(encounter, id)).collect();
+    offs.iter()
+        .enumerate()
+        .all(|(i, a)| !a.is_empty() && offs[i + 1..].iter().all(|b| !a.starts_with(b) && !b.starts_with(a)))
+}
+
+fn roll_off_of<'e>(encounter: &'e Encounter, id: &CombatantId) -> &'e [u32] {
+    encounter.combatant(id).and_then(|c| c.initiative.as_ref()).map_or(&[], |i| i.roll_off.as_slice())
+}
+
+/// Everyone in the group rolls a die; those still level roll again, up to a bound.
+fn roll_off(
+    encounter: &mut Encounter,
+    group: &[CombatantId],
+    sides: u32,
+    dice: &mut Dice,
+) -> Result<(), EncounterError> {
+    let mut pending = vec![group.to_vec()];
+    for member in group {
+        if let Some(initiative) = encounter.combatant_mut(member).and_then(|c| c.initiative.as_mut()) {
+            initiative.roll_off.clear();
+        }
+    }
+    for _ in 0..MAX_ROLL_OFF_ROUNDS {
+        let mut still_tied = Vec::new();
+        for tie in pending {
+            let mut by_value: BTreeMap<u32, Vec<CombatantId>> = BTreeMap::new();
+            for id in tie {
+                let name = encounter.name_of(&id);
+                let value = dice.roll(sides, format!("initiative roll-off: {name}"))?;
+                if let Some(initiative) = encounter.combatant_mut(&id).and_then(|c| c.initiative.as_mut()) {
+                    initiative.roll_off.push(value);
+                }
+                by_value.entry(value).or_default().push(id);
+            }
+            still_tied.extend(by_value.into_values().filter(|ids| ids.len() > 1));
+        }
+        if still_tied.is_empty() {
+            break;
+        }
+        pending = still_tied;
+    }
+    Ok(())
+}
+
+/// Combatants who got an initiative mid-round ahead of the current turn have missed their
+/// count: they act from the next round.
+fn mark_late_joiners(encounter: &mut Encounter, targets: &[CombatantId]) {
+    let Some(current) = encounter.current.clone() else { return };
+    let order = turn_order(encounter);
+    let Some(current_position) = order.iter().position(|slot| slot.combatant_id == current) else { return };
+    for (position, slot) in order.iter().enumerate() {
+        if position < current_position
+            && targets.contains(&slot.combatant_id)
+            && let Some(combatant) = encounter.combatant_mut(&slot.combatant_id)
+        {
+            combatant.acted_this_round = true;
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! The ruleset-agnostic encounter: combatants, initiative order, turns and rounds, effects with
+//! durations, and the events every change produces.
+
+mod advance;
+mod combatants;
+mod effects;
+mod error;
+mod events;
+mod initiative;
+mod model;
+mod order;
+
+pub use advance::{Advance, advance};
+pub use combatants::{CombatantPatch, NewCombatant, add_combatant, remove_combatant, update_combatant};
+pub use effects::{Effect, Expiry, Moment, NewEffect, add_effect, remove_effect};
+pub use error::EncounterError;
+pub use events::Event;
+pub use initiative::{InitiativeRequest, roll_initiative};
+pub use model::{
+    Combatant, CombatantId, EffectId, Encounter, EncounterId, EncounterStatus, Flags, Initiative,
+    MAX_COMBATANTS, MAX_EFFECTS, MAX_NAME_LEN,
+};
+pub use order::{TurnSlot, turn_order};
+
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests_order;
+#[cfg(test)]
+mod tests_turns;
