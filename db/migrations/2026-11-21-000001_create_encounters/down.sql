@@ -1,0 +1,4 @@
+DROP TABLE events;
+DROP TABLE effects;
+DROP TABLE combatants;
+DROP TABLE encounters;

@@ -1,0 +1,42 @@
+//! Opening SQLite with the pragmas every connection needs.
+
+use crate::error::DbError;
+use diesel::connection::SimpleConnection;
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool};
+use diesel::{Connection, SqliteConnection};
+
+/// Pragmas are per connection; busy_timeout goes first so the others can wait for a lock.
+const PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
+                       PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;";
+
+/// Readers in the pool.
+const READERS: u32 = 4;
+
+/// The file path in a database URL: `sqlite://path`, `sqlite:path` or a plain path.
+pub fn database_path(url: &str) -> &str {
+    url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url)
+}
+
+pub(crate) fn open_writer(path: &str) -> Result<SqliteConnection, DbError> {
+    let mut connection = SqliteConnection::establish(path)?;
+    connection.batch_execute(PRAGMAS)?;
+    Ok(connection)
+}
+
+#[derive(Debug)]
+struct Pragmas;
+
+impl CustomizeConnection<SqliteConnection, diesel::r2d2::Error> for Pragmas {
+    fn on_acquire(&self, connection: &mut SqliteConnection) -> Result<(), diesel::r2d2::Error> {
+        connection.batch_execute(PRAGMAS).map_err(diesel::r2d2::Error::QueryError)
+    }
+}
+
+pub(crate) type ReaderPool = Pool<ConnectionManager<SqliteConnection>>;
+
+pub(crate) fn open_readers(path: &str) -> Result<ReaderPool, DbError> {
+    Ok(Pool::builder()
+        .max_size(READERS)
+        .connection_customizer(Box::new(Pragmas))
+        .build(ConnectionManager::new(path))?)
+}

@@ -1,0 +1,38 @@
+/// A storage failure. These are the server's fault: the API answers 500 with a generic body
+/// and logs the detail.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("database error: {0}")]
+    Query(#[from] diesel::result::Error),
+    #[error("cannot connect to the database: {0}")]
+    Connection(#[from] diesel::ConnectionError),
+    #[error("connection pool error: {0}")]
+    Pool(#[from] diesel::r2d2::PoolError),
+    #[error("migration failed: {0}")]
+    Migration(String),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    #[error("the writer connection was poisoned by a panic")]
+    Poisoned,
+}
+
+/// Why a mutation did not happen. Only `Db` is the server's fault.
+#[derive(Debug, thiserror::Error)]
+pub enum MutateError<E> {
+    #[error("encounter not found")]
+    NotFound,
+    /// The client's `If-Match` names an older version.
+    #[error("the encounter is at version {current}, not {expected}")]
+    VersionMismatch { expected: i64, current: i64 },
+    /// The domain refused the command.
+    #[error(transparent)]
+    Domain(E),
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+impl<E> From<diesel::result::Error> for MutateError<E> {
+    fn from(error: diesel::result::Error) -> Self {
+        Self::Db(DbError::Query(error))
+    }
+}

@@ -1,0 +1,57 @@
+//! Diesel table definitions, matching `migrations/`.
+
+diesel::table! {
+    encounters (id) {
+        id -> Text,
+        ruleset -> Text,
+        name -> Text,
+        status -> Text,
+        round -> Integer,
+        current_combatant -> Nullable<Text>,
+        version -> BigInt,
+        created_at -> Text,
+        updated_at -> Text,
+    }
+}
+
+diesel::table! {
+    combatants (encounter_id, id) {
+        encounter_id -> Text,
+        id -> Text,
+        position -> Integer,
+        name -> Text,
+        side -> Text,
+        stats -> Text,
+        initiative -> Nullable<Integer>,
+        initiative_roll_off -> Text,
+        initiative_explanation -> Nullable<Text>,
+        surprised -> Bool,
+        defeated -> Bool,
+        hidden -> Bool,
+        acted_this_round -> Bool,
+    }
+}
+
+diesel::table! {
+    effects (encounter_id, id) {
+        encounter_id -> Text,
+        id -> Text,
+        position -> Integer,
+        data -> Text,
+    }
+}
+
+diesel::table! {
+    events (encounter_id, seq) {
+        encounter_id -> Text,
+        seq -> BigInt,
+        kind -> Text,
+        data -> Text,
+        created_at -> Text,
+    }
+}
+
+diesel::joinable!(combatants -> encounters (encounter_id));
+diesel::joinable!(effects -> encounters (encounter_id));
+diesel::joinable!(events -> encounters (encounter_id));
+diesel::allow_tables_to_appear_in_same_query!(encounters, combatants, effects, events);
