@@ -1,3 +1,5 @@
+#![expect(clippy::unwrap_used, reason = "a failed step should fail the test loudly")]
+
 //! Repository behaviour against a real SQLite file.
 
 use skirmish_db::{MutateError, Store};

@@ -145,12 +145,22 @@ impl Dice {
     }
 
     /// As [`Dice::roll`], also returning the index of the record so it can be re-marked.
-    pub fn roll_indexed(&mut self, sides: u32, purpose: impl Into<String>) -> Result<(usize, u32), DiceError> {
+    pub fn roll_indexed(
+        &mut self,
+        sides: u32,
+        purpose: impl Into<String>,
+    ) -> Result<(usize, u32), DiceError> {
         if sides == 0 || sides > MAX_SIDES {
             return Err(DiceError::BadSides { sides });
         }
         let value = self.source.roll_die(sides)?;
-        self.rolls.push(DieRoll { sides, value, purpose: purpose.into(), status: DieStatus::Kept, explosion: false });
+        self.rolls.push(DieRoll {
+            sides,
+            value,
+            purpose: purpose.into(),
+            status: DieStatus::Kept,
+            explosion: false,
+        });
         Ok((self.rolls.len() - 1, value))
     }
 
