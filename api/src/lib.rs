@@ -1,1 +1,13 @@
+//! The Skirmish HTTP service: actix-web routes over the domain and the SQLite store, with an
+//! OpenAPI document generated from the routes.
 
+pub mod config;
+pub mod error;
+pub mod extract;
+pub mod openapi;
+pub mod routes;
+pub mod startup;
+pub mod wire;
+
+pub use config::Settings;
+pub use startup::{Application, StartupError};

@@ -225,3 +225,11 @@ fn stored_event(row: EventRow) -> Result<StoredEvent, DbError> {
         serde_json::from_str(&row.data).map_err(|e| DbError::Corrupt(format!("event {}: {e}", row.seq)))?;
     Ok(StoredEvent { seq: row.seq, kind: row.kind, data, created_at: row.created_at })
 }
+
+impl Store {
+    /// Checks that a reader connection answers.
+    pub fn ping(&self) -> Result<(), DbError> {
+        diesel::sql_query("SELECT 1").execute(&mut *self.readers.get()?)?;
+        Ok(())
+    }
+}

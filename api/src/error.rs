@@ -1,0 +1,202 @@
+//! One error shape for every failure: RFC 9457 problem details (`application/problem+json`),
+//! naming the offending field where there is one.
+
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+use skirmish_db::{DbError, MutateError};
+use skirmish_domain::dice::{DiceError, DiceExprError};
+use skirmish_domain::encounter::EncounterError;
+use utoipa::ToSchema;
+
+/// The body of every error response.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "urn:skirmish:problem:invalid-field",
+    "title": "Invalid field",
+    "status": 422,
+    "detail": "rolls[1]: 7 is not a possible result of a d6 (expected 1..=6)",
+    "field": "rolls[1]"
+}))]
+pub struct Problem {
+    /// A URN naming the kind of problem.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    /// What went wrong, for a human.
+    pub detail: String,
+    /// The request field (JSON path, query parameter or header) at fault, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The encounter's current version (412 responses only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<i64>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// Malformed input: bad JSON, wrong types, unknown fields, bad query or header.
+    #[error("{field}: {detail}")]
+    BadRequest { field: String, detail: String },
+    /// Well-formed input that breaks a rule or a bound.
+    #[error("{field}: {detail}")]
+    Invalid { field: String, detail: String },
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("the encounter is at version {current}, not {expected}")]
+    PreconditionFailed { expected: i64, current: i64 },
+    #[error("the request body is larger than {limit} bytes")]
+    PayloadTooLarge { limit: usize },
+    #[error("send the body as application/json")]
+    UnsupportedMediaType,
+    #[error("{0}")]
+    NotImplemented(String),
+    #[error("{method} is not allowed here; allowed: {allowed}")]
+    MethodNotAllowed { method: String, allowed: String },
+    /// The server's fault; details go to the log, never to the client.
+    #[error("internal error")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl ApiError {
+    pub fn bad_request(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::BadRequest { field: field.into(), detail: detail.into() }
+    }
+
+    pub fn invalid(field: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::Invalid { field: field.into(), detail: detail.into() }
+    }
+
+    fn kind_and_title(&self) -> (&'static str, &'static str) {
+        match self {
+            Self::BadRequest { .. } => ("bad-request", "Malformed request"),
+            Self::Invalid { .. } => ("invalid-field", "Invalid field"),
+            Self::NotFound(_) => ("not-found", "Not found"),
+            Self::Conflict(_) => ("conflict", "Not possible in the current state"),
+            Self::PreconditionFailed { .. } => ("stale-version", "Stale version"),
+            Self::PayloadTooLarge { .. } => ("payload-too-large", "Request body too large"),
+            Self::UnsupportedMediaType => ("unsupported-media-type", "Unsupported media type"),
+            Self::NotImplemented(_) => ("not-implemented", "Not implemented for this ruleset"),
+            Self::MethodNotAllowed { .. } => ("method-not-allowed", "Method not allowed"),
+            Self::Internal(_) => ("internal", "Internal server error"),
+        }
+    }
+
+    fn problem(&self) -> Problem {
+        let (kind, title) = self.kind_and_title();
+        let (detail, field) = match self {
+            Self::BadRequest { field, detail } | Self::Invalid { field, detail } => {
+                (detail.clone(), Some(field.clone()))
+            }
+            Self::Internal(_) => {
+                ("the server failed to handle this request; it has been logged".into(), None)
+            }
+            other => (other.to_string(), None),
+        };
+        let current_version = match self {
+            Self::PreconditionFailed { current, .. } => Some(*current),
+            _ => None,
+        };
+        Problem {
+            kind: format!("urn:skirmish:problem:{kind}"),
+            title: title.into(),
+            status: self.status_code().as_u16(),
+            detail,
+            field,
+            current_version,
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Self::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
+            Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
+            Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let Self::Internal(source) = self {
+            log::error!("internal error: {source}");
+        }
+        let mut response = HttpResponse::build(self.status_code());
+        response.insert_header((header::CONTENT_TYPE, "application/problem+json"));
+        if let Self::MethodNotAllowed { allowed, .. } = self {
+            response.insert_header((header::ALLOW, allowed.clone()));
+        }
+        response.json(self.problem())
+    }
+}
+
+impl From<DbError> for ApiError {
+    fn from(error: DbError) -> Self {
+        Self::Internal(Box::new(error))
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(error: actix_web::error::BlockingError) -> Self {
+        Self::Internal(Box::new(error))
+    }
+}
+
+impl From<EncounterError> for ApiError {
+    fn from(error: EncounterError) -> Self {
+        match error {
+            EncounterError::Invalid { field, message } => Self::Invalid { field, detail: message },
+            EncounterError::UnknownCombatant(id) => {
+                Self::NotFound(format!("combatant '{id}' is not in this encounter"))
+            }
+            EncounterError::UnknownEffect(id) => {
+                Self::NotFound(format!("effect '{id}' is not on this encounter"))
+            }
+            EncounterError::Conflict(message) => Self::Conflict(message),
+            EncounterError::Dice(dice) => dice.into(),
+        }
+    }
+}
+
+impl From<DiceError> for ApiError {
+    fn from(error: DiceError) -> Self {
+        let field = match &error {
+            DiceError::ScriptedOutOfRange { index, .. } => format!("rolls[{index}]"),
+            DiceError::TooManyScripted { .. } => "rolls".into(),
+            DiceError::BadSides { .. } => "expression".into(),
+        };
+        Self::Invalid { field, detail: error.to_string() }
+    }
+}
+
+impl From<DiceExprError> for ApiError {
+    fn from(error: DiceExprError) -> Self {
+        match error {
+            DiceExprError::Dice(dice) => dice.into(),
+            other => Self::invalid("expression", other.to_string()),
+        }
+    }
+}
+
+impl<E: Into<ApiError>> From<MutateError<E>> for ApiError {
+    fn from(error: MutateError<E>) -> Self {
+        match error {
+            MutateError::NotFound => Self::NotFound("encounter not found".into()),
+            MutateError::VersionMismatch { expected, current } => {
+                Self::PreconditionFailed { expected, current }
+            }
+            MutateError::Domain(inner) => inner.into(),
+            MutateError::Db(db) => db.into(),
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Request extractors whose failures are problem+json errors naming the field at fault.
+
+use crate::error::ApiError;
+use actix_web::dev::Payload;
+use actix_web::error::PayloadError;
+use actix_web::http::header;
+use actix_web::{FromRequest, HttpRequest, web};
+use serde::de::DeserializeOwned;
+use skirmish_domain::rulesets::{RulesetId, StatBlock};
+use std::future::Future;
+use std::pin::Pin;
+
+/// Largest request body accepted, in bytes.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// A JSON body. Errors name the JSON path of the bad value (`combatants[0].stats.dex`);
+/// bodies over [`MAX_BODY_BYTES`] get 413, non-JSON content types 415.
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let content_type_ok = json_content_type(request);
+        let body = web::Bytes::from_request(request, payload);
+        Box::pin(async move {
+            if !content_type_ok {
+                return Err(ApiError::UnsupportedMediaType);
+            }
+            let bytes = body.await.map_err(body_error)?;
+            parse_json(&bytes).map(ApiJson)
+        })
+    }
+}
+
+/// JSON, any `+json` type, or no content type at all (curl users forget it).
+fn json_content_type(request: &HttpRequest) -> bool {
+    let Some(value) = request.headers().get(header::CONTENT_TYPE) else { return true };
+    let Ok(value) = value.to_str() else { return false };
+    let mime = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+}
+
+fn body_error(error: actix_web::Error) -> ApiError {
+    match error.as_error::<PayloadError>() {
+        Some(PayloadError::Overflow) => ApiError::PayloadTooLarge { limit: MAX_BODY_BYTES },
+        _ => ApiError::bad_request("body", format!("could not read the request body: {error}")),
+    }
+}
+
+/// Parses JSON text, naming the path of the first bad value.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::bad_request("body", "a JSON body is required"));
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let field = field_name(&error.path().to_string());
+        ApiError::bad_request(field, error.into_inner().to_string())
+    })?;
+    deserializer.end().map_err(|error| ApiError::bad_request("body", error.to_string()))?;
+    Ok(value)
+}
+
+/// Reads a ruleset's stat block from JSON, naming `field.path` of the bad value.
+pub fn stats_from_json(
+    ruleset: RulesetId,
+    field: &str,
+    value: serde_json::Value,
+) -> Result<StatBlock, ApiError> {
+    let mut track = serde_path_to_error::Track::new();
+    let deserializer = serde_path_to_error::Deserializer::new(value, &mut track);
+    ruleset.deserialize_stats(deserializer).map_err(|error| {
+        let path = track.path().to_string();
+        let field = if path == "." { field.to_owned() } else { format!("{field}.{path}") };
+        ApiError::invalid(field, format!("{error} (a {ruleset} stat block)"))
+    })
+}
+
+fn field_name(path: &str) -> String {
+    if path == "." { "body".into() } else { path.into() }
+}
+
+/// The version a client expects, from `If-Match` (`"3"`, `W/"3"` or `3`; `*` matches any).
+pub struct IfMatch(pub Option<i64>);
+
+impl FromRequest for IfMatch {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(parse_if_match(request.headers().get(header::IF_MATCH)).map(IfMatch))
+    }
+}
+
+fn parse_if_match(value: Option<&header::HeaderValue>) -> Result<Option<i64>, ApiError> {
+    let Some(value) = value else { return Ok(None) };
+    let text = value.to_str().unwrap_or_default().trim();
+    if text == "*" {
+        return Ok(None);
+    }
+    let bare = text.trim_start_matches("W/").trim_matches('"');
+    bare.parse::<i64>().map(Some).map_err(|_| {
+        ApiError::bad_request(
+            "If-Match",
+            format!("expected an encounter version such as \"3\", got '{text}'"),
+        )
+    })
+}
+
+/// The `ETag` of an encounter version.
+pub fn etag(version: i64) -> (header::HeaderName, String) {
+    (header::ETAG, format!("\"{version}\""))
+}
+
+/// Query parameters. Errors name the parameter at fault.
+pub struct ApiQuery<T>(pub T);
+
+impl<T: DeserializeOwned> FromRequest for ApiQuery<T> {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let pairs = form_urlencoded::parse(request.query_string().as_bytes());
+        let deserializer = serde_urlencoded::Deserializer::new(pairs);
+        let parsed = serde_path_to_error::deserialize(deserializer).map(ApiQuery).map_err(|error| {
+            let field = error.path().to_string();
+            let field = if field == "." { "query".to_owned() } else { field };
+            ApiError::bad_request(field, error.into_inner().to_string())
+        });
+        std::future::ready(parsed)
+    }
+}

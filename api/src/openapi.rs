@@ -1,0 +1,46 @@
+//! The OpenAPI document: paths are collected from the routes themselves (utoipa-actix-web), so
+//! the spec cannot drift from what is served.
+
+use crate::routes;
+use actix_web::App;
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Skirmish",
+        description = "A tabletop-RPG combat engine: encounters, initiative, turns and rounds, effects with \
+                       durations, dice, and an event log of every change and every die, for five rule systems.\n\n\
+                       Every error is `application/problem+json` (RFC 9457) and names the offending `field`. \
+                       Every change returns the encounter's `version` and an `ETag`; send `If-Match` to act only \
+                       on the version you saw (412 otherwise). Every roll accepts `seed` (replay) or `rolls` \
+                       (physical dice) and returns each die with its purpose.",
+        license(name = "MIT")
+    ),
+    tags(
+        (name = "encounters", description = "Fights: create, read, initiative, advance, event log"),
+        (name = "combatants", description = "Who is in the fight"),
+        (name = "effects", description = "Conditions and effects with durations"),
+        (name = "operations", description = "Ruleset operations on a stored encounter"),
+        (name = "rulesets", description = "The rule systems, and stateless operations with inline stat blocks"),
+        (name = "dice", description = "Dice expressions"),
+        (name = "service", description = "Health"),
+    )
+)]
+struct ApiDoc;
+
+/// The full document, as served at `/openapi.json` and checked in as `openapi/openapi.json`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, spec) = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes::configure)
+        .split_for_parts();
+    spec
+}
+
+/// The document as pretty JSON with a trailing newline.
+pub fn openapi_json() -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(&openapi()).map(|text| text + "\n")
+}

@@ -1,0 +1,92 @@
+use super::responses::MutationErrors;
+use super::{AppState, mutate};
+use crate::error::ApiError;
+use crate::extract::{IfMatch, etag, parse_json};
+use crate::wire::{
+    AdvanceRequest, AdvanceResponse, AdvanceTo, CurrentTurn, EffectNotice, TurnSlotResponse, events_response,
+};
+use actix_web::{HttpResponse, post, web};
+use skirmish_domain::encounter::{
+    Advance, Encounter, Event, Moment, advance as advance_encounter, turn_order,
+};
+
+/// Effects that fired and expired, from the events of one advance.
+fn notices(encounter: &Encounter, events: &[Event]) -> (Vec<EffectNotice>, Vec<EffectNotice>) {
+    let mut fired = Vec::new();
+    let mut expired = Vec::new();
+    for event in events {
+        match event {
+            Event::EffectFired { effect_id, name, moment } => fired.push(EffectNotice {
+                effect_id: effect_id.0.clone(),
+                name: name.clone(),
+                reason: describe(encounter, moment),
+            }),
+            Event::EffectExpired { effect_id, name, reason } => expired.push(EffectNotice {
+                effect_id: effect_id.0.clone(),
+                name: name.clone(),
+                reason: reason.clone(),
+            }),
+            _ => {}
+        }
+    }
+    (fired, expired)
+}
+
+fn describe(encounter: &Encounter, moment: &Moment) -> String {
+    match moment {
+        Moment::StartOfRound => "start of the round".into(),
+        Moment::EndOfRound => "end of the round".into(),
+        Moment::StartOfTurn { combatant_id } => {
+            format!("start of {}'s turn", encounter.name_of(combatant_id))
+        }
+        Moment::EndOfTurn { combatant_id } => format!("end of {}'s turn", encounter.name_of(combatant_id)),
+    }
+}
+
+/// Ends the current turn and starts the next (or the next round, or ends the encounter). The
+/// first advance of an encounter in setup starts round 1. The response says whose turn it is
+/// now and every effect that fired or expired on the way.
+#[utoipa::path(
+    tag = "encounters",
+    params(("id" = String, Path, description = "Encounter id"),
+           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
+    request_body(content = Option<AdvanceRequest>, description = "Optional; default `{\"to\": \"next_turn\"}`"),
+    responses((status = 200, body = AdvanceResponse, headers(("ETag" = String))), MutationErrors)
+)]
+#[post("/v1/encounters/{id}/advance")]
+pub async fn advance(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    if_match: IfMatch,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let request: AdvanceRequest =
+        if body.iter().all(u8::is_ascii_whitespace) { AdvanceRequest::default() } else { parse_json(&body)? };
+    let step = match request.to {
+        AdvanceTo::NextTurn => Advance::NextTurn,
+        AdvanceTo::NextRound => Advance::NextRound,
+        AdvanceTo::EndEncounter => Advance::EndEncounter,
+    };
+    let mutation = mutate(&state, id.into_inner(), if_match, move |encounter| {
+        let events = advance_encounter(encounter, step)?;
+        let notices = notices(encounter, &events);
+        Ok((events, notices))
+    })
+    .await?;
+    let (fired, expired) = mutation.output;
+    let encounter = mutation.encounter.encounter;
+    let current_turn = encounter
+        .current
+        .as_ref()
+        .map(|id| CurrentTurn { combatant_id: id.0.clone(), name: encounter.name_of(id) });
+    Ok(HttpResponse::Ok().insert_header(etag(encounter.version)).json(AdvanceResponse {
+        version: encounter.version,
+        status: encounter.status.into(),
+        round: encounter.round,
+        current_turn,
+        turn_order: turn_order(&encounter).into_iter().map(TurnSlotResponse::from).collect(),
+        fired,
+        expired,
+        events: events_response(mutation.events),
+    }))
+}

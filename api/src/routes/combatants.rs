@@ -1,0 +1,118 @@
+use super::responses::MutationErrors;
+use super::{AppState, mutate, new_id};
+use crate::error::ApiError;
+use crate::extract::{ApiJson, IfMatch, etag, stats_from_json};
+use crate::wire::{
+    AddCombatantRequest, CombatantMutationResponse, CombatantResponse, MutationResponse,
+    PatchCombatantRequest, events_response,
+};
+use actix_web::{HttpResponse, delete, patch, post, web};
+use skirmish_db::Mutation;
+use skirmish_domain::encounter::{
+    CombatantId, CombatantPatch, Flags, NewCombatant, add_combatant, remove_combatant, update_combatant,
+};
+
+fn combatant_response(
+    mutation: Mutation<CombatantId>,
+    status: actix_web::http::StatusCode,
+) -> Result<HttpResponse, ApiError> {
+    let encounter = mutation.encounter.encounter;
+    let combatant = encounter
+        .combatants
+        .into_iter()
+        .find(|c| c.id == mutation.output)
+        .ok_or_else(|| ApiError::NotFound("combatant not found".into()))?;
+    Ok(HttpResponse::build(status).insert_header(etag(encounter.version)).json(CombatantMutationResponse {
+        version: encounter.version,
+        combatant: CombatantResponse::from(combatant),
+        events: events_response(mutation.events),
+    }))
+}
+
+/// Adds a combatant with its ruleset's stat block.
+#[utoipa::path(
+    tag = "combatants",
+    params(("id" = String, Path, description = "Encounter id"),
+           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
+    request_body = AddCombatantRequest,
+    responses((status = 201, body = CombatantMutationResponse, headers(("ETag" = String))), MutationErrors)
+)]
+#[post("/v1/encounters/{id}/combatants")]
+pub async fn add(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    if_match: IfMatch,
+    ApiJson(request): ApiJson<AddCombatantRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let combatant_id = CombatantId(new_id("cmb"));
+    let mutation = mutate(&state, id.into_inner(), if_match, move |encounter| {
+        let new = NewCombatant {
+            id: combatant_id.clone(),
+            stats: stats_from_json(encounter.ruleset, "stats", request.stats)?,
+            name: request.name,
+            side: request.side,
+            flags: Flags { surprised: request.surprised, defeated: false, hidden: request.hidden },
+        };
+        Ok((add_combatant(encounter, new)?, combatant_id))
+    })
+    .await?;
+    combatant_response(mutation, actix_web::http::StatusCode::CREATED)
+}
+
+/// Changes a combatant's name, side, stat block or flags.
+#[utoipa::path(
+    tag = "combatants",
+    params(("id" = String, Path, description = "Encounter id"), ("cid" = String, Path, description = "Combatant id"),
+           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
+    request_body = PatchCombatantRequest,
+    responses((status = 200, body = CombatantMutationResponse, headers(("ETag" = String))), MutationErrors)
+)]
+#[patch("/v1/encounters/{id}/combatants/{cid}")]
+pub async fn update(
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+    if_match: IfMatch,
+    ApiJson(request): ApiJson<PatchCombatantRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, combatant_id) = path.into_inner();
+    let combatant_id = CombatantId(combatant_id);
+    let mutation = mutate(&state, id, if_match, move |encounter| {
+        let stats =
+            request.stats.map(|value| stats_from_json(encounter.ruleset, "stats", value)).transpose()?;
+        let patch = CombatantPatch {
+            name: request.name,
+            side: request.side,
+            stats,
+            surprised: request.surprised,
+            defeated: request.defeated,
+            hidden: request.hidden,
+        };
+        Ok((update_combatant(encounter, &combatant_id, patch)?, combatant_id))
+    })
+    .await?;
+    combatant_response(mutation, actix_web::http::StatusCode::OK)
+}
+
+/// Removes a combatant; effects that name it end.
+#[utoipa::path(
+    tag = "combatants",
+    params(("id" = String, Path, description = "Encounter id"), ("cid" = String, Path, description = "Combatant id"),
+           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
+    responses((status = 200, body = MutationResponse, headers(("ETag" = String))), MutationErrors)
+)]
+#[delete("/v1/encounters/{id}/combatants/{cid}")]
+pub async fn remove(
+    state: web::Data<AppState>,
+    path: web::Path<(String, String)>,
+    if_match: IfMatch,
+) -> Result<HttpResponse, ApiError> {
+    let (id, combatant_id) = path.into_inner();
+    let mutation = mutate(&state, id, if_match, move |encounter| {
+        Ok((remove_combatant(encounter, &CombatantId(combatant_id))?, ()))
+    })
+    .await?;
+    let version = mutation.encounter.encounter.version;
+    Ok(HttpResponse::Ok()
+        .insert_header(etag(version))
+        .json(MutationResponse { version, events: events_response(mutation.events) }))
+}

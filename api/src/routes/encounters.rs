@@ -1,0 +1,102 @@
+use super::responses::{MutationErrors, ReadErrors};
+use super::{AppState, new_id};
+use crate::error::ApiError;
+use crate::extract::{ApiJson, ApiQuery, etag};
+use crate::wire::{CreateEncounterRequest, EncounterListResponse, EncounterResponse, PageQuery};
+use actix_web::{HttpResponse, delete, get, post, web};
+use skirmish_domain::encounter::{Encounter, EncounterId, Event, MAX_NAME_LEN};
+
+/// Default and largest page of the encounter list.
+const DEFAULT_PAGE: i64 = 20;
+const MAX_PAGE: i64 = 100;
+
+/// Lists encounters, oldest first, a page at a time.
+#[utoipa::path(tag = "encounters", params(PageQuery), responses((status = 200, body = EncounterListResponse), ReadErrors))]
+#[get("/v1/encounters")]
+pub async fn list(
+    state: web::Data<AppState>,
+    ApiQuery(query): ApiQuery<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let limit = query.limit.unwrap_or(DEFAULT_PAGE);
+    let offset = query.offset.unwrap_or(0);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::bad_request("limit", format!("must be 1 to {MAX_PAGE}")));
+    }
+    if offset < 0 {
+        return Err(ApiError::bad_request("offset", "must be 0 or more"));
+    }
+    let store = state.store.clone();
+    let page = web::block(move || store.list(limit, offset)).await??;
+    let shown = page.encounters.len() as i64;
+    let next_offset = (offset + shown < page.total).then_some(offset + shown);
+    let items = page.encounters.into_iter().map(EncounterResponse::from).collect();
+    Ok(HttpResponse::Ok().json(EncounterListResponse {
+        items,
+        total: page.total,
+        limit,
+        offset,
+        next_offset,
+    }))
+}
+
+/// Creates an encounter in setup.
+#[utoipa::path(
+    tag = "encounters",
+    request_body = CreateEncounterRequest,
+    responses((status = 201, body = EncounterResponse, headers(("ETag" = String), ("Location" = String))), MutationErrors)
+)]
+#[post("/v1/encounters")]
+pub async fn create(
+    state: web::Data<AppState>,
+    ApiJson(request): ApiJson<CreateEncounterRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let length = request.name.chars().count();
+    if request.name.trim().is_empty() || length > MAX_NAME_LEN {
+        return Err(ApiError::invalid(
+            "name",
+            format!("must be 1 to {MAX_NAME_LEN} characters and not blank"),
+        ));
+    }
+    let encounter = Encounter::new(EncounterId(new_id("enc")), request.ruleset.into(), request.name);
+    let created =
+        Event::EncounterCreated { name: encounter.name.clone(), ruleset: encounter.ruleset.to_string() };
+    let store = state.store.clone();
+    let stored = web::block(move || store.create(&encounter, &[created])).await??.encounter;
+    let location = format!("/v1/encounters/{}", stored.encounter.id);
+    Ok(HttpResponse::Created()
+        .insert_header(etag(stored.encounter.version))
+        .insert_header(("Location", location))
+        .json(EncounterResponse::from(stored)))
+}
+
+/// One encounter with its combatants, turn order and effects.
+#[utoipa::path(
+    tag = "encounters",
+    params(("id" = String, Path, description = "Encounter id")),
+    responses((status = 200, body = EncounterResponse, headers(("ETag" = String))), ReadErrors)
+)]
+#[get("/v1/encounters/{id}")]
+pub async fn get(state: web::Data<AppState>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let store = state.store.clone();
+    let stored = web::block(move || store.get(&EncounterId(id.into_inner())))
+        .await??
+        .ok_or_else(|| ApiError::NotFound("encounter not found".into()))?;
+    Ok(HttpResponse::Ok().insert_header(etag(stored.encounter.version)).json(EncounterResponse::from(stored)))
+}
+
+/// Deletes an encounter and its event log.
+#[utoipa::path(
+    tag = "encounters",
+    params(("id" = String, Path, description = "Encounter id")),
+    responses((status = 204, description = "Deleted"), ReadErrors)
+)]
+#[delete("/v1/encounters/{id}")]
+pub async fn delete(state: web::Data<AppState>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let store = state.store.clone();
+    let deleted = web::block(move || store.delete(&EncounterId(id.into_inner()))).await??;
+    if deleted {
+        Ok(HttpResponse::NoContent().finish())
+    } else {
+        Err(ApiError::NotFound("encounter not found".into()))
+    }
+}

@@ -1,0 +1,38 @@
+use super::AppState;
+use super::responses::ReadErrors;
+use crate::error::ApiError;
+use crate::extract::ApiQuery;
+use crate::wire::{EventListResponse, EventsQuery, events_response};
+use actix_web::{HttpResponse, get, web};
+use skirmish_domain::encounter::EncounterId;
+
+const DEFAULT_PAGE: i64 = 100;
+const MAX_PAGE: i64 = 1000;
+
+/// The encounter's append-only log: every change and every die, oldest first.
+#[utoipa::path(
+    tag = "encounters",
+    params(("id" = String, Path, description = "Encounter id"), EventsQuery),
+    responses((status = 200, body = EventListResponse), ReadErrors)
+)]
+#[get("/v1/encounters/{id}/events")]
+pub async fn list(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    ApiQuery(query): ApiQuery<EventsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let after = query.after.unwrap_or(0);
+    let limit = query.limit.unwrap_or(DEFAULT_PAGE);
+    if after < 0 {
+        return Err(ApiError::bad_request("after", "must be 0 or more"));
+    }
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::bad_request("limit", format!("must be 1 to {MAX_PAGE}")));
+    }
+    let store = state.store.clone();
+    let events = web::block(move || store.events(&EncounterId(id.into_inner()), after, limit))
+        .await??
+        .ok_or_else(|| ApiError::NotFound("encounter not found".into()))?;
+    let next_after = events.last().map_or(after, |event| event.seq);
+    Ok(HttpResponse::Ok().json(EventListResponse { events: events_response(events), next_after }))
+}

@@ -1,0 +1,21 @@
+use crate::error::ApiError;
+use crate::routes::AppState;
+use actix_web::{HttpResponse, get, web};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    /// `ok` when the service and its database answer.
+    pub status: String,
+    pub version: String,
+}
+
+/// Liveness and database check.
+#[utoipa::path(tag = "service", responses((status = 200, body = Health)))]
+#[get("/healthz")]
+pub async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let store = state.store.clone();
+    web::block(move || store.ping()).await??;
+    Ok(HttpResponse::Ok().json(Health { status: "ok".into(), version: env!("CARGO_PKG_VERSION").into() }))
+}

@@ -1,0 +1,72 @@
+//! HTTP routes, one module per resource. Handlers stay thin: extract, convert, run the domain
+//! command inside the store's transaction (on the blocking pool), convert back, respond.
+
+mod advance;
+mod combatants;
+mod dice;
+mod effects;
+mod encounters;
+mod events;
+mod fallback;
+mod health;
+mod initiative;
+mod operations;
+mod responses;
+mod rulesets;
+
+pub use fallback::{RouteTable, not_found_or_method_not_allowed};
+
+use crate::error::ApiError;
+use crate::extract::IfMatch;
+use actix_web::web;
+use rand::RngExt;
+use skirmish_db::{Mutation, Store};
+use skirmish_domain::encounter::{Encounter, EncounterId, Event};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Shared by every handler.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+}
+
+/// Registers every documented route.
+pub fn configure(config: &mut ServiceConfig) {
+    config
+        .service(health::healthz)
+        .service(dice::roll)
+        .service(rulesets::list)
+        .service(rulesets::attacks)
+        .service(rulesets::damage)
+        .service(encounters::list)
+        .service(encounters::create)
+        .service(encounters::get)
+        .service(encounters::delete)
+        .service(combatants::add)
+        .service(combatants::update)
+        .service(combatants::remove)
+        .service(initiative::roll)
+        .service(advance::advance)
+        .service(effects::add)
+        .service(effects::remove)
+        .service(events::list)
+        .service(operations::attacks)
+        .service(operations::damage)
+        .service(operations::actions);
+}
+
+/// A fresh id such as `cmb_3f9a0c…`: a prefix naming the kind and 64 random bits.
+pub fn new_id(prefix: &str) -> String {
+    format!("{prefix}_{:016x}", rand::rng().random::<u64>())
+}
+
+/// Runs `command` on the stored encounter in one transaction, honouring `If-Match`.
+pub async fn mutate<T: Send + 'static>(
+    state: &AppState,
+    id: String,
+    if_match: IfMatch,
+    command: impl FnOnce(&mut Encounter) -> Result<(Vec<Event>, T), ApiError> + Send + 'static,
+) -> Result<Mutation<T>, ApiError> {
+    let store = state.store.clone();
+    Ok(web::block(move || store.mutate(&EncounterId(id), if_match.0, command)).await??)
+}

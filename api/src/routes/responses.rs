@@ -1,0 +1,100 @@
+//! Error responses shared by many routes, for the OpenAPI document.
+
+use crate::error::Problem;
+use utoipa::IntoResponses;
+
+/// Errors of a route that changes an encounter.
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "only read by the OpenAPI derive")]
+pub enum MutationErrors {
+    #[response(
+        status = 400,
+        description = "Malformed body, query or header; `field` names it",
+        content_type = "application/problem+json"
+    )]
+    BadRequest(Problem),
+    #[response(
+        status = 404,
+        description = "Encounter, combatant or effect not found",
+        content_type = "application/problem+json"
+    )]
+    NotFound(Problem),
+    #[response(
+        status = 409,
+        description = "Not possible in the encounter's current state",
+        content_type = "application/problem+json"
+    )]
+    Conflict(Problem),
+    #[response(
+        status = 412,
+        description = "`If-Match` names an older version; nothing changed",
+        content_type = "application/problem+json"
+    )]
+    PreconditionFailed(Problem),
+    #[response(status = 413, description = "Body over 64 KiB", content_type = "application/problem+json")]
+    PayloadTooLarge(Problem),
+    #[response(status = 415, description = "Body is not JSON", content_type = "application/problem+json")]
+    UnsupportedMediaType(Problem),
+    #[response(
+        status = 422,
+        description = "A value breaks a rule or a bound; `field` names it",
+        content_type = "application/problem+json"
+    )]
+    Invalid(Problem),
+}
+
+/// Errors of a route that reads an encounter.
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "only read by the OpenAPI derive")]
+pub enum ReadErrors {
+    #[response(
+        status = 400,
+        description = "Bad query parameter; `field` names it",
+        content_type = "application/problem+json"
+    )]
+    BadRequest(Problem),
+    #[response(status = 404, description = "Encounter not found", content_type = "application/problem+json")]
+    NotFound(Problem),
+}
+
+/// Errors of a route that only rolls dice.
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "only read by the OpenAPI derive")]
+pub enum DiceErrors {
+    #[response(
+        status = 400,
+        description = "Malformed body; `field` names it",
+        content_type = "application/problem+json"
+    )]
+    BadRequest(Problem),
+    #[response(status = 413, description = "Body over 64 KiB", content_type = "application/problem+json")]
+    PayloadTooLarge(Problem),
+    #[response(status = 415, description = "Body is not JSON", content_type = "application/problem+json")]
+    UnsupportedMediaType(Problem),
+    #[response(
+        status = 422,
+        description = "Bad expression, seed or scripted roll; `field` names it",
+        content_type = "application/problem+json"
+    )]
+    Invalid(Problem),
+}
+
+/// Errors of a ruleset operation that is not built yet.
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "only read by the OpenAPI derive")]
+pub enum OperationErrors {
+    #[response(
+        status = 404,
+        description = "Unknown encounter or ruleset",
+        content_type = "application/problem+json"
+    )]
+    NotFound(Problem),
+    #[response(status = 413, description = "Body over 64 KiB", content_type = "application/problem+json")]
+    PayloadTooLarge(Problem),
+    #[response(
+        status = 501,
+        description = "This ruleset does not implement the operation yet",
+        content_type = "application/problem+json"
+    )]
+    NotImplemented(Problem),
+}

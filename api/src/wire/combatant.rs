@@ -1,0 +1,101 @@
+use super::EventResponse;
+use serde::{Deserialize, Serialize};
+use skirmish_domain::encounter::Combatant;
+use utoipa::ToSchema;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "name": "Vasquez", "side": "marines",
+    "stats": {"str": 8, "dex": 10, "end": 9, "int": 7, "edu": 7, "soc": 6}
+}))]
+pub struct AddCombatantRequest {
+    /// 1 to 100 characters.
+    pub name: String,
+    /// Which side the combatant fights on (1 to 100 characters), e.g. "party" or "bandits".
+    pub side: String,
+    /// The ruleset's stat block; see `GET /v1/rulesets` for each ruleset's fields.
+    #[schema(value_type = Object)]
+    pub stats: serde_json::Value,
+    /// Unaware of its opponents when combat starts.
+    #[serde(default)]
+    pub surprised: bool,
+    #[serde(default)]
+    pub hidden: bool,
+}
+
+/// Fields to change; absent fields stay as they are.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"defeated": true}))]
+pub struct PatchCombatantRequest {
+    pub name: Option<String>,
+    pub side: Option<String>,
+    /// A whole new stat block for the encounter's ruleset.
+    #[schema(value_type = Option<Object>)]
+    pub stats: Option<serde_json::Value>,
+    pub surprised: Option<bool>,
+    pub defeated: Option<bool>,
+    pub hidden: Option<bool>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InitiativeScore {
+    pub score: i32,
+    /// Roll-off dice that broke a tie, in order.
+    pub roll_off: Vec<u32>,
+    /// How the score was reached, e.g. "2D6 (4+3) + DEX DM +1 = 8".
+    pub explanation: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CombatantResponse {
+    pub id: String,
+    pub name: String,
+    pub side: String,
+    #[schema(value_type = Object)]
+    pub stats: serde_json::Value,
+    pub initiative: Option<InitiativeScore>,
+    pub surprised: bool,
+    pub defeated: bool,
+    pub hidden: bool,
+    /// Has had its turn this round.
+    pub acted_this_round: bool,
+}
+
+impl From<Combatant> for CombatantResponse {
+    fn from(combatant: Combatant) -> Self {
+        Self {
+            id: combatant.id.0,
+            name: combatant.name,
+            side: combatant.side,
+            stats: serde_json::to_value(&combatant.stats).unwrap_or_default(),
+            initiative: combatant.initiative.map(|i| InitiativeScore {
+                score: i.score,
+                roll_off: i.roll_off,
+                explanation: i.explanation,
+            }),
+            surprised: combatant.flags.surprised,
+            defeated: combatant.flags.defeated,
+            hidden: combatant.flags.hidden,
+            acted_this_round: combatant.acted_this_round,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CombatantMutationResponse {
+    /// The encounter's new version.
+    pub version: i64,
+    pub combatant: CombatantResponse,
+    /// The log entries this change appended.
+    pub events: Vec<EventResponse>,
+}
+
+/// The result of a change that returns nothing else.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MutationResponse {
+    /// The encounter's new version.
+    pub version: i64,
+    pub events: Vec<EventResponse>,
+}

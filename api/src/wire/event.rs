@@ -1,0 +1,55 @@
+use serde::{Deserialize, Serialize};
+use skirmish_db::StoredEvent;
+use utoipa::ToSchema;
+
+/// One entry of the encounter's append-only log.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "seq": 4, "at": "2026-11-21T10:00:00.000Z", "kind": "initiative_set",
+    "data": {"combatant_id": "cmb_1f2e", "name": "Vasquez", "score": 8, "explanation": "2D6 (4+3) + DEX DM +1 = 8",
+             "dice": [{"sides": 6, "value": 4, "purpose": "initiative: Vasquez", "status": "kept"}]}
+}))]
+pub struct EventResponse {
+    /// Position in the log, from 1, without gaps.
+    pub seq: i64,
+    /// When it was stored (RFC 3339).
+    pub at: String,
+    /// e.g. `combatant_added`, `initiative_set`, `turn_started`, `effect_expired`.
+    pub kind: String,
+    /// The event's fields (dice included).
+    #[schema(value_type = Object)]
+    pub data: serde_json::Value,
+}
+
+impl From<StoredEvent> for EventResponse {
+    fn from(event: StoredEvent) -> Self {
+        let mut data = event.data;
+        if let Some(fields) = data.as_object_mut() {
+            fields.remove("kind");
+        }
+        Self { seq: event.seq, at: event.created_at, kind: event.kind, data }
+    }
+}
+
+pub fn events_response(events: Vec<StoredEvent>) -> Vec<EventResponse> {
+    events.into_iter().map(EventResponse::from).collect()
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EventsQuery {
+    /// Only events with `seq` greater than this (default 0).
+    #[param(minimum = 0)]
+    pub after: Option<i64>,
+    /// 1 to 1000; default 100.
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventListResponse {
+    pub events: Vec<EventResponse>,
+    /// Pass as `after` to continue from here.
+    pub next_after: i64,
+}

@@ -1,0 +1,84 @@
+use super::{CurrentTurn, DieResponse, EventResponse, StatusWire, TurnSlotResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A caller-set initiative (dice totalled at the table, or a ruleset without a formula).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FixedInitiative {
+    pub combatant_id: String,
+    /// −10000 to 10000.
+    pub value: i32,
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"seed": 7}))]
+pub struct RollInitiativeRequest {
+    /// Roll only for these combatants; omit to roll for everyone.
+    #[schema(max_items = 200)]
+    pub combatant_ids: Option<Vec<String>>,
+    /// Caller-set values; these combatants take the value instead of rolling.
+    #[schema(max_items = 200)]
+    pub fixed: Option<Vec<FixedInitiative>>,
+    /// Seed for the RNG (0 to 2^53 − 1). Omit for a fresh one; the response reports it.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
+    pub seed: Option<u64>,
+    /// Physical dice, used in order (initiative dice, then any roll-off dice) before the RNG.
+    #[schema(max_items = 1000)]
+    pub rolls: Option<Vec<u32>>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InitiativeResponse {
+    pub version: i64,
+    pub seed: u64,
+    /// Every die rolled, in order.
+    pub dice: Vec<DieResponse>,
+    pub turn_order: Vec<TurnSlotResponse>,
+    pub events: Vec<EventResponse>,
+}
+
+/// What `advance` does.
+#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdvanceTo {
+    /// End the current turn and start the next (from setup: start round 1).
+    #[default]
+    NextTurn,
+    /// Everyone still to act passes; start the next round.
+    NextRound,
+    /// End the encounter and every effect.
+    EndEncounter,
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"to": "next_turn"}))]
+pub struct AdvanceRequest {
+    /// Default `next_turn`. The body may be omitted altogether.
+    #[serde(default)]
+    pub to: AdvanceTo,
+}
+
+/// An effect that fired or expired during the advance.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EffectNotice {
+    pub effect_id: String,
+    pub name: String,
+    /// When or why, e.g. "start of Vasquez's turn".
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdvanceResponse {
+    pub version: i64,
+    pub status: StatusWire,
+    pub round: u32,
+    pub current_turn: Option<CurrentTurn>,
+    pub turn_order: Vec<TurnSlotResponse>,
+    /// Recurring effects that reached their moment.
+    pub fired: Vec<EffectNotice>,
+    pub expired: Vec<EffectNotice>,
+    pub events: Vec<EventResponse>,
+}
