@@ -1,0 +1,75 @@
+//! Domain benchmarks. Each group has a baseline measured in the same run, so figures can be
+//! reported as ratios: `cargo bench -p skirmish-domain --bench rules`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use skirmish_domain::dice::{Dice, DiceExpr};
+use skirmish_domain::encounter::{
+    Advance, CombatantId, Encounter, EncounterId, Flags, InitiativeRequest, NewCombatant, add_combatant,
+    advance, roll_initiative,
+};
+use skirmish_domain::rulesets::{RulesetId, StatBlock, spycraft2};
+use skirmish_domain::score::Score;
+use std::hint::black_box;
+
+fn dice(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dice");
+    group.bench_function("baseline: four seeded d6 draws", |b| {
+        let mut dice = Dice::seeded(1);
+        b.iter(|| (0..4).map(|_| dice.roll(6, "d").unwrap_or(0)).sum::<u32>());
+    });
+    group.bench_function("parse 4d6kh3+2", |b| b.iter(|| black_box("4d6kh3+2").parse::<DiceExpr>()));
+    let expression: DiceExpr = "4d6kh3+2".parse().expect("valid");
+    group.bench_function("roll 4d6kh3+2 (parsed)", |b| {
+        b.iter(|| expression.roll(&mut Dice::seeded(1), "bench").map(|o| o.total))
+    });
+    group.bench_function("parse and roll 4d6kh3+2", |b| {
+        b.iter(|| black_box("4d6kh3+2").parse::<DiceExpr>().and_then(|e| e.roll(&mut Dice::seeded(1), "b")))
+    });
+    group.finish();
+}
+
+/// A spycraft2 encounter of `size` combatants with initiative rolled.
+fn encounter(size: usize) -> Encounter {
+    let mut encounter = Encounter::new(EncounterId("bench".into()), RulesetId::Spycraft2, "Bench".into());
+    for index in 0..size {
+        let stats = StatBlock::Spycraft2(spycraft2::Stats {
+            initiative_bonus: Score::new((index % 5) as i64).expect("in range"),
+        });
+        let new = NewCombatant {
+            id: CombatantId(format!("c{index}")),
+            name: format!("Combatant {index}"),
+            side: "a".into(),
+            stats,
+            flags: Flags::default(),
+        };
+        add_combatant(&mut encounter, new).expect("room");
+    }
+    roll_initiative(&mut encounter, &InitiativeRequest::default(), &mut Dice::seeded(3)).expect("rolls");
+    encounter
+}
+
+fn turns(c: &mut Criterion) {
+    let mut group = c.benchmark_group("encounter");
+    let base = encounter(10);
+    group.bench_function("baseline: clone a 10-combatant encounter", |b| b.iter(|| black_box(&base).clone()));
+    group.bench_function("advance one turn (10 combatants)", |b| {
+        b.iter_batched(
+            || base.clone(),
+            |mut encounter| advance(&mut encounter, Advance::NextTurn).map(|events| events.len()),
+            criterion::BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("roll initiative (10 combatants)", |b| {
+        b.iter_batched(
+            || base.clone(),
+            |mut encounter| {
+                roll_initiative(&mut encounter, &InitiativeRequest::default(), &mut Dice::seeded(9))
+            },
+            criterion::BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, dice, turns);
+criterion_main!(benches);
