@@ -1,3 +1,5 @@
+#![expect(clippy::expect_used, reason = "benchmarks set up fixed inputs that are known to be valid")]
+
 //! Domain benchmarks. Each group has a baseline measured in the same run, so figures can be
 //! reported as ratios: `cargo bench -p skirmish-domain --bench rules`.
 

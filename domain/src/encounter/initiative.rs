@@ -23,8 +23,9 @@ pub struct InitiativeRequest {
     pub fixed: Vec<(CombatantId, i32)>,
 }
 
-/// Sets initiative for the requested combatants, then breaks ties. A combatant joining an active
-/// encounter behind the current turn acts from the next round.
+/// Sets initiative for the requested combatants, then breaks ties. A combatant getting its first
+/// initiative mid-round ahead of the current turn has missed its count and acts from the next
+/// round; one whose initiative changes keeps its turn this round if it has not acted yet.
 pub fn roll_initiative(
     encounter: &mut Encounter,
     request: &InitiativeRequest,
@@ -36,6 +37,8 @@ pub fn roll_initiative(
     let fixed = validate_fixed(encounter, &request.fixed)?;
     let targets = targets(encounter, request, &fixed)?;
     let context = ambush_context(encounter);
+    let newcomers: Vec<CombatantId> =
+        targets.iter().filter(|id| encounter.combatant(id).is_some_and(|c| c.initiative.is_none())).cloned().collect();
     let mut draft = encounter.clone();
     let mut events = Vec::new();
     for id in &targets {
@@ -43,7 +46,7 @@ pub fn roll_initiative(
     }
     break_ties(&mut draft, dice, &mut events)?;
     if draft.status == EncounterStatus::Active {
-        mark_late_joiners(&mut draft, &targets);
+        mark_late_joiners(&mut draft, &newcomers);
     }
     *encounter = draft;
     Ok(events)
@@ -217,15 +220,15 @@ fn roll_off(
     Ok(())
 }
 
-/// Combatants who got an initiative mid-round ahead of the current turn have missed their
-/// count: they act from the next round.
-fn mark_late_joiners(encounter: &mut Encounter, targets: &[CombatantId]) {
+/// Newcomers who got an initiative mid-round ahead of the current turn have missed their count:
+/// they act from the next round.
+fn mark_late_joiners(encounter: &mut Encounter, newcomers: &[CombatantId]) {
     let Some(current) = encounter.current.clone() else { return };
     let order = turn_order(encounter);
     let Some(current_position) = order.iter().position(|slot| slot.combatant_id == current) else { return };
     for (position, slot) in order.iter().enumerate() {
         if position < current_position
-            && targets.contains(&slot.combatant_id)
+            && newcomers.contains(&slot.combatant_id)
             && let Some(combatant) = encounter.combatant_mut(&slot.combatant_id)
         {
             combatant.acted_this_round = true;

@@ -7,7 +7,7 @@ use crate::rulesets::RulesetId;
 
 #[test]
 fn cepheus_orders_by_score_then_dex_and_leaves_full_ties_simultaneous() {
-    // cepheus-engine.txt "Combat Rounds": ties → higher DEX; still tied → act simultaneously.
+    // cepheus-engine.txt "The Combat Round": ties → higher DEX; still tied → act simultaneously.
     let mut enc = encounter(RulesetId::CepheusEngine);
     add(&mut enc, "Ana", cepheus(7)); // DM 0
     add(&mut enc, "Bo", cepheus(10)); // DM +1
@@ -45,7 +45,7 @@ fn adeva_breaks_ties_by_agility_then_a_d10_roll_off_rerolling_ties() {
 
 #[test]
 fn spycraft_breaks_ties_by_bonus_then_d20() {
-    // spycraft2.txt Step 4: equal counts → higher Initiative bonus; then 1d20 re-rolling ties.
+    // spycraft2.txt Step 5 (Combat Round): equal counts → higher Initiative bonus; then 1d20 re-rolling ties.
     let mut enc = encounter(RulesetId::Spycraft2);
     add(&mut enc, "Agent", spycraft(2));
     add(&mut enc, "Thug", spycraft(4));

@@ -197,3 +197,16 @@ fn effect_bounds_and_unknown_combatants_are_refused() {
     );
     assert!(enc.effects.is_empty());
 }
+
+#[test]
+fn an_unacted_combatant_rerolled_ahead_of_the_current_turn_keeps_its_turn() {
+    let mut enc = three();
+    step(&mut enc); // A (20)
+    fix(&mut enc, &[("C", 25)]); // C has not acted; now above A.
+    step(&mut enc);
+    assert_eq!(current_name(&enc).as_deref(), Some("C"), "C acts next this round, not skipped");
+    step(&mut enc);
+    assert_eq!(current_name(&enc).as_deref(), Some("B"));
+    step(&mut enc);
+    assert_eq!((enc.round, current_name(&enc)), (2, Some("C".into())));
+}

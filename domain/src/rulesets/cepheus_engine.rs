@@ -20,7 +20,7 @@ pub struct Stats {
     pub soc: Characteristic,
 }
 
-/// Tied combatants act together (cepheus-engine.txt, "Combat Rounds": still tied after
+/// Tied combatants act together (cepheus-engine.txt, "The Combat Round": still tied after
 /// Dexterity → act simultaneously).
 pub const TIE_POLICY: TiePolicy = TiePolicy::Simultaneous;
 
@@ -39,7 +39,7 @@ pub fn characteristic_dm(value: Characteristic) -> i32 {
     }
 }
 
-/// Initiative (cepheus-engine.txt, "Initiative" and "Combat Sequence" step 1): 2D6 + DEX DM;
+/// Initiative (cepheus-engine.txt, "Initiative" and "Personal Combat Checklist" step 1): 2D6 + DEX DM;
 /// in an ambush (some but not all aware) the aware take an automatic 12 + DEX DM.
 pub fn roll_initiative(
     stats: &Stats,
@@ -61,7 +61,7 @@ pub fn roll_initiative(
     Ok(InitiativeRoll { score, explanation: format!("2D6 ({first}+{second}) + DEX DM {dm:+} = {score}") })
 }
 
-/// Ties go to the higher Dexterity (cepheus-engine.txt, "Combat Rounds").
+/// Ties go to the higher Dexterity (cepheus-engine.txt, "The Combat Round").
 pub fn tie_keys(stats: &Stats) -> Vec<i32> {
     vec![stats.dex.get()]
 }

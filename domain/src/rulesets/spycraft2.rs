@@ -13,7 +13,7 @@ pub struct Stats {
 }
 
 /// Still tied after the Initiative bonus → each rolls 1d20, highest first, re-rolling ties
-/// (spycraft2.txt, "Step 4").
+/// (spycraft2.txt, "Step 5: Combat Round").
 pub const TIE_POLICY: TiePolicy = TiePolicy::RollOff { sides: 20 };
 
 /// Initiative Count = 1d20 + Initiative bonus; no threats or errors on this check
@@ -25,7 +25,7 @@ pub fn roll_initiative(stats: &Stats, dice: &mut Dice, purpose: &str) -> Result<
     Ok(InitiativeRoll { score, explanation: format!("1d20 ({die}) + Initiative bonus {bonus:+} = {score}") })
 }
 
-/// Ties go to the higher Initiative bonus (spycraft2.txt, "Step 4").
+/// Ties go to the higher Initiative bonus (spycraft2.txt, "Step 5: Combat Round").
 pub fn tie_keys(stats: &Stats) -> Vec<i32> {
     vec![stats.initiative_bonus.get()]
 }
