@@ -13,4 +13,29 @@ pub struct Settings {
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "SKIRMISH_WORKERS")]
     pub workers: Option<usize>,
+    #[command(flatten)]
+    pub rate_limit: RateLimitSettings,
+}
+
+impl Settings {
+    /// Defaults with the given address and database: what tests use.
+    pub fn new(bind: impl Into<String>, database_url: impl Into<String>) -> Self {
+        Self {
+            bind: bind.into(),
+            database_url: database_url.into(),
+            workers: Some(1),
+            rate_limit: RateLimitSettings { rate_limit_per_minute: 600, rate_limit_burst: 60 },
+        }
+    }
+}
+
+/// Rate limiting per API key (off in open mode, where there are no keys).
+#[derive(Debug, Clone, Args)]
+pub struct RateLimitSettings {
+    /// Requests per minute per API key; 0 turns rate limiting off.
+    #[arg(long, env = "SKIRMISH_RATE_LIMIT_PER_MINUTE", default_value_t = 600)]
+    pub rate_limit_per_minute: u32,
+    /// Requests a key may make at once above that pace.
+    #[arg(long, env = "SKIRMISH_RATE_LIMIT_BURST", default_value_t = 60)]
+    pub rate_limit_burst: u32,
 }

@@ -43,6 +43,10 @@ pub enum ApiError {
     #[error("{field}: {detail}")]
     Invalid { field: String, detail: String },
     #[error("{0}")]
+    Unauthorized(String),
+    #[error("too many requests for this API key; retry in {retry_after} s")]
+    TooManyRequests { retry_after: u64 },
+    #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
@@ -74,6 +78,8 @@ impl ApiError {
         match self {
             Self::BadRequest { .. } => ("bad-request", "Malformed request"),
             Self::Invalid { .. } => ("invalid-field", "Invalid field"),
+            Self::Unauthorized(_) => ("unauthorized", "Missing, unknown or revoked API key"),
+            Self::TooManyRequests { .. } => ("rate-limited", "Too many requests"),
             Self::NotFound(_) => ("not-found", "Not found"),
             Self::Conflict(_) => ("conflict", "Not possible in the current state"),
             Self::PreconditionFailed { .. } => ("stale-version", "Stale version"),
@@ -85,7 +91,7 @@ impl ApiError {
         }
     }
 
-    fn problem(&self) -> Problem {
+    pub fn problem(&self) -> Problem {
         let (kind, title) = self.kind_and_title();
         let (detail, field) = match self {
             Self::BadRequest { field, detail } | Self::Invalid { field, detail } => {
@@ -116,6 +122,8 @@ impl ResponseError for ApiError {
         match self {
             Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
             Self::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
@@ -133,10 +141,25 @@ impl ResponseError for ApiError {
         }
         let mut response = HttpResponse::build(self.status_code());
         response.insert_header((header::CONTENT_TYPE, "application/problem+json"));
-        if let Self::MethodNotAllowed { allowed, .. } = self {
-            response.insert_header((header::ALLOW, allowed.clone()));
+        match self {
+            Self::MethodNotAllowed { allowed, .. } => {
+                response.insert_header((header::ALLOW, allowed.clone()));
+            }
+            Self::Unauthorized(_) => {
+                response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+            }
+            Self::TooManyRequests { retry_after } => {
+                response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
+            }
+            _ => {}
         }
         response.json(self.problem())
+    }
+}
+
+impl From<std::convert::Infallible> for ApiError {
+    fn from(never: std::convert::Infallible) -> Self {
+        match never {}
     }
 }
 
@@ -194,6 +217,9 @@ impl<E: Into<ApiError>> From<MutateError<E>> for ApiError {
             MutateError::NotFound => Self::NotFound("encounter not found".into()),
             MutateError::VersionMismatch { expected, current } => {
                 Self::PreconditionFailed { expected, current }
+            }
+            MutateError::IdempotencyMismatch => {
+                Self::invalid("Idempotency-Key", "this key was already used with a different request")
             }
             MutateError::Domain(inner) => inner.into(),
             MutateError::Db(db) => db.into(),

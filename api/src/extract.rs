@@ -1,10 +1,11 @@
 //! Request extractors whose failures are problem+json errors naming the field at fault.
 
+use crate::auth::{BodyDigest, sha256_hex};
 use crate::error::ApiError;
 use actix_web::dev::Payload;
 use actix_web::error::PayloadError;
 use actix_web::http::header;
-use actix_web::{FromRequest, HttpRequest, web};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use serde::de::DeserializeOwned;
 use skirmish_domain::rulesets::{RulesetId, StatBlock};
 use std::future::Future;
@@ -24,11 +25,13 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let content_type_ok = json_content_type(request);
         let body = web::Bytes::from_request(request, payload);
+        let request = request.clone();
         Box::pin(async move {
             if !content_type_ok {
                 return Err(ApiError::UnsupportedMediaType);
             }
             let bytes = body.await.map_err(body_error)?;
+            request.extensions_mut().insert(BodyDigest(sha256_hex(&bytes)));
             parse_json(&bytes).map(ApiJson)
         })
     }

@@ -1,10 +1,14 @@
 //! The Skirmish HTTP service: actix-web routes over the domain and the SQLite store, with an
 //! OpenAPI document generated from the routes.
 
+pub mod auth;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod keys;
 pub mod openapi;
+pub mod rate_limit;
+pub mod reply;
 pub mod routes;
 pub mod startup;
 pub mod wire;

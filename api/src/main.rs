@@ -1,7 +1,10 @@
-//! `skirmish`: the combat service. `skirmish serve` (default), `skirmish openapi`.
+//! `skirmish`: the combat service. `skirmish serve` (default), `skirmish openapi`,
+//! `skirmish keys create|list|revoke`.
 
 use clap::{Parser, Subcommand};
+use skirmish_api::keys::{KeysCommand, run as run_keys};
 use skirmish_api::{Application, Settings, openapi::openapi_json};
+use skirmish_db::Store;
 
 #[derive(Parser)]
 #[command(version, about = "Skirmish: a tabletop-RPG combat engine over HTTP")]
@@ -18,6 +21,9 @@ enum Command {
     Serve,
     /// Print the OpenAPI document.
     Openapi,
+    /// Manage API keys.
+    #[command(subcommand)]
+    Keys(KeysCommand),
 }
 
 #[actix_web::main]
@@ -26,6 +32,10 @@ async fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command.unwrap_or(Command::Serve) {
         Command::Openapi => openapi_json().map(|json| print!("{json}")).map_err(|e| e.to_string()),
+        Command::Keys(command) => Store::open(&cli.settings.database_url)
+            .map_err(|e| e.to_string())
+            .and_then(|store| run_keys(&store, command))
+            .map(|text| println!("{text}")),
         Command::Serve => serve(&cli.settings).await,
     };
     match outcome {
@@ -40,8 +50,8 @@ async fn main() -> std::process::ExitCode {
 async fn serve(settings: &Settings) -> Result<(), String> {
     let app = Application::build(settings).map_err(|e| e.to_string())?;
     log::info!(
-        "Skirmish listening on http://{} (docs at /docs), database {}",
-        settings.bind,
+        "Skirmish listening on http://{} (docs at /docs/), database {}",
+        app.address(),
         settings.database_url
     );
     app.run_until_stopped().await.map_err(|e| e.to_string())

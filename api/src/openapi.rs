@@ -8,6 +8,8 @@ use utoipa_actix_web::AppExt;
 
 #[derive(OpenApi)]
 #[openapi(
+    modifiers(&BearerAuth),
+    security(("bearer" = [])),
     info(
         title = "Skirmish",
         description = "A tabletop-RPG combat engine: encounters, initiative, turns and rounds, effects with \
@@ -15,7 +17,9 @@ use utoipa_actix_web::AppExt;
                        Every error is `application/problem+json` (RFC 9457) and names the offending `field`. \
                        Every change returns the encounter's `version` and an `ETag`; send `If-Match` to act only \
                        on the version you saw (412 otherwise). Every roll accepts `seed` (replay) or `rolls` \
-                       (physical dice) and returns each die with its purpose.",
+                       (physical dice) and returns each die with its purpose. Every POST accepts an \
+                       `Idempotency-Key`: a retry with the same key and body replays the first response \
+                       (`Idempotent-Replayed: true`) without applying anything again.",
         license(name = "MIT")
     ),
     tags(
@@ -29,6 +33,25 @@ use utoipa_actix_web::AppExt;
     )
 )]
 struct ApiDoc;
+
+/// `Authorization: Bearer <key>` on every `/v1` route (keys from `skirmish keys create`).
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let scheme = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .description(Some(
+                "An API key from `skirmish keys create --tenant NAME`. Not needed in open mode.",
+            ))
+            .build();
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme("bearer", SecurityScheme::Http(scheme));
+    }
+}
 
 /// The full document, as served at `/openapi.json` and checked in as `openapi/openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {

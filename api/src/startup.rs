@@ -1,15 +1,17 @@
 //! Building and running the HTTP server.
 
+use crate::auth::{AuthSettings, OPEN_TENANT};
 use crate::config::Settings;
 use crate::error::ApiError;
 use crate::extract::MAX_BODY_BYTES;
 use crate::openapi::openapi;
+use crate::rate_limit::{RateLimit, RateLimiter};
 use crate::routes::{self, AppState, RouteTable, not_found_or_method_not_allowed};
 use actix_web::dev::Server;
 use actix_web::middleware::Logger;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use skirmish_db::{DbError, Store};
-use std::net::TcpListener;
+use std::net::{SocketAddr, TcpListener};
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -19,11 +21,16 @@ pub enum StartupError {
     Database(#[from] DbError),
     #[error("cannot listen on {address}: {source}")]
     Bind { address: String, source: std::io::Error },
+    #[error(
+        "refusing to serve on {address} with no API keys: anyone could use it. Create a key with \
+         `skirmish keys create --tenant NAME`, or bind to 127.0.0.1 to run open on this machine only"
+    )]
+    OpenModeNotLoopback { address: String },
 }
 
 /// A bound, not yet running server.
 pub struct Application {
-    port: u16,
+    address: SocketAddr,
     server: Server,
 }
 
@@ -33,7 +40,8 @@ impl Application {
         let store = Store::open(&settings.database_url)?;
         let bind_error = |source| StartupError::Bind { address: settings.bind.clone(), source };
         let listener = TcpListener::bind(&settings.bind).map_err(bind_error)?;
-        let port = listener.local_addr().map_err(bind_error)?.port();
+        let address = listener.local_addr().map_err(bind_error)?;
+        let auth = web::Data::new(auth_settings(&store, settings, address)?);
         let spec = openapi();
         let table = web::Data::new(RouteTable::from_openapi(&spec));
         let state = web::Data::new(AppState { store });
@@ -42,6 +50,7 @@ impl Application {
                 .wrap(Logger::new("%r %s %b %Dms"))
                 .app_data(state.clone())
                 .app_data(table.clone())
+                .app_data(auth.clone())
                 .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
                 .app_data(
                     web::PathConfig::default()
@@ -59,11 +68,15 @@ impl Application {
         if let Some(workers) = settings.workers {
             server = server.workers(workers.max(1));
         }
-        Ok(Self { port, server: server.run() })
+        Ok(Self { address, server: server.run() })
     }
 
     pub fn port(&self) -> u16 {
-        self.port
+        self.address.port()
+    }
+
+    pub fn address(&self) -> SocketAddr {
+        self.address
     }
 
     /// Serves until the process is told to stop (SIGINT/SIGTERM finish in-flight requests).
@@ -75,6 +88,33 @@ impl Application {
     pub fn into_server(self) -> Server {
         self.server
     }
+}
+
+/// Secure by default: with no API key the server runs open (every request acts as the
+/// `default` tenant) only while it listens on loopback, and says so.
+fn auth_settings(
+    store: &Store,
+    settings: &Settings,
+    address: SocketAddr,
+) -> Result<AuthSettings, StartupError> {
+    let loopback_only = address.ip().is_loopback();
+    if !store.has_active_keys()? {
+        if !loopback_only {
+            return Err(StartupError::OpenModeNotLoopback { address: address.to_string() });
+        }
+        log::warn!(
+            "open mode: no API keys exist, so requests need none and act as tenant '{OPEN_TENANT}' \
+             (allowed on loopback only). Create one with `skirmish keys create --tenant NAME`."
+        );
+    }
+    let limits = &settings.rate_limit;
+    let limiter = (limits.rate_limit_per_minute > 0).then(|| {
+        RateLimiter::new(RateLimit {
+            per_minute: limits.rate_limit_per_minute,
+            burst: limits.rate_limit_burst,
+        })
+    });
+    Ok(AuthSettings { store: store.clone(), loopback_only, limiter })
 }
 
 fn redirect(to: &'static str) -> HttpResponse {

@@ -41,5 +41,8 @@ fn every_route_is_documented_with_its_problem_responses() {
     }
     let json = serde_json::to_value(&spec).expect("the document serialises");
     let create = &json["paths"]["/v1/encounters"]["post"]["responses"];
-    assert!(create["422"]["content"]["application/problem+json"].is_object(), "problem responses are documented");
+    assert!(
+        create["422"]["content"]["application/problem+json"].is_object(),
+        "problem responses are documented"
+    );
 }

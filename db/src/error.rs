@@ -24,6 +24,9 @@ pub enum MutateError<E> {
     /// The client's `If-Match` names an older version.
     #[error("the encounter is at version {current}, not {expected}")]
     VersionMismatch { expected: i64, current: i64 },
+    /// The idempotency key was used before with a different request.
+    #[error("this Idempotency-Key was already used with a different request")]
+    IdempotencyMismatch,
     /// The domain refused the command.
     #[error(transparent)]
     Domain(E),

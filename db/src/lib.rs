@@ -11,4 +11,7 @@ mod store;
 
 pub use connection::database_path;
 pub use error::{DbError, MutateError};
-pub use store::{EncounterPage, Mutation, Store, StoredEncounter, StoredEvent};
+pub use store::{
+    ApiKeyInfo, EncounterPage, IDEMPOTENCY_TTL_HOURS, IdempotencyKey, KeyOwner, Mutation, Reply, Store,
+    StoredEncounter, StoredEvent, StoredResponse,
+};

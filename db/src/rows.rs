@@ -23,6 +23,15 @@ pub(crate) struct EncounterRow {
     pub updated_at: String,
 }
 
+/// A new encounter row: its state and the tenant that owns it.
+#[derive(Debug, Insertable)]
+#[diesel(table_name = encounters)]
+pub(crate) struct NewEncounterRow<'a> {
+    #[diesel(embed)]
+    pub state: EncounterChanges<'a>,
+    pub tenant: &'a str,
+}
+
 #[derive(Debug, Insertable, AsChangeset)]
 #[diesel(table_name = encounters, treat_none_as_null = true)]
 pub(crate) struct EncounterChanges<'a> {

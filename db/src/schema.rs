@@ -11,6 +11,29 @@ diesel::table! {
         version -> BigInt,
         created_at -> Text,
         updated_at -> Text,
+        tenant -> Text,
+    }
+}
+
+diesel::table! {
+    api_keys (id) {
+        id -> Text,
+        tenant -> Text,
+        key_hash -> Text,
+        created_at -> Text,
+        revoked_at -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    idempotency_records (tenant, key) {
+        tenant -> Text,
+        key -> Text,
+        fingerprint -> Text,
+        status -> Integer,
+        body -> Text,
+        headers -> Text,
+        created_at -> Text,
     }
 }
 
@@ -54,4 +77,11 @@ diesel::table! {
 diesel::joinable!(combatants -> encounters (encounter_id));
 diesel::joinable!(effects -> encounters (encounter_id));
 diesel::joinable!(events -> encounters (encounter_id));
-diesel::allow_tables_to_appear_in_same_query!(encounters, combatants, effects, events);
+diesel::allow_tables_to_appear_in_same_query!(
+    encounters,
+    combatants,
+    effects,
+    events,
+    api_keys,
+    idempotency_records
+);

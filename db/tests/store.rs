@@ -1,27 +1,34 @@
 #![expect(clippy::unwrap_used, reason = "a failed step should fail the test loudly")]
-
 //! Repository behaviour against a real SQLite file.
 
-use skirmish_db::{MutateError, Store};
+use skirmish_db::{IdempotencyKey, MutateError, Mutation, Store, StoredResponse};
 use skirmish_domain::encounter::{
     CombatantId, Encounter, EncounterError, EncounterId, Event, Flags, NewCombatant, add_combatant,
 };
 use skirmish_domain::rulesets::{RulesetId, StatBlock, lur_asko};
+use std::convert::Infallible;
+
+const TENANT: &str = "guild";
 
 fn new_store(dir: &tempfile::TempDir) -> Store {
     Store::open(dir.path().join("test.db").to_str().unwrap()).unwrap()
 }
 
-fn created(store: &Store, id: &str) -> EncounterId {
+/// A response whose body is the encounter's version after the change.
+fn version_body<T>(mutation: Mutation<T>) -> StoredResponse {
+    StoredResponse { status: 200, body: mutation.encounter.encounter.version.to_string(), headers: vec![] }
+}
+
+fn created(store: &Store, tenant: &str, id: &str) -> EncounterId {
     let encounter = Encounter::new(EncounterId(id.into()), RulesetId::LurAsko, "Bridge".into());
     let event = Event::EncounterCreated { name: "Bridge".into(), ruleset: "lur-asko".into() };
-    store.create(&encounter, &[event]).unwrap();
+    store.create::<Infallible>(tenant, &encounter, &[event], None, version_body).unwrap();
     encounter.id
 }
 
 fn add_goblin(encounter: &mut Encounter) -> Result<(Vec<Event>, ()), EncounterError> {
     let new = NewCombatant {
-        id: CombatantId("gob".into()),
+        id: CombatantId(format!("gob{}", encounter.combatants.len())),
         name: "Goblin".into(),
         side: "monsters".into(),
         stats: StatBlock::LurAsko(lur_asko::Stats {}),
@@ -30,35 +37,39 @@ fn add_goblin(encounter: &mut Encounter) -> Result<(Vec<Event>, ()), EncounterEr
     Ok((add_combatant(encounter, new)?, ()))
 }
 
+fn key(key: &str, fingerprint: &str) -> IdempotencyKey {
+    IdempotencyKey { key: key.into(), fingerprint: fingerprint.into() }
+}
+
 #[test]
 fn a_mutation_bumps_the_version_and_appends_numbered_events() {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(&dir);
-    let id = created(&store, "e1");
-    let mutation = store.mutate(&id, Some(1), add_goblin).unwrap();
-    assert_eq!(mutation.encounter.encounter.version, 2);
+    let id = created(&store, TENANT, "e1");
+    let reply = store.mutate(TENANT, &id, Some(1), None, add_goblin, version_body).unwrap();
+    assert_eq!((reply.response.body.as_str(), reply.replayed), ("2", false));
+    let log = store.events(TENANT, &id, 0, 100).unwrap().unwrap();
     assert_eq!(
-        mutation.events.iter().map(|e| (e.seq, e.kind.as_str())).collect::<Vec<_>>(),
-        [(2, "combatant_added")]
+        log.iter().map(|e| (e.seq, e.kind.as_str())).collect::<Vec<_>>(),
+        [(1, "encounter_created"), (2, "combatant_added")]
     );
-    let log = store.events(&id, 0, 100).unwrap().unwrap();
-    assert_eq!(log.iter().map(|e| e.seq).collect::<Vec<_>>(), [1, 2]);
 }
 
 #[test]
 fn a_stale_version_or_a_refused_command_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(&dir);
-    let id = created(&store, "e1");
-    let stale = store.mutate(&id, Some(7), add_goblin).unwrap_err();
+    let id = created(&store, TENANT, "e1");
+    let stale = store.mutate(TENANT, &id, Some(7), None, add_goblin, version_body).unwrap_err();
     assert!(matches!(stale, MutateError::VersionMismatch { expected: 7, current: 1 }));
-    let refused = store
-        .mutate(&id, None, |_| Err::<(Vec<Event>, ()), _>(EncounterError::Conflict("no".into())))
-        .unwrap_err();
-    assert!(matches!(refused, MutateError::Domain(_)));
-    let stored = store.get(&id).unwrap().unwrap();
+    let refuse = |_: &mut Encounter| Err::<(Vec<Event>, ()), _>(EncounterError::Conflict("no".into()));
+    assert!(matches!(
+        store.mutate(TENANT, &id, None, None, refuse, version_body),
+        Err(MutateError::Domain(_))
+    ));
+    let stored = store.get(TENANT, &id).unwrap().unwrap();
     assert_eq!((stored.encounter.version, stored.encounter.combatants.len()), (1, 0));
-    assert_eq!(store.events(&id, 0, 100).unwrap().unwrap().len(), 1);
+    assert_eq!(store.events(TENANT, &id, 0, 100).unwrap().unwrap().len(), 1);
 }
 
 #[test]
@@ -66,25 +77,74 @@ fn state_survives_reopening_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let id = {
         let store = new_store(&dir);
-        let id = created(&store, "e1");
-        store.mutate(&id, None, add_goblin).unwrap();
+        let id = created(&store, TENANT, "e1");
+        store.mutate(TENANT, &id, None, None, add_goblin, version_body).unwrap();
         id
     };
     let reopened = new_store(&dir);
-    let stored = reopened.get(&id).unwrap().unwrap();
-    assert_eq!(stored.encounter.combatants[0].name, "Goblin");
-    assert_eq!(reopened.events(&id, 1, 100).unwrap().unwrap().len(), 1);
+    assert_eq!(reopened.get(TENANT, &id).unwrap().unwrap().encounter.combatants[0].name, "Goblin");
+    assert_eq!(reopened.events(TENANT, &id, 1, 100).unwrap().unwrap().len(), 1);
+    assert_eq!(reopened.integrity_check().unwrap(), "ok");
 }
 
 #[test]
 fn delete_removes_the_encounter_and_its_log() {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(&dir);
-    let id = created(&store, "e1");
-    created(&store, "e2");
-    assert!(store.delete(&id).unwrap());
-    assert!(!store.delete(&id).unwrap());
-    assert_eq!(store.events(&id, 0, 10).unwrap(), None);
-    let page = store.list(10, 0).unwrap();
+    let id = created(&store, TENANT, "e1");
+    created(&store, TENANT, "e2");
+    assert!(store.delete(TENANT, &id).unwrap());
+    assert!(!store.delete(TENANT, &id).unwrap());
+    assert_eq!(store.events(TENANT, &id, 0, 10).unwrap(), None);
+    let page = store.list(TENANT, 10, 0).unwrap();
     assert_eq!((page.total, page.encounters[0].encounter.id.as_str()), (1, "e2"));
+}
+
+#[test]
+fn another_tenant_cannot_see_change_or_delete_an_encounter() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = new_store(&dir);
+    let id = created(&store, TENANT, "e1");
+    assert_eq!(store.get("rival", &id).unwrap(), None);
+    assert_eq!(store.list("rival", 10, 0).unwrap().total, 0);
+    assert_eq!(store.events("rival", &id, 0, 10).unwrap(), None);
+    assert!(matches!(
+        store.mutate("rival", &id, None, None, add_goblin, version_body),
+        Err(MutateError::NotFound)
+    ));
+    assert!(!store.delete("rival", &id).unwrap());
+    assert_eq!(store.get(TENANT, &id).unwrap().unwrap().encounter.version, 1);
+}
+
+#[test]
+fn a_repeated_idempotency_key_replays_without_applying_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = new_store(&dir);
+    let id = created(&store, TENANT, "e1");
+    let first = store.mutate(TENANT, &id, None, Some(&key("k1", "f")), add_goblin, version_body).unwrap();
+    let again = store.mutate(TENANT, &id, None, Some(&key("k1", "f")), add_goblin, version_body).unwrap();
+    assert_eq!((again.response, again.replayed), (first.response, true));
+    assert_eq!(store.get(TENANT, &id).unwrap().unwrap().encounter.combatants.len(), 1, "applied once");
+    let other = store.mutate(TENANT, &id, None, Some(&key("k1", "g")), add_goblin, version_body).unwrap_err();
+    assert!(matches!(other, MutateError::IdempotencyMismatch));
+    let rival_id = created(&store, "rival", "e2");
+    let rivals =
+        store.mutate("rival", &rival_id, None, Some(&key("k1", "f")), add_goblin, version_body).unwrap();
+    assert!(!rivals.replayed, "keys are per tenant");
+}
+
+#[test]
+fn keys_are_stored_hashed_and_can_be_revoked() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = new_store(&dir);
+    assert!(!store.has_active_keys().unwrap());
+    store.create_key("key_1", TENANT, "sk_secret").unwrap();
+    assert!(store.has_active_keys().unwrap());
+    assert_eq!(store.key_owner("sk_secret").unwrap().map(|o| o.tenant), Some(TENANT.to_string()));
+    assert_eq!(store.key_owner("sk_other").unwrap(), None);
+    assert!(store.revoke_key("key_1").unwrap());
+    assert!(!store.revoke_key("key_1").unwrap());
+    assert_eq!(store.key_owner("sk_secret").unwrap(), None);
+    assert!(!store.has_active_keys().unwrap());
+    assert_eq!(store.list_keys().unwrap()[0].tenant, TENANT);
 }

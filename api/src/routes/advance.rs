@@ -1,11 +1,15 @@
 use super::responses::MutationErrors;
 use super::{AppState, mutate};
+use crate::auth::{BodyDigest, Caller, sha256_hex};
 use crate::error::ApiError;
-use crate::extract::{IfMatch, etag, parse_json};
+use crate::extract::{IfMatch, parse_json};
+use crate::reply::json_reply;
 use crate::wire::{
     AdvanceRequest, AdvanceResponse, AdvanceTo, CurrentTurn, EffectNotice, TurnSlotResponse, events_response,
 };
-use actix_web::{HttpResponse, post, web};
+use actix_web::http::StatusCode;
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, post, web};
+use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::encounter::{
     Advance, Encounter, Event, Moment, advance as advance_encounter, turn_order,
 };
@@ -49,37 +53,44 @@ fn describe(encounter: &Encounter, moment: &Moment) -> String {
 #[utoipa::path(
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
+           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version"),
+           ("Idempotency-Key" = Option<String>, Header, description = "Retry safely: the first response is replayed")),
     request_body(content = Option<AdvanceRequest>, description = "Optional; default `{\"to\": \"next_turn\"}`"),
     responses((status = 200, body = AdvanceResponse, headers(("ETag" = String))), MutationErrors)
 )]
 #[post("/v1/encounters/{id}/advance")]
 pub async fn advance(
     state: web::Data<AppState>,
+    request: HttpRequest,
+    caller: Caller,
     id: web::Path<String>,
     if_match: IfMatch,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let request: AdvanceRequest =
+    request.extensions_mut().insert(BodyDigest(sha256_hex(&body)));
+    let advance_request: AdvanceRequest =
         if body.iter().all(u8::is_ascii_whitespace) { AdvanceRequest::default() } else { parse_json(&body)? };
-    let step = match request.to {
+    let step = match advance_request.to {
         AdvanceTo::NextTurn => Advance::NextTurn,
         AdvanceTo::NextRound => Advance::NextRound,
         AdvanceTo::EndEncounter => Advance::EndEncounter,
     };
-    let mutation = mutate(&state, id.into_inner(), if_match, move |encounter| {
+    let command = move |encounter: &mut Encounter| {
         let events = advance_encounter(encounter, step)?;
         let notices = notices(encounter, &events);
         Ok((events, notices))
-    })
-    .await?;
+    };
+    mutate(&state, &caller, id.into_inner(), if_match, command, render).await
+}
+
+fn render(mutation: Mutation<(Vec<EffectNotice>, Vec<EffectNotice>)>) -> Result<StoredResponse, ApiError> {
     let (fired, expired) = mutation.output;
     let encounter = mutation.encounter.encounter;
     let current_turn = encounter
         .current
         .as_ref()
         .map(|id| CurrentTurn { combatant_id: id.0.clone(), name: encounter.name_of(id) });
-    Ok(HttpResponse::Ok().insert_header(etag(encounter.version)).json(AdvanceResponse {
+    let body = AdvanceResponse {
         version: encounter.version,
         status: encounter.status.into(),
         round: encounter.round,
@@ -88,5 +99,6 @@ pub async fn advance(
         fired,
         expired,
         events: events_response(mutation.events),
-    }))
+    };
+    Ok(json_reply(StatusCode::OK, &body, Some(encounter.version)))
 }

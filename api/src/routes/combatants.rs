@@ -1,51 +1,62 @@
 use super::responses::MutationErrors;
 use super::{AppState, mutate, new_id};
+use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, IfMatch, etag, stats_from_json};
+use crate::extract::{ApiJson, IfMatch, stats_from_json};
+use crate::reply::json_reply;
 use crate::wire::{
     AddCombatantRequest, CombatantMutationResponse, CombatantResponse, MutationResponse,
     PatchCombatantRequest, events_response,
 };
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, patch, post, web};
-use skirmish_db::Mutation;
+use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::encounter::{
-    CombatantId, CombatantPatch, Flags, NewCombatant, add_combatant, remove_combatant, update_combatant,
+    CombatantId, CombatantPatch, Encounter, Flags, NewCombatant, add_combatant, remove_combatant,
+    update_combatant,
 };
 
-fn combatant_response(
-    mutation: Mutation<CombatantId>,
-    status: actix_web::http::StatusCode,
-) -> Result<HttpResponse, ApiError> {
+fn render_combatant(mutation: Mutation<CombatantId>, status: StatusCode) -> Result<StoredResponse, ApiError> {
     let encounter = mutation.encounter.encounter;
     let combatant = encounter
         .combatants
         .into_iter()
         .find(|c| c.id == mutation.output)
         .ok_or_else(|| ApiError::NotFound("combatant not found".into()))?;
-    Ok(HttpResponse::build(status).insert_header(etag(encounter.version)).json(CombatantMutationResponse {
+    let body = CombatantMutationResponse {
         version: encounter.version,
         combatant: CombatantResponse::from(combatant),
         events: events_response(mutation.events),
-    }))
+    };
+    Ok(json_reply(status, &body, Some(encounter.version)))
+}
+
+/// The response of a change that returns only the new version and its events.
+pub fn render_plain(mutation: Mutation<()>) -> Result<StoredResponse, ApiError> {
+    let version = mutation.encounter.encounter.version;
+    let body = MutationResponse { version, events: events_response(mutation.events) };
+    Ok(json_reply(StatusCode::OK, &body, Some(version)))
 }
 
 /// Adds a combatant with its ruleset's stat block.
 #[utoipa::path(
     tag = "combatants",
     params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
+           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version"),
+           ("Idempotency-Key" = Option<String>, Header, description = "Retry safely: the first response is replayed")),
     request_body = AddCombatantRequest,
     responses((status = 201, body = CombatantMutationResponse, headers(("ETag" = String))), MutationErrors)
 )]
 #[post("/v1/encounters/{id}/combatants")]
 pub async fn add(
     state: web::Data<AppState>,
+    caller: Caller,
     id: web::Path<String>,
     if_match: IfMatch,
     ApiJson(request): ApiJson<AddCombatantRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let combatant_id = CombatantId(new_id("cmb"));
-    let mutation = mutate(&state, id.into_inner(), if_match, move |encounter| {
+    let command = move |encounter: &mut Encounter| {
         let new = NewCombatant {
             id: combatant_id.clone(),
             stats: stats_from_json(encounter.ruleset, "stats", request.stats)?,
@@ -54,9 +65,9 @@ pub async fn add(
             flags: Flags { surprised: request.surprised, defeated: false, hidden: request.hidden },
         };
         Ok((add_combatant(encounter, new)?, combatant_id))
-    })
-    .await?;
-    combatant_response(mutation, actix_web::http::StatusCode::CREATED)
+    };
+    let render = |mutation| render_combatant(mutation, StatusCode::CREATED);
+    mutate(&state, &caller, id.into_inner(), if_match, command, render).await
 }
 
 /// Changes a combatant's name, side, stat block or flags.
@@ -70,13 +81,14 @@ pub async fn add(
 #[patch("/v1/encounters/{id}/combatants/{cid}")]
 pub async fn update(
     state: web::Data<AppState>,
+    caller: Caller,
     path: web::Path<(String, String)>,
     if_match: IfMatch,
     ApiJson(request): ApiJson<PatchCombatantRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, combatant_id) = path.into_inner();
     let combatant_id = CombatantId(combatant_id);
-    let mutation = mutate(&state, id, if_match, move |encounter| {
+    let command = move |encounter: &mut Encounter| {
         let stats =
             request.stats.map(|value| stats_from_json(encounter.ruleset, "stats", value)).transpose()?;
         let patch = CombatantPatch {
@@ -88,9 +100,9 @@ pub async fn update(
             hidden: request.hidden,
         };
         Ok((update_combatant(encounter, &combatant_id, patch)?, combatant_id))
-    })
-    .await?;
-    combatant_response(mutation, actix_web::http::StatusCode::OK)
+    };
+    let render = |mutation| render_combatant(mutation, StatusCode::OK);
+    mutate(&state, &caller, id, if_match, command, render).await
 }
 
 /// Removes a combatant; effects that name it end.
@@ -103,16 +115,12 @@ pub async fn update(
 #[delete("/v1/encounters/{id}/combatants/{cid}")]
 pub async fn remove(
     state: web::Data<AppState>,
+    caller: Caller,
     path: web::Path<(String, String)>,
     if_match: IfMatch,
 ) -> Result<HttpResponse, ApiError> {
     let (id, combatant_id) = path.into_inner();
-    let mutation = mutate(&state, id, if_match, move |encounter| {
-        Ok((remove_combatant(encounter, &CombatantId(combatant_id))?, ()))
-    })
-    .await?;
-    let version = mutation.encounter.encounter.version;
-    Ok(HttpResponse::Ok()
-        .insert_header(etag(version))
-        .json(MutationResponse { version, events: events_response(mutation.events) }))
+    let command =
+        move |encounter: &mut Encounter| Ok((remove_combatant(encounter, &CombatantId(combatant_id))?, ()));
+    mutate(&state, &caller, id, if_match, command, render_plain).await
 }

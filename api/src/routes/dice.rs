@@ -1,20 +1,35 @@
+use super::AppState;
 use super::responses::DiceErrors;
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
+use crate::reply::{json_reply, send};
 use crate::wire::{RollDiceRequest, RollDiceResponse, dice_for};
-use actix_web::{HttpResponse, post};
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, post, web};
 use skirmish_domain::dice::DiceExpr;
 
 /// Rolls a dice expression (Avrae `d20` notation). Stores nothing.
 ///
 /// Send `rolls` to use physical dice (checked against each die, then the seeded RNG takes
 /// over) or `seed` to replay a roll exactly.
-#[utoipa::path(tag = "dice", request_body = RollDiceRequest, responses((status = 200, body = RollDiceResponse), DiceErrors))]
+#[utoipa::path(tag = "dice", params(("Idempotency-Key" = Option<String>, Header, description = "Retry safely: the first response is replayed")), request_body = RollDiceRequest, responses((status = 200, body = RollDiceResponse), DiceErrors))]
 #[post("/v1/dice/roll")]
-pub async fn roll(ApiJson(request): ApiJson<RollDiceRequest>) -> Result<HttpResponse, ApiError> {
+pub async fn roll(
+    state: web::Data<AppState>,
+    caller: Caller,
+    ApiJson(request): ApiJson<RollDiceRequest>,
+) -> Result<HttpResponse, ApiError> {
     let expression: DiceExpr = request.expression.parse()?;
     let mut dice = dice_for(request.seed, request.rolls)?;
-    let purpose = format!("dice: {}", expression.as_str());
-    let outcome = expression.roll(&mut dice, &purpose)?;
-    Ok(HttpResponse::Ok().json(RollDiceResponse::new(request.expression, outcome, dice.seed())))
+    let compute = move || -> Result<_, ApiError> {
+        let purpose = format!("dice: {}", expression.as_str());
+        let outcome = expression.roll(&mut dice, &purpose)?;
+        let body = RollDiceResponse::new(request.expression, outcome, dice.seed());
+        Ok(json_reply(StatusCode::OK, &body, None))
+    };
+    let store = state.store.clone();
+    let key = caller.idempotency();
+    let reply = web::block(move || store.idempotent(&caller.tenant, key.as_ref(), compute)).await??;
+    Ok(send(reply))
 }

@@ -1,44 +1,55 @@
+use super::combatants::render_plain;
 use super::responses::MutationErrors;
 use super::{AppState, mutate, new_id};
+use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, IfMatch, etag};
+use crate::extract::{ApiJson, IfMatch};
+use crate::reply::json_reply;
 use crate::wire::{
     AddEffectRequest, EffectMutationResponse, EffectResponse, MutationResponse, events_response,
 };
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, post, web};
+use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::encounter::{EffectId, add_effect, remove_effect};
 
-/// Puts a condition or effect on the encounter, with its duration.
-#[utoipa::path(
-    tag = "effects",
-    params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
-    request_body = AddEffectRequest,
-    responses((status = 201, body = EffectMutationResponse, headers(("ETag" = String))), MutationErrors)
-)]
-#[post("/v1/encounters/{id}/effects")]
-pub async fn add(
-    state: web::Data<AppState>,
-    id: web::Path<String>,
-    if_match: IfMatch,
-    ApiJson(request): ApiJson<AddEffectRequest>,
-) -> Result<HttpResponse, ApiError> {
-    let effect_id = EffectId(new_id("eff"));
-    let mutation = mutate(&state, id.into_inner(), if_match, move |encounter| {
-        Ok((add_effect(encounter, request.into_domain(effect_id.clone()))?, effect_id))
-    })
-    .await?;
+fn render_effect(mutation: Mutation<EffectId>) -> Result<StoredResponse, ApiError> {
     let encounter = mutation.encounter.encounter;
     let effect = encounter
         .effects
         .into_iter()
         .find(|e| e.id == mutation.output)
         .ok_or_else(|| ApiError::NotFound("effect not found".into()))?;
-    Ok(HttpResponse::Created().insert_header(etag(encounter.version)).json(EffectMutationResponse {
+    let body = EffectMutationResponse {
         version: encounter.version,
         effect: EffectResponse::from(effect),
         events: events_response(mutation.events),
-    }))
+    };
+    Ok(json_reply(StatusCode::CREATED, &body, Some(encounter.version)))
+}
+
+/// Puts a condition or effect on the encounter, with its duration.
+#[utoipa::path(
+    tag = "effects",
+    params(("id" = String, Path, description = "Encounter id"),
+           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version"),
+           ("Idempotency-Key" = Option<String>, Header, description = "Retry safely: the first response is replayed")),
+    request_body = AddEffectRequest,
+    responses((status = 201, body = EffectMutationResponse, headers(("ETag" = String))), MutationErrors)
+)]
+#[post("/v1/encounters/{id}/effects")]
+pub async fn add(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<String>,
+    if_match: IfMatch,
+    ApiJson(request): ApiJson<AddEffectRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let effect_id = EffectId(new_id("eff"));
+    let command = move |encounter: &mut _| {
+        Ok((add_effect(encounter, request.into_domain(effect_id.clone()))?, effect_id))
+    };
+    mutate(&state, &caller, id.into_inner(), if_match, command, render_effect).await
 }
 
 /// Ends an effect early.
@@ -51,16 +62,13 @@ pub async fn add(
 #[delete("/v1/encounters/{id}/effects/{eid}")]
 pub async fn remove(
     state: web::Data<AppState>,
+    caller: Caller,
     path: web::Path<(String, String)>,
     if_match: IfMatch,
 ) -> Result<HttpResponse, ApiError> {
     let (id, effect_id) = path.into_inner();
-    let mutation = mutate(&state, id, if_match, move |encounter| {
+    let command = move |encounter: &mut skirmish_domain::encounter::Encounter| {
         Ok((remove_effect(encounter, &EffectId(effect_id))?, ()))
-    })
-    .await?;
-    let version = mutation.encounter.encounter.version;
-    Ok(HttpResponse::Ok()
-        .insert_header(etag(version))
-        .json(MutationResponse { version, events: events_response(mutation.events) }))
+    };
+    mutate(&state, &caller, id, if_match, command, render_plain).await
 }

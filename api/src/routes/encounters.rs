@@ -1,20 +1,25 @@
 use super::responses::{MutationErrors, ReadErrors};
-use super::{AppState, new_id};
+use super::{AppState, load, new_id};
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, ApiQuery, etag};
+use crate::reply::{error_reply, json_reply, send};
 use crate::wire::{CreateEncounterRequest, EncounterListResponse, EncounterResponse, PageQuery};
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, get, post, web};
+use skirmish_db::Mutation;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event, MAX_NAME_LEN};
 
 /// Default and largest page of the encounter list.
 const DEFAULT_PAGE: i64 = 20;
 const MAX_PAGE: i64 = 100;
 
-/// Lists encounters, oldest first, a page at a time.
+/// Lists the caller's encounters, oldest first, a page at a time.
 #[utoipa::path(tag = "encounters", params(PageQuery), responses((status = 200, body = EncounterListResponse), ReadErrors))]
 #[get("/v1/encounters")]
 pub async fn list(
     state: web::Data<AppState>,
+    caller: Caller,
     ApiQuery(query): ApiQuery<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let limit = query.limit.unwrap_or(DEFAULT_PAGE);
@@ -26,7 +31,7 @@ pub async fn list(
         return Err(ApiError::bad_request("offset", "must be 0 or more"));
     }
     let store = state.store.clone();
-    let page = web::block(move || store.list(limit, offset)).await??;
+    let page = web::block(move || store.list(&caller.tenant, limit, offset)).await??;
     let shown = page.encounters.len() as i64;
     let next_offset = (offset + shown < page.total).then_some(offset + shown);
     let items = page.encounters.into_iter().map(EncounterResponse::from).collect();
@@ -42,12 +47,14 @@ pub async fn list(
 /// Creates an encounter in setup.
 #[utoipa::path(
     tag = "encounters",
+    params(("Idempotency-Key" = Option<String>, Header, description = "Retry safely: the first response is replayed")),
     request_body = CreateEncounterRequest,
     responses((status = 201, body = EncounterResponse, headers(("ETag" = String), ("Location" = String))), MutationErrors)
 )]
 #[post("/v1/encounters")]
 pub async fn create(
     state: web::Data<AppState>,
+    caller: Caller,
     ApiJson(request): ApiJson<CreateEncounterRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let length = request.name.chars().count();
@@ -61,12 +68,24 @@ pub async fn create(
     let created =
         Event::EncounterCreated { name: encounter.name.clone(), ruleset: encounter.ruleset.to_string() };
     let store = state.store.clone();
-    let stored = web::block(move || store.create(&encounter, &[created])).await??.encounter;
-    let location = format!("/v1/encounters/{}", stored.encounter.id);
-    Ok(HttpResponse::Created()
-        .insert_header(etag(stored.encounter.version))
-        .insert_header(("Location", location))
-        .json(EncounterResponse::from(stored)))
+    let key = caller.idempotency();
+    let reply = web::block(move || {
+        store.create::<ApiError>(&caller.tenant, &encounter, &[created], key.as_ref(), render_created)
+    })
+    .await??;
+    Ok(send(reply))
+}
+
+fn render_created(mutation: Mutation<()>) -> skirmish_db::StoredResponse {
+    let stored = mutation.encounter;
+    let (version, location) = (stored.encounter.version, format!("/v1/encounters/{}", stored.encounter.id));
+    let mut reply = json_reply(StatusCode::CREATED, &EncounterResponse::from(stored), Some(version));
+    if reply.status == StatusCode::CREATED.as_u16() {
+        reply.headers.push(("Location".into(), location));
+    } else {
+        reply = error_reply(ApiError::Internal("could not render the encounter".into()));
+    }
+    reply
 }
 
 /// One encounter with its combatants, turn order and effects.
@@ -76,11 +95,12 @@ pub async fn create(
     responses((status = 200, body = EncounterResponse, headers(("ETag" = String))), ReadErrors)
 )]
 #[get("/v1/encounters/{id}")]
-pub async fn get(state: web::Data<AppState>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let store = state.store.clone();
-    let stored = web::block(move || store.get(&EncounterId(id.into_inner())))
-        .await??
-        .ok_or_else(|| ApiError::NotFound("encounter not found".into()))?;
+pub async fn get(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let stored = load(&state, &caller, id.into_inner()).await?;
     Ok(HttpResponse::Ok().insert_header(etag(stored.encounter.version)).json(EncounterResponse::from(stored)))
 }
 
@@ -91,9 +111,13 @@ pub async fn get(state: web::Data<AppState>, id: web::Path<String>) -> Result<Ht
     responses((status = 204, description = "Deleted"), ReadErrors)
 )]
 #[delete("/v1/encounters/{id}")]
-pub async fn delete(state: web::Data<AppState>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn delete(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let store = state.store.clone();
-    let deleted = web::block(move || store.delete(&EncounterId(id.into_inner()))).await??;
+    let deleted = web::block(move || store.delete(&caller.tenant, &EncounterId(id.into_inner()))).await??;
     if deleted {
         Ok(HttpResponse::NoContent().finish())
     } else {

@@ -1,5 +1,6 @@
 use super::AppState;
 use super::responses::ReadErrors;
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::ApiQuery;
 use crate::wire::{EventListResponse, EventsQuery, events_response};
@@ -18,6 +19,7 @@ const MAX_PAGE: i64 = 1000;
 #[get("/v1/encounters/{id}/events")]
 pub async fn list(
     state: web::Data<AppState>,
+    caller: Caller,
     id: web::Path<String>,
     ApiQuery(query): ApiQuery<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -30,9 +32,10 @@ pub async fn list(
         return Err(ApiError::bad_request("limit", format!("must be 1 to {MAX_PAGE}")));
     }
     let store = state.store.clone();
-    let events = web::block(move || store.events(&EncounterId(id.into_inner()), after, limit))
-        .await??
-        .ok_or_else(|| ApiError::NotFound("encounter not found".into()))?;
+    let events =
+        web::block(move || store.events(&caller.tenant, &EncounterId(id.into_inner()), after, limit))
+            .await??
+            .ok_or_else(|| ApiError::NotFound("encounter not found".into()))?;
     let next_after = events.last().map_or(after, |event| event.seq);
     Ok(HttpResponse::Ok().json(EventListResponse { events: events_response(events), next_after }))
 }

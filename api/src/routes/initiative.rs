@@ -1,11 +1,14 @@
 use super::responses::MutationErrors;
 use super::{AppState, mutate};
+use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, IfMatch, etag};
+use crate::extract::{ApiJson, IfMatch};
+use crate::reply::json_reply;
 use crate::wire::{
     DieResponse, InitiativeResponse, RollInitiativeRequest, TurnSlotResponse, check_list_len, dice_for,
     events_response,
 };
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use skirmish_domain::encounter::{CombatantId, InitiativeRequest, roll_initiative, turn_order};
 
@@ -14,13 +17,15 @@ use skirmish_domain::encounter::{CombatantId, InitiativeRequest, roll_initiative
 #[utoipa::path(
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
+           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version"),
+           ("Idempotency-Key" = Option<String>, Header, description = "Retry safely: the first response is replayed")),
     request_body = RollInitiativeRequest,
     responses((status = 200, body = InitiativeResponse, headers(("ETag" = String))), MutationErrors)
 )]
 #[post("/v1/encounters/{id}/initiative")]
 pub async fn roll(
     state: web::Data<AppState>,
+    caller: Caller,
     id: web::Path<String>,
     if_match: IfMatch,
     ApiJson(request): ApiJson<RollInitiativeRequest>,
@@ -36,18 +41,21 @@ pub async fn roll(
     check_list_len("fixed", &fixed)?;
     let mut dice = dice_for(request.seed, request.rolls)?;
     let seed = dice.seed();
-    let command = InitiativeRequest { combatants, fixed };
-    let mutation = mutate(&state, id.into_inner(), if_match, move |encounter| {
-        let events = roll_initiative(encounter, &command, &mut dice)?;
+    let initiative = InitiativeRequest { combatants, fixed };
+    let command = move |encounter: &mut skirmish_domain::encounter::Encounter| {
+        let events = roll_initiative(encounter, &initiative, &mut dice)?;
         Ok((events, dice.into_rolls()))
-    })
-    .await?;
-    let encounter = mutation.encounter.encounter;
-    Ok(HttpResponse::Ok().insert_header(etag(encounter.version)).json(InitiativeResponse {
-        version: encounter.version,
-        seed,
-        dice: mutation.output.into_iter().map(DieResponse::from).collect(),
-        turn_order: turn_order(&encounter).into_iter().map(TurnSlotResponse::from).collect(),
-        events: events_response(mutation.events),
-    }))
+    };
+    let render = move |mutation: skirmish_db::Mutation<Vec<_>>| {
+        let encounter = mutation.encounter.encounter;
+        let body = InitiativeResponse {
+            version: encounter.version,
+            seed,
+            dice: mutation.output.into_iter().map(DieResponse::from).collect(),
+            turn_order: turn_order(&encounter).into_iter().map(TurnSlotResponse::from).collect(),
+            events: events_response(mutation.events),
+        };
+        Ok(json_reply(StatusCode::OK, &body, Some(encounter.version)))
+    };
+    mutate(&state, &caller, id.into_inner(), if_match, command, render).await
 }

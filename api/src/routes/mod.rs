@@ -1,5 +1,5 @@
 //! HTTP routes, one module per resource. Handlers stay thin: extract, convert, run the domain
-//! command inside the store's transaction (on the blocking pool), convert back, respond.
+//! command inside the store's transaction (on the blocking pool), render, respond.
 
 mod advance;
 mod combatants;
@@ -16,11 +16,13 @@ mod rulesets;
 
 pub use fallback::{RouteTable, not_found_or_method_not_allowed};
 
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::IfMatch;
-use actix_web::web;
+use crate::reply::{error_reply, send};
+use actix_web::{HttpResponse, web};
 use rand::RngExt;
-use skirmish_db::{Mutation, Store};
+use skirmish_db::{Mutation, Store, StoredEncounter, StoredResponse};
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -60,13 +62,31 @@ pub fn new_id(prefix: &str) -> String {
     format!("{prefix}_{:016x}", rand::rng().random::<u64>())
 }
 
-/// Runs `command` on the stored encounter in one transaction, honouring `If-Match`.
+/// Runs `command` on the caller's encounter in one transaction, honouring `If-Match` and
+/// `Idempotency-Key`, and sends what `render` makes of the result.
 pub async fn mutate<T: Send + 'static>(
     state: &AppState,
+    caller: &Caller,
     id: String,
     if_match: IfMatch,
     command: impl FnOnce(&mut Encounter) -> Result<(Vec<Event>, T), ApiError> + Send + 'static,
-) -> Result<Mutation<T>, ApiError> {
+    render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, ApiError> + Send + 'static,
+) -> Result<HttpResponse, ApiError> {
     let store = state.store.clone();
-    Ok(web::block(move || store.mutate(&EncounterId(id), if_match.0, command)).await??)
+    let (tenant, key) = (caller.tenant.clone(), caller.idempotency());
+    let reply = web::block(move || {
+        let render = |mutation| render(mutation).unwrap_or_else(error_reply);
+        store.mutate(&tenant, &EncounterId(id), if_match.0, key.as_ref(), command, render)
+    })
+    .await??;
+    Ok(send(reply))
+}
+
+/// Reads the caller's encounter, or 404.
+pub async fn load(state: &AppState, caller: &Caller, id: String) -> Result<StoredEncounter, ApiError> {
+    let store = state.store.clone();
+    let tenant = caller.tenant.clone();
+    web::block(move || store.get(&tenant, &EncounterId(id)))
+        .await??
+        .ok_or_else(|| ApiError::NotFound("encounter not found".into()))
 }

@@ -1,22 +1,18 @@
 //! The homes of the ruleset operations later rulesets fill in. Until a ruleset implements one,
 //! it answers 501 (after checking the encounter exists) — never a made-up result.
 
-use super::AppState;
 use super::responses::OperationErrors;
 use super::rulesets::not_implemented;
+use super::{AppState, load};
+use crate::auth::Caller;
 use crate::error::ApiError;
 use actix_web::{HttpResponse, post, web};
-use skirmish_domain::encounter::EncounterId;
 use skirmish_domain::rulesets::Operation;
 
-async fn refuse(state: &AppState, id: String, operation: Operation) -> ApiError {
-    let store = state.store.clone();
-    let found = web::block(move || store.get(&EncounterId(id))).await;
-    match found {
-        Ok(Ok(Some(stored))) => not_implemented(stored.encounter.ruleset.as_str(), operation),
-        Ok(Ok(None)) => ApiError::NotFound("encounter not found".into()),
-        Ok(Err(error)) => error.into(),
-        Err(error) => error.into(),
+async fn refuse(state: &AppState, caller: &Caller, id: String, operation: Operation) -> ApiError {
+    match load(state, caller, id).await {
+        Ok(stored) => not_implemented(stored.encounter.ruleset.as_str(), operation),
+        Err(error) => error,
     }
 }
 
@@ -28,8 +24,12 @@ async fn refuse(state: &AppState, id: String, operation: Operation) -> ApiError 
     responses(OperationErrors)
 )]
 #[post("/v1/encounters/{id}/attacks")]
-pub async fn attacks(state: web::Data<AppState>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    Err(refuse(&state, id.into_inner(), Operation::Attacks).await)
+pub async fn attacks(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    Err(refuse(&state, &caller, id.into_inner(), Operation::Attacks).await)
 }
 
 /// Applies damage in the encounter by its ruleset. Not implemented yet: 501.
@@ -40,8 +40,12 @@ pub async fn attacks(state: web::Data<AppState>, id: web::Path<String>) -> Resul
     responses(OperationErrors)
 )]
 #[post("/v1/encounters/{id}/damage")]
-pub async fn damage(state: web::Data<AppState>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    Err(refuse(&state, id.into_inner(), Operation::Damage).await)
+pub async fn damage(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    Err(refuse(&state, &caller, id.into_inner(), Operation::Damage).await)
 }
 
 /// Other declared actions (reactions, aim, delay, …). Not implemented yet: 501.
@@ -52,6 +56,10 @@ pub async fn damage(state: web::Data<AppState>, id: web::Path<String>) -> Result
     responses(OperationErrors)
 )]
 #[post("/v1/encounters/{id}/actions")]
-pub async fn actions(state: web::Data<AppState>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    Err(refuse(&state, id.into_inner(), Operation::Actions).await)
+pub async fn actions(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    Err(refuse(&state, &caller, id.into_inner(), Operation::Actions).await)
 }

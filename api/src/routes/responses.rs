@@ -14,6 +14,18 @@ pub enum MutationErrors {
     )]
     BadRequest(Problem),
     #[response(
+        status = 401,
+        description = "Missing, unknown or revoked API key",
+        content_type = "application/problem+json"
+    )]
+    Unauthorized(Problem),
+    #[response(
+        status = 429,
+        description = "Rate limit for this API key reached; see Retry-After",
+        content_type = "application/problem+json"
+    )]
+    TooManyRequests(Problem),
+    #[response(
         status = 404,
         description = "Encounter, combatant or effect not found",
         content_type = "application/problem+json"
@@ -53,6 +65,18 @@ pub enum ReadErrors {
         content_type = "application/problem+json"
     )]
     BadRequest(Problem),
+    #[response(
+        status = 401,
+        description = "Missing, unknown or revoked API key",
+        content_type = "application/problem+json"
+    )]
+    Unauthorized(Problem),
+    #[response(
+        status = 429,
+        description = "Rate limit for this API key reached; see Retry-After",
+        content_type = "application/problem+json"
+    )]
+    TooManyRequests(Problem),
     #[response(status = 404, description = "Encounter not found", content_type = "application/problem+json")]
     NotFound(Problem),
 }
@@ -67,6 +91,18 @@ pub enum DiceErrors {
         content_type = "application/problem+json"
     )]
     BadRequest(Problem),
+    #[response(
+        status = 401,
+        description = "Missing, unknown or revoked API key",
+        content_type = "application/problem+json"
+    )]
+    Unauthorized(Problem),
+    #[response(
+        status = 429,
+        description = "Rate limit for this API key reached; see Retry-After",
+        content_type = "application/problem+json"
+    )]
+    TooManyRequests(Problem),
     #[response(status = 413, description = "Body over 64 KiB", content_type = "application/problem+json")]
     PayloadTooLarge(Problem),
     #[response(status = 415, description = "Body is not JSON", content_type = "application/problem+json")]
@@ -83,6 +119,18 @@ pub enum DiceErrors {
 #[derive(IntoResponses)]
 #[allow(dead_code, reason = "only read by the OpenAPI derive")]
 pub enum OperationErrors {
+    #[response(
+        status = 401,
+        description = "Missing, unknown or revoked API key",
+        content_type = "application/problem+json"
+    )]
+    Unauthorized(Problem),
+    #[response(
+        status = 429,
+        description = "Rate limit for this API key reached; see Retry-After",
+        content_type = "application/problem+json"
+    )]
+    TooManyRequests(Problem),
     #[response(
         status = 404,
         description = "Unknown encounter or ruleset",

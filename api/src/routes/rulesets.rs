@@ -1,4 +1,5 @@
 use super::responses::OperationErrors;
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::wire::{RulesetResponse, ruleset_name};
 use actix_web::{HttpResponse, get, post, web};
@@ -48,7 +49,7 @@ fn describe(id: RulesetId) -> (&'static str, &'static str, serde_json::Value) {
 /// The rule systems Skirmish runs, with the operations each implements.
 #[utoipa::path(tag = "rulesets", responses((status = 200, body = Vec<RulesetResponse>)))]
 #[get("/v1/rulesets")]
-pub async fn list() -> HttpResponse {
+pub async fn list(_caller: Caller) -> HttpResponse {
     let rulesets: Vec<RulesetResponse> = RulesetId::ALL
         .into_iter()
         .map(|id| {
@@ -88,7 +89,7 @@ pub fn not_implemented(ruleset: &str, operation: Operation) -> ApiError {
     responses(OperationErrors)
 )]
 #[post("/v1/rulesets/{ruleset}/attacks")]
-pub async fn attacks(ruleset: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn attacks(_caller: Caller, ruleset: web::Path<String>) -> Result<HttpResponse, ApiError> {
     Err(not_implemented(&ruleset, Operation::Attacks))
 }
 
@@ -101,6 +102,6 @@ pub async fn attacks(ruleset: web::Path<String>) -> Result<HttpResponse, ApiErro
     responses(OperationErrors)
 )]
 #[post("/v1/rulesets/{ruleset}/damage")]
-pub async fn damage(ruleset: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn damage(_caller: Caller, ruleset: web::Path<String>) -> Result<HttpResponse, ApiError> {
     Err(not_implemented(&ruleset, Operation::Damage))
 }

@@ -1,21 +1,17 @@
-//! The repository: load, create, mutate, list and delete encounters; read their event logs.
+//! Encounters: create, change, read, list, delete, and their event logs.
 
-use crate::connection::{ReaderPool, database_path, open_readers, open_writer};
+use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
+use super::{NOW, Store};
 use crate::error::{DbError, MutateError};
 use crate::rows::{
-    CombatantRow, EffectRow, EncounterChanges, EncounterRow, EventRow, combatant_rows, effect_rows,
-    encounter_from_rows, event_row,
+    CombatantRow, EffectRow, EncounterChanges, EncounterRow, EventRow, NewEncounterRow, combatant_rows,
+    effect_rows, encounter_from_rows, event_row,
 };
 use crate::schema::{combatants, effects, encounters, events};
 use diesel::dsl::{max, sql};
 use diesel::prelude::*;
 use diesel::sql_types::Text;
-use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
-use std::sync::{Arc, Mutex};
-
-const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
-const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 /// An encounter with its storage timestamps.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,7 +30,7 @@ pub struct StoredEvent {
     pub created_at: String,
 }
 
-/// The outcome of a stored mutation.
+/// A change as stored: the encounter after it, the events it appended, and the command's output.
 #[derive(Debug, Clone)]
 pub struct Mutation<T> {
     pub encounter: StoredEncounter,
@@ -47,53 +43,51 @@ pub struct EncounterPage {
     pub total: i64,
 }
 
-#[derive(Clone)]
-pub struct Store {
-    writer: Arc<Mutex<SqliteConnection>>,
-    readers: ReaderPool,
-}
-
 impl Store {
-    /// Opens (creating if needed) the database at `url` and applies pending migrations.
-    pub fn open(url: &str) -> Result<Self, DbError> {
-        let path = database_path(url);
-        let mut writer = open_writer(path)?;
-        writer.run_pending_migrations(MIGRATIONS).map_err(|e| DbError::Migration(e.to_string()))?;
-        Ok(Self { writer: Arc::new(Mutex::new(writer)), readers: open_readers(path)? })
-    }
-
-    fn write<T>(&self, work: impl FnOnce(&mut SqliteConnection) -> T) -> Result<T, DbError> {
-        let mut connection = self.writer.lock().map_err(|_| DbError::Poisoned)?;
-        Ok(work(&mut connection))
-    }
-
-    /// Stores a new encounter and its first events.
-    pub fn create(&self, encounter: &Encounter, new_events: &[Event]) -> Result<Mutation<()>, DbError> {
+    /// Stores a new encounter for `tenant` with its first events; `render` turns the result into
+    /// the response, which an idempotency key keeps for replays.
+    pub fn create<E>(
+        &self,
+        tenant: &str,
+        encounter: &Encounter,
+        new_events: &[Event],
+        key: Option<&IdempotencyKey>,
+        render: impl FnOnce(Mutation<()>) -> StoredResponse,
+    ) -> Result<Reply, MutateError<E>> {
         self.write(|conn| {
             conn.immediate_transaction(|conn| {
-                diesel::insert_into(encounters::table)
-                    .values(EncounterChanges::from_domain(encounter)?)
-                    .execute(conn)?;
+                if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
+                    return Ok(reply);
+                }
+                let row = NewEncounterRow { state: EncounterChanges::from_domain(encounter)?, tenant };
+                diesel::insert_into(encounters::table).values(row).execute(conn)?;
                 save_children(conn, encounter)?;
-                let stored = append_events(conn, &encounter.id, new_events)?;
-                let encounter = load(conn, &encounter.id)?.ok_or(DbError::Query(diesel::NotFound))?;
-                Ok(Mutation { encounter, events: stored, output: () })
+                let events = append_events(conn, &encounter.id, new_events)?;
+                let stored = load(conn, tenant, &encounter.id)?.ok_or(MutateError::NotFound)?;
+                finish(conn, tenant, key, render(Mutation { encounter: stored, events, output: () }))
             })
         })?
     }
 
-    /// Loads the encounter, checks `expected_version`, applies `command`, and stores the new
-    /// state (version + 1) with the events the command returned — all in one transaction under
-    /// the writer lock, so concurrent mutations of one encounter are applied one after another.
+    /// Loads the tenant's encounter, checks `expected_version`, applies `command`, stores the new
+    /// state (version + 1) with the events it returned and renders the response — all in one
+    /// transaction on the single writer, so concurrent changes to one encounter apply one after
+    /// another and an idempotency key's retry replays instead of applying again.
     pub fn mutate<T, E>(
         &self,
+        tenant: &str,
         id: &EncounterId,
         expected_version: Option<i64>,
+        key: Option<&IdempotencyKey>,
         command: impl FnOnce(&mut Encounter) -> Result<(Vec<Event>, T), E>,
-    ) -> Result<Mutation<T>, MutateError<E>> {
+        render: impl FnOnce(Mutation<T>) -> StoredResponse,
+    ) -> Result<Reply, MutateError<E>> {
         self.write(|conn| {
             conn.immediate_transaction(|conn| {
-                let mut encounter = load(conn, id)?.ok_or(MutateError::NotFound)?.encounter;
+                if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
+                    return Ok(reply);
+                }
+                let mut encounter = load(conn, tenant, id)?.ok_or(MutateError::NotFound)?.encounter;
                 if let Some(expected) = expected_version.filter(|v| *v != encounter.version) {
                     return Err(MutateError::VersionMismatch { expected, current: encounter.version });
                 }
@@ -107,22 +101,23 @@ impl Store {
                     .execute(conn)?;
                 save_children(conn, &encounter)?;
                 let events = append_events(conn, id, &new_events)?;
-                let encounter = load(conn, id)?.ok_or(MutateError::NotFound)?;
-                Ok(Mutation { encounter, events, output })
+                let stored = load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
+                finish(conn, tenant, key, render(Mutation { encounter: stored, events, output }))
             })
         })?
     }
 
-    pub fn get(&self, id: &EncounterId) -> Result<Option<StoredEncounter>, DbError> {
-        load(&mut *self.readers.get()?, id)
+    pub fn get(&self, tenant: &str, id: &EncounterId) -> Result<Option<StoredEncounter>, DbError> {
+        load(&mut *self.read()?, tenant, id)
     }
 
-    /// Encounters, oldest first.
-    pub fn list(&self, limit: i64, offset: i64) -> Result<EncounterPage, DbError> {
-        let conn = &mut self.readers.get()?;
+    /// The tenant's encounters, oldest first.
+    pub fn list(&self, tenant: &str, limit: i64, offset: i64) -> Result<EncounterPage, DbError> {
+        let conn = &mut self.read()?;
         conn.transaction(|conn| {
-            let total = encounters::table.count().get_result(conn)?;
-            let ids: Vec<String> = encounters::table
+            let owned = encounters::table.filter(encounters::tenant.eq(tenant));
+            let total = owned.count().get_result(conn)?;
+            let ids: Vec<String> = owned
                 .select(encounters::id)
                 .order((encounters::created_at, encounters::id))
                 .limit(limit)
@@ -130,30 +125,32 @@ impl Store {
                 .load(conn)?;
             let encounters = ids
                 .into_iter()
-                .filter_map(|id| load(conn, &EncounterId(id)).transpose())
+                .filter_map(|id| load(conn, tenant, &EncounterId(id)).transpose())
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(EncounterPage { encounters, total })
         })
     }
 
-    /// Deletes an encounter with its combatants, effects and events. False if it did not exist.
-    pub fn delete(&self, id: &EncounterId) -> Result<bool, DbError> {
-        self.write(|conn| diesel::delete(encounters::table.find(id.as_str())).execute(conn))?
-            .map(|deleted| deleted > 0)
-            .map_err(DbError::from)
+    /// Deletes the tenant's encounter with its combatants, effects and events. False if there is
+    /// no such encounter for this tenant.
+    pub fn delete(&self, tenant: &str, id: &EncounterId) -> Result<bool, DbError> {
+        let target =
+            encounters::table.filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)));
+        Ok(self.write(|conn| diesel::delete(target).execute(conn))?? > 0)
     }
 
-    /// Events with `seq > after`, in order, at most `limit`. `None` if the encounter is unknown.
+    /// Events with `seq > after`, in order, at most `limit`. `None` if the tenant has no such
+    /// encounter.
     pub fn events(
         &self,
+        tenant: &str,
         id: &EncounterId,
         after: i64,
         limit: i64,
     ) -> Result<Option<Vec<StoredEvent>>, DbError> {
-        let conn = &mut self.readers.get()?;
+        let conn = &mut self.read()?;
         conn.transaction(|conn| {
-            let exists: i64 = encounters::table.find(id.as_str()).count().get_result(conn)?;
-            if exists == 0 {
+            if !owned(conn, tenant, id)? {
                 return Ok(None);
             }
             let rows: Vec<EventRow> = events::table
@@ -167,9 +164,34 @@ impl Store {
     }
 }
 
-fn load(conn: &mut SqliteConnection, id: &EncounterId) -> Result<Option<StoredEncounter>, DbError> {
-    let Some(row) =
-        encounters::table.find(id.as_str()).select(EncounterRow::as_select()).first(conn).optional()?
+/// Keeps the response for the idempotency key, if any, and hands it back.
+fn finish<E>(
+    conn: &mut SqliteConnection,
+    tenant: &str,
+    key: Option<&IdempotencyKey>,
+    response: StoredResponse,
+) -> Result<Reply, MutateError<E>> {
+    if let Some(key) = key {
+        remember(conn, tenant, key, &response)?;
+    }
+    Ok(Reply { response, replayed: false })
+}
+
+fn owned(conn: &mut SqliteConnection, tenant: &str, id: &EncounterId) -> Result<bool, DbError> {
+    let query = encounters::table.filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)));
+    Ok(diesel::select(diesel::dsl::exists(query)).get_result(conn)?)
+}
+
+fn load(
+    conn: &mut SqliteConnection,
+    tenant: &str,
+    id: &EncounterId,
+) -> Result<Option<StoredEncounter>, DbError> {
+    let Some(row) = encounters::table
+        .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
+        .select(EncounterRow::as_select())
+        .first(conn)
+        .optional()?
     else {
         return Ok(None);
     };
@@ -224,12 +246,4 @@ fn stored_event(row: EventRow) -> Result<StoredEvent, DbError> {
     let data =
         serde_json::from_str(&row.data).map_err(|e| DbError::Corrupt(format!("event {}: {e}", row.seq)))?;
     Ok(StoredEvent { seq: row.seq, kind: row.kind, data, created_at: row.created_at })
-}
-
-impl Store {
-    /// Checks that a reader connection answers.
-    pub fn ping(&self) -> Result<(), DbError> {
-        diesel::sql_query("SELECT 1").execute(&mut *self.readers.get()?)?;
-        Ok(())
-    }
 }

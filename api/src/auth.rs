@@ -1,0 +1,120 @@
+//! Who is calling: the tenant behind the `Authorization: Bearer` key (or the open-mode tenant
+//! when the server has no keys and listens on loopback only), the per-key rate limit, and the
+//! request's `Idempotency-Key`. API keys never reach the log.
+
+use crate::error::ApiError;
+use crate::rate_limit::RateLimiter;
+use actix_web::dev::Payload;
+use actix_web::http::{Method, header};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
+use sha2::{Digest, Sha256};
+use skirmish_db::{IdempotencyKey, Store};
+use std::future::Future;
+use std::pin::Pin;
+
+/// The tenant that owns everything made without keys (open mode). A key created for this tenant
+/// keeps access to those encounters once keys are switched on.
+pub const OPEN_TENANT: &str = "default";
+/// Longest `Idempotency-Key` accepted.
+pub const MAX_IDEMPOTENCY_KEY_LEN: usize = 255;
+
+/// How requests are authenticated.
+pub struct AuthSettings {
+    pub store: Store,
+    /// The server listens on loopback only, so it may run open while no key exists.
+    pub loopback_only: bool,
+    /// `None` disables rate limiting.
+    pub limiter: Option<RateLimiter>,
+}
+
+/// The digest of a request body, left in the request's extensions by the JSON extractor.
+#[derive(Debug, Clone)]
+pub struct BodyDigest(pub String);
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// The caller of a `/v1` route.
+pub struct Caller {
+    pub tenant: String,
+    idempotency_key: Option<String>,
+    request: HttpRequest,
+}
+
+impl Caller {
+    /// The idempotency key with a fingerprint of this request (method, path, query, body),
+    /// for POSTs that carry `Idempotency-Key`.
+    pub fn idempotency(&self) -> Option<IdempotencyKey> {
+        let key = self.idempotency_key.clone()?;
+        let body = self.request.extensions().get::<BodyDigest>().map(|d| d.0.clone()).unwrap_or_default();
+        let uri = self.request.uri();
+        let query = uri.query().unwrap_or_default();
+        let fingerprint =
+            sha256_hex(format!("{} {}?{query} {body}", self.request.method(), uri.path()).as_bytes());
+        Some(IdempotencyKey { key, fingerprint })
+    }
+}
+
+impl FromRequest for Caller {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let request = request.clone();
+        Box::pin(async move {
+            let settings = request
+                .app_data::<web::Data<AuthSettings>>()
+                .cloned()
+                .ok_or_else(|| ApiError::Internal("authentication is not configured".into()))?;
+            let idempotency_key = idempotency_key(&request)?;
+            let tenant = authenticate(&request, settings).await?;
+            Ok(Caller { tenant, idempotency_key, request })
+        })
+    }
+}
+
+async fn authenticate(request: &HttpRequest, settings: web::Data<AuthSettings>) -> Result<String, ApiError> {
+    let presented = bearer_token(request)?;
+    let store = settings.store.clone();
+    let Some(secret) = presented else {
+        let keys_exist = web::block(move || store.has_active_keys()).await??;
+        if keys_exist || !settings.loopback_only {
+            return Err(ApiError::Unauthorized("send an API key: Authorization: Bearer <key>".into()));
+        }
+        return Ok(OPEN_TENANT.to_owned());
+    };
+    let owner = web::block(move || store.key_owner(&secret))
+        .await??
+        .ok_or_else(|| ApiError::Unauthorized("the API key is unknown or revoked".into()))?;
+    if let Some(limiter) = &settings.limiter {
+        limiter
+            .check(&owner.key_id)
+            .map_err(|wait| ApiError::TooManyRequests { retry_after: wait.as_secs() + 1 })?;
+    }
+    Ok(owner.tenant)
+}
+
+fn bearer_token(request: &HttpRequest) -> Result<Option<String>, ApiError> {
+    let Some(value) = request.headers().get(header::AUTHORIZATION) else { return Ok(None) };
+    let text = value.to_str().unwrap_or_default().trim();
+    let (scheme, token) = text.split_once(' ').unwrap_or((text, ""));
+    if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
+        return Err(ApiError::Unauthorized("expected Authorization: Bearer <key>".into()));
+    }
+    Ok(Some(token.trim().to_owned()))
+}
+
+fn idempotency_key(request: &HttpRequest) -> Result<Option<String>, ApiError> {
+    let Some(value) = request.headers().get("Idempotency-Key") else { return Ok(None) };
+    if request.method() != Method::POST {
+        return Ok(None);
+    }
+    let text = value.to_str().unwrap_or_default();
+    let visible = text.bytes().all(|b| b.is_ascii_graphic());
+    if text.is_empty() || text.len() > MAX_IDEMPOTENCY_KEY_LEN || !visible {
+        let detail = format!("must be 1 to {MAX_IDEMPOTENCY_KEY_LEN} visible ASCII characters");
+        return Err(ApiError::bad_request("Idempotency-Key", detail));
+    }
+    Ok(Some(text.to_owned()))
+}

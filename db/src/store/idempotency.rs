@@ -1,0 +1,128 @@
+//! Idempotent POSTs. The first successful response to a tenant's `Idempotency-Key` is stored in
+//! the same transaction as the change it reports, so a retry — even one racing the first request,
+//! or arriving after a crash — returns that response and applies nothing again.
+
+use super::{NOW, Store};
+use crate::error::{DbError, MutateError};
+use crate::schema::idempotency_records as records;
+use diesel::dsl::sql;
+use diesel::prelude::*;
+use diesel::sql_types::{Bool, Text};
+use serde::{Deserialize, Serialize};
+
+/// How long a stored response is replayed, in hours.
+pub const IDEMPOTENCY_TTL_HOURS: u32 = 24;
+
+/// A client's idempotency key and a digest of the request it came with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotencyKey {
+    pub key: String,
+    /// Method, path and body digest: the same key with another request is refused.
+    pub fingerprint: String,
+}
+
+/// A response as sent, kept for replays.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredResponse {
+    pub status: u16,
+    pub body: String,
+    pub headers: Vec<(String, String)>,
+}
+
+/// A response, and whether it replays an earlier one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    pub response: StoredResponse,
+    pub replayed: bool,
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = records)]
+struct RecordRow {
+    fingerprint: String,
+    status: i32,
+    body: String,
+    headers: String,
+}
+
+fn fresh_enough() -> diesel::expression::SqlLiteral<Bool> {
+    sql::<Bool>(&format!(
+        "created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{IDEMPOTENCY_TTL_HOURS} hours')"
+    ))
+}
+
+/// The stored reply for this key, if any; a mismatch if the key came with another request.
+pub(crate) fn replay<E>(
+    conn: &mut SqliteConnection,
+    tenant: &str,
+    key: &IdempotencyKey,
+) -> Result<Option<Reply>, MutateError<E>> {
+    let row: Option<RecordRow> = records::table
+        .filter(records::tenant.eq(tenant).and(records::key.eq(&key.key)).and(fresh_enough()))
+        .select(RecordRow::as_select())
+        .first(conn)
+        .optional()?;
+    let Some(row) = row else { return Ok(None) };
+    if row.fingerprint != key.fingerprint {
+        return Err(MutateError::IdempotencyMismatch);
+    }
+    let headers =
+        serde_json::from_str(&row.headers).map_err(|e| DbError::Corrupt(format!("headers: {e}")))?;
+    let status = u16::try_from(row.status).map_err(|e| DbError::Corrupt(format!("status: {e}")))?;
+    Ok(Some(Reply { response: StoredResponse { status, body: row.body, headers }, replayed: true }))
+}
+
+/// Stores a successful response under the key (expired records are cleared first).
+pub(crate) fn remember(
+    conn: &mut SqliteConnection,
+    tenant: &str,
+    key: &IdempotencyKey,
+    response: &StoredResponse,
+) -> Result<(), DbError> {
+    if !(200..300).contains(&response.status) {
+        return Ok(());
+    }
+    diesel::delete(records::table.filter(diesel::dsl::not(fresh_enough()))).execute(conn)?;
+    diesel::delete(records::table.filter(records::tenant.eq(tenant).and(records::key.eq(&key.key))))
+        .execute(conn)?;
+    let headers = serde_json::to_string(&response.headers).map_err(|e| DbError::Corrupt(e.to_string()))?;
+    diesel::insert_into(records::table)
+        .values((
+            records::tenant.eq(tenant),
+            records::key.eq(&key.key),
+            records::fingerprint.eq(&key.fingerprint),
+            records::status.eq(i32::from(response.status)),
+            records::body.eq(&response.body),
+            records::headers.eq(headers),
+            records::created_at.eq(sql::<Text>(NOW)),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+impl Store {
+    /// Runs `compute` (a POST that stores no encounter state, e.g. a dice roll) so that a repeated
+    /// idempotency key replays the first response. Without a key it simply computes.
+    pub fn idempotent<E>(
+        &self,
+        tenant: &str,
+        key: Option<&IdempotencyKey>,
+        compute: impl FnOnce() -> Result<StoredResponse, E>,
+    ) -> Result<Reply, MutateError<E>> {
+        let Some(key) = key else {
+            return compute()
+                .map(|response| Reply { response, replayed: false })
+                .map_err(MutateError::Domain);
+        };
+        self.write(|conn| {
+            conn.immediate_transaction(|conn| {
+                if let Some(reply) = replay(conn, tenant, key)? {
+                    return Ok(reply);
+                }
+                let response = compute().map_err(MutateError::Domain)?;
+                remember(conn, tenant, key, &response)?;
+                Ok(Reply { response, replayed: false })
+            })
+        })?
+    }
+}
