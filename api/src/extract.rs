@@ -23,17 +23,47 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let content_type_ok = json_content_type(request);
-        let body = web::Bytes::from_request(request, payload);
-        let request = request.clone();
+        let body = read_body(request, payload);
+        Box::pin(async move { parse_json(&body.await?).map(ApiJson) })
+    }
+}
+
+/// A JSON body that may be left out altogether (then `None`); when present it is held to the
+/// same rules as [`ApiJson`].
+pub struct OptionalJson<T>(pub Option<T>);
+
+impl<T: DeserializeOwned + 'static> FromRequest for OptionalJson<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let body = read_body(request, payload);
         Box::pin(async move {
-            if !content_type_ok {
-                return Err(ApiError::UnsupportedMediaType);
+            match body.await {
+                Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(OptionalJson(None)),
+                Ok(bytes) => parse_json(&bytes).map(|value| OptionalJson(Some(value))),
+                Err(error) => Err(error),
             }
-            let bytes = body.await.map_err(body_error)?;
-            request.extensions_mut().insert(BodyDigest(sha256_hex(&bytes)));
-            parse_json(&bytes).map(ApiJson)
         })
+    }
+}
+
+/// Reads the body within [`MAX_BODY_BYTES`], refusing non-JSON content types when there is a
+/// body, and leaves its digest in the request for idempotency fingerprints.
+fn read_body(
+    request: &HttpRequest,
+    payload: &mut Payload,
+) -> impl Future<Output = Result<web::Bytes, ApiError>> + use<> {
+    let content_type_ok = json_content_type(request);
+    let body = web::Bytes::from_request(request, payload);
+    let request = request.clone();
+    async move {
+        let bytes = body.await.map_err(body_error)?;
+        if !content_type_ok && !bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(ApiError::UnsupportedMediaType);
+        }
+        request.extensions_mut().insert(BodyDigest(sha256_hex(&bytes)));
+        Ok(bytes)
     }
 }
 
@@ -54,8 +84,10 @@ fn body_error(error: actix_web::Error) -> ApiError {
 
 /// Parses JSON text, naming the path of the first bad value.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(ApiError::bad_request("body", "a JSON body is required"));
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => return Err(ApiError::bad_request("body", "a JSON body is required")),
+        Some(b'{') => {}
+        Some(_) => return Err(ApiError::bad_request("body", "the body must be a JSON object")),
     }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
@@ -72,6 +104,9 @@ pub fn stats_from_json(
     field: &str,
     value: serde_json::Value,
 ) -> Result<StatBlock, ApiError> {
+    if !value.is_object() {
+        return Err(ApiError::invalid(field, format!("a {ruleset} stat block must be a JSON object")));
+    }
     let mut track = serde_path_to_error::Track::new();
     let deserializer = serde_path_to_error::Deserializer::new(value, &mut track);
     ruleset.deserialize_stats(deserializer).map_err(|error| {

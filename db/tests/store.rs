@@ -15,8 +15,12 @@ fn new_store(dir: &tempfile::TempDir) -> Store {
 }
 
 /// A response whose body is the encounter's version after the change.
-fn version_body<T>(mutation: Mutation<T>) -> StoredResponse {
-    StoredResponse { status: 200, body: mutation.encounter.encounter.version.to_string(), headers: vec![] }
+fn version_body<T, E>(mutation: Mutation<T>) -> Result<StoredResponse, E> {
+    Ok(StoredResponse {
+        status: 200,
+        body: mutation.encounter.encounter.version.to_string(),
+        headers: vec![],
+    })
 }
 
 fn created(store: &Store, tenant: &str, id: &str) -> EncounterId {
@@ -70,6 +74,18 @@ fn a_stale_version_or_a_refused_command_changes_nothing() {
     let stored = store.get(TENANT, &id).unwrap().unwrap();
     assert_eq!((stored.encounter.version, stored.encounter.combatants.len()), (1, 0));
     assert_eq!(store.events(TENANT, &id, 0, 100).unwrap().unwrap().len(), 1);
+}
+
+#[test]
+fn a_failed_render_rolls_the_change_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = new_store(&dir);
+    let id = created(&store, TENANT, "e1");
+    let failing =
+        |_: Mutation<()>| Err::<StoredResponse, _>(EncounterError::Conflict("cannot render".into()));
+    assert!(store.mutate(TENANT, &id, None, None, add_goblin, failing).is_err());
+    let stored = store.get(TENANT, &id).unwrap().unwrap();
+    assert_eq!((stored.encounter.version, stored.encounter.combatants.len()), (1, 0));
 }
 
 #[test]

@@ -1,1 +1,17 @@
+//! End-to-end tests: the real app on 127.0.0.1 with its own SQLite file, driven over HTTP.
 
+mod advance;
+mod combatants;
+mod concurrency;
+mod dice;
+mod effects;
+mod encounters;
+mod errors;
+mod events;
+mod full_encounter;
+mod health_and_docs;
+mod helpers;
+mod initiative;
+mod operations;
+mod persistence;
+mod rulesets;

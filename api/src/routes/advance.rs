@@ -1,14 +1,14 @@
 use super::responses::MutationErrors;
 use super::{AppState, mutate};
-use crate::auth::{BodyDigest, Caller, sha256_hex};
+use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::extract::{IfMatch, parse_json};
+use crate::extract::{IfMatch, OptionalJson};
 use crate::reply::json_reply;
 use crate::wire::{
     AdvanceRequest, AdvanceResponse, AdvanceTo, CurrentTurn, EffectNotice, TurnSlotResponse, events_response,
 };
 use actix_web::http::StatusCode;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, post, web};
+use actix_web::{HttpResponse, post, web};
 use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::encounter::{
     Advance, Encounter, Event, Moment, advance as advance_encounter, turn_order,
@@ -61,16 +61,12 @@ fn describe(encounter: &Encounter, moment: &Moment) -> String {
 #[post("/v1/encounters/{id}/advance")]
 pub async fn advance(
     state: web::Data<AppState>,
-    request: HttpRequest,
     caller: Caller,
     id: web::Path<String>,
     if_match: IfMatch,
-    body: web::Bytes,
+    OptionalJson(request): OptionalJson<AdvanceRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    request.extensions_mut().insert(BodyDigest(sha256_hex(&body)));
-    let advance_request: AdvanceRequest =
-        if body.iter().all(u8::is_ascii_whitespace) { AdvanceRequest::default() } else { parse_json(&body)? };
-    let step = match advance_request.to {
+    let step = match request.unwrap_or_default().to {
         AdvanceTo::NextTurn => Advance::NextTurn,
         AdvanceTo::NextRound => Advance::NextRound,
         AdvanceTo::EndEncounter => Advance::EndEncounter,
@@ -100,5 +96,5 @@ fn render(mutation: Mutation<(Vec<EffectNotice>, Vec<EffectNotice>)>) -> Result<
         expired,
         events: events_response(mutation.events),
     };
-    Ok(json_reply(StatusCode::OK, &body, Some(encounter.version)))
+    json_reply(StatusCode::OK, &body, Some(encounter.version))
 }

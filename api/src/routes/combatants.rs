@@ -28,14 +28,14 @@ fn render_combatant(mutation: Mutation<CombatantId>, status: StatusCode) -> Resu
         combatant: CombatantResponse::from(combatant),
         events: events_response(mutation.events),
     };
-    Ok(json_reply(status, &body, Some(encounter.version)))
+    json_reply(status, &body, Some(encounter.version))
 }
 
 /// The response of a change that returns only the new version and its events.
 pub fn render_plain(mutation: Mutation<()>) -> Result<StoredResponse, ApiError> {
     let version = mutation.encounter.encounter.version;
     let body = MutationResponse { version, events: events_response(mutation.events) };
-    Ok(json_reply(StatusCode::OK, &body, Some(version)))
+    json_reply(StatusCode::OK, &body, Some(version))
 }
 
 /// Adds a combatant with its ruleset's stat block.

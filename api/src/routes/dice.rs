@@ -26,7 +26,7 @@ pub async fn roll(
         let purpose = format!("dice: {}", expression.as_str());
         let outcome = expression.roll(&mut dice, &purpose)?;
         let body = RollDiceResponse::new(request.expression, outcome, dice.seed());
-        Ok(json_reply(StatusCode::OK, &body, None))
+        json_reply(StatusCode::OK, &body, None)
     };
     let store = state.store.clone();
     let key = caller.idempotency();

@@ -25,7 +25,7 @@ fn render_effect(mutation: Mutation<EffectId>) -> Result<StoredResponse, ApiErro
         effect: EffectResponse::from(effect),
         events: events_response(mutation.events),
     };
-    Ok(json_reply(StatusCode::CREATED, &body, Some(encounter.version)))
+    json_reply(StatusCode::CREATED, &body, Some(encounter.version))
 }
 
 /// Puts a condition or effect on the encounter, with its duration.

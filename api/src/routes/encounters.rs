@@ -3,7 +3,7 @@ use super::{AppState, load, new_id};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, ApiQuery, etag};
-use crate::reply::{error_reply, json_reply, send};
+use crate::reply::{json_reply, send};
 use crate::wire::{CreateEncounterRequest, EncounterListResponse, EncounterResponse, PageQuery};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, get, post, web};
@@ -76,16 +76,12 @@ pub async fn create(
     Ok(send(reply))
 }
 
-fn render_created(mutation: Mutation<()>) -> skirmish_db::StoredResponse {
+fn render_created(mutation: Mutation<()>) -> Result<skirmish_db::StoredResponse, ApiError> {
     let stored = mutation.encounter;
     let (version, location) = (stored.encounter.version, format!("/v1/encounters/{}", stored.encounter.id));
-    let mut reply = json_reply(StatusCode::CREATED, &EncounterResponse::from(stored), Some(version));
-    if reply.status == StatusCode::CREATED.as_u16() {
-        reply.headers.push(("Location".into(), location));
-    } else {
-        reply = error_reply(ApiError::Internal("could not render the encounter".into()));
-    }
-    reply
+    let mut reply = json_reply(StatusCode::CREATED, &EncounterResponse::from(stored), Some(version))?;
+    reply.headers.push(("Location".into(), location));
+    Ok(reply)
 }
 
 /// One encounter with its combatants, turn order and effects.

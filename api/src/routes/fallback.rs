@@ -32,7 +32,10 @@ impl RouteTable {
             .iter()
             .find(|(template, _)| {
                 template.len() == segments.len()
-                    && template.iter().zip(&segments).all(|(t, s)| t.starts_with('{') || t == s)
+                    && template
+                        .iter()
+                        .zip(&segments)
+                        .all(|(t, s)| if t.starts_with('{') { !s.is_empty() } else { t == s })
             })
             .map(|(_, methods)| methods.join(", "))
     }

@@ -55,7 +55,7 @@ pub async fn roll(
             turn_order: turn_order(&encounter).into_iter().map(TurnSlotResponse::from).collect(),
             events: events_response(mutation.events),
         };
-        Ok(json_reply(StatusCode::OK, &body, Some(encounter.version)))
+        json_reply(StatusCode::OK, &body, Some(encounter.version))
     };
     mutate(&state, &caller, id.into_inner(), if_match, command, render).await
 }

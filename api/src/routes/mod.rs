@@ -19,7 +19,7 @@ pub use fallback::{RouteTable, not_found_or_method_not_allowed};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::IfMatch;
-use crate::reply::{error_reply, send};
+use crate::reply::send;
 use actix_web::{HttpResponse, web};
 use rand::RngExt;
 use skirmish_db::{Mutation, Store, StoredEncounter, StoredResponse};
@@ -75,7 +75,6 @@ pub async fn mutate<T: Send + 'static>(
     let store = state.store.clone();
     let (tenant, key) = (caller.tenant.clone(), caller.idempotency());
     let reply = web::block(move || {
-        let render = |mutation| render(mutation).unwrap_or_else(error_reply);
         store.mutate(&tenant, &EncounterId(id), if_match.0, key.as_ref(), command, render)
     })
     .await??;

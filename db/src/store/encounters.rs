@@ -45,14 +45,15 @@ pub struct EncounterPage {
 
 impl Store {
     /// Stores a new encounter for `tenant` with its first events; `render` turns the result into
-    /// the response, which an idempotency key keeps for replays.
+    /// the response, which an idempotency key keeps for replays. If `render` fails, nothing is
+    /// stored.
     pub fn create<E>(
         &self,
         tenant: &str,
         encounter: &Encounter,
         new_events: &[Event],
         key: Option<&IdempotencyKey>,
-        render: impl FnOnce(Mutation<()>) -> StoredResponse,
+        render: impl FnOnce(Mutation<()>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         self.write(|conn| {
             conn.immediate_transaction(|conn| {
@@ -64,7 +65,9 @@ impl Store {
                 save_children(conn, encounter)?;
                 let events = append_events(conn, &encounter.id, new_events)?;
                 let stored = load(conn, tenant, &encounter.id)?.ok_or(MutateError::NotFound)?;
-                finish(conn, tenant, key, render(Mutation { encounter: stored, events, output: () }))
+                let response = render(Mutation { encounter: stored, events, output: () })
+                    .map_err(MutateError::Domain)?;
+                finish(conn, tenant, key, response)
             })
         })?
     }
@@ -72,7 +75,8 @@ impl Store {
     /// Loads the tenant's encounter, checks `expected_version`, applies `command`, stores the new
     /// state (version + 1) with the events it returned and renders the response — all in one
     /// transaction on the single writer, so concurrent changes to one encounter apply one after
-    /// another and an idempotency key's retry replays instead of applying again.
+    /// another and an idempotency key's retry replays instead of applying again. If the command
+    /// or `render` fails, the transaction rolls back and nothing is stored.
     pub fn mutate<T, E>(
         &self,
         tenant: &str,
@@ -80,7 +84,7 @@ impl Store {
         expected_version: Option<i64>,
         key: Option<&IdempotencyKey>,
         command: impl FnOnce(&mut Encounter) -> Result<(Vec<Event>, T), E>,
-        render: impl FnOnce(Mutation<T>) -> StoredResponse,
+        render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         self.write(|conn| {
             conn.immediate_transaction(|conn| {
@@ -102,7 +106,9 @@ impl Store {
                 save_children(conn, &encounter)?;
                 let events = append_events(conn, id, &new_events)?;
                 let stored = load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
-                finish(conn, tenant, key, render(Mutation { encounter: stored, events, output }))
+                let response =
+                    render(Mutation { encounter: stored, events, output }).map_err(MutateError::Domain)?;
+                finish(conn, tenant, key, response)
             })
         })?
     }
@@ -111,7 +117,8 @@ impl Store {
         load(&mut *self.read()?, tenant, id)
     }
 
-    /// The tenant's encounters, oldest first.
+    /// The tenant's encounters, oldest first (in insertion order: SQLite's rowid, since
+    /// timestamps have only millisecond precision).
     pub fn list(&self, tenant: &str, limit: i64, offset: i64) -> Result<EncounterPage, DbError> {
         let conn = &mut self.read()?;
         conn.transaction(|conn| {
@@ -119,7 +126,7 @@ impl Store {
             let total = owned.count().get_result(conn)?;
             let ids: Vec<String> = owned
                 .select(encounters::id)
-                .order((encounters::created_at, encounters::id))
+                .order(sql::<diesel::sql_types::BigInt>("rowid"))
                 .limit(limit)
                 .offset(offset)
                 .load(conn)?;

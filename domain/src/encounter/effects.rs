@@ -158,8 +158,8 @@ fn validate_new_effect(encounter: &Encounter, new: &NewEffect) -> Result<(), Enc
         return Err(EncounterError::invalid("note", "must be at most 1000 characters"));
     }
     let named = [
-        ("target", new.target.as_ref()),
-        ("source", new.source.as_ref()),
+        ("target_id", new.target.as_ref()),
+        ("source_id", new.source.as_ref()),
         ("ends.combatant_id", new.expiry.combatant()),
         ("fires_at.combatant_id", new.fires_at.as_ref().and_then(Moment::combatant)),
     ];

@@ -37,8 +37,11 @@ pub fn roll_initiative(
     let fixed = validate_fixed(encounter, &request.fixed)?;
     let targets = targets(encounter, request, &fixed)?;
     let context = ambush_context(encounter);
-    let newcomers: Vec<CombatantId> =
-        targets.iter().filter(|id| encounter.combatant(id).is_some_and(|c| c.initiative.is_none())).cloned().collect();
+    let newcomers: Vec<CombatantId> = targets
+        .iter()
+        .filter(|id| encounter.combatant(id).is_some_and(|c| c.initiative.is_none()))
+        .cloned()
+        .collect();
     let mut draft = encounter.clone();
     let mut events = Vec::new();
     for id in &targets {

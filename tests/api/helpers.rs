@@ -1,0 +1,278 @@
+//! The real application on 127.0.0.1 with a fresh SQLite file per test, and a small typed
+//! client for it. Helpers panic with a message saying what went wrong.
+
+use reqwest::header::{CONTENT_TYPE, HeaderMap};
+use reqwest::{Client, Method};
+use serde_json::{Value, json};
+use skirmish_api::{Application, Settings};
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::time::Duration;
+use tempfile::TempDir;
+
+type StopServer = Box<dyn FnOnce() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
+
+/// A running app, its database file and a client bound to it.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub address: String,
+    pub client: Client,
+    pub db_path: PathBuf,
+    stop: StopServer,
+    /// Keeps the database directory alive for as long as the app.
+    _dir: TempDir,
+}
+
+/// A response, read in full: status, headers and the body as JSON (or as a JSON string when the
+/// body is not JSON, `null` when empty).
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: HeaderMap,
+    pub body: Value,
+}
+
+/// What a rejected request must leave untouched: the encounter as read and its log length.
+#[derive(Debug, PartialEq)]
+pub struct Snapshot {
+    pub encounter: Value,
+    pub event_count: usize,
+}
+
+/// Starts the app on a fresh database.
+pub async fn spawn_app() -> TestApp {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("cannot create a temp dir: {e}"));
+    let db_path = dir.path().join("skirmish.db");
+    start(dir, db_path).await
+}
+
+async fn start(dir: TempDir, db_path: PathBuf) -> TestApp {
+    // Loopback, one worker, the defaults for everything else.
+    let settings = Settings::new("127.0.0.1:0", db_path.display().to_string());
+    let app = Application::build(&settings).unwrap_or_else(|e| panic!("cannot build the app: {e}"));
+    let address = format!("http://127.0.0.1:{}", app.port());
+    let server = app.into_server();
+    let handle = server.handle();
+    tokio::spawn(server);
+    let stop: StopServer = Box::new(move || Box::pin(async move { handle.stop(true).await }));
+    let client = Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap_or_else(|e| panic!("cannot build the HTTP client: {e}"));
+    let app = TestApp { address, client, db_path, stop, _dir: dir };
+    app.wait_until_healthy().await;
+    app
+}
+
+impl TestApp {
+    /// Stops the server (dropping the client's pooled connections first so the graceful stop
+    /// has nothing to wait for) and starts a new one on the same database file.
+    pub async fn restart(self) -> TestApp {
+        let TestApp { client, db_path, stop, _dir: dir, .. } = self;
+        drop(client);
+        stop().await;
+        start(dir, db_path).await
+    }
+
+    /// Binding happens before the server is spawned, so the first try normally succeeds.
+    async fn wait_until_healthy(&self) {
+        for _ in 0..50 {
+            if let Ok(response) = self.client.get(format!("{}/healthz", self.address)).send().await
+                && response.status().is_success()
+            {
+                return;
+            }
+            tokio::task::yield_now().await;
+        }
+        panic!("the app at {} never answered /healthz", self.address);
+    }
+
+    /// Sends a request; `body` is sent as JSON when given.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let mut request = self.client.request(method.clone(), format!("{}{path}", self.address));
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response =
+            request.send().await.unwrap_or_else(|e| panic!("{method} {path} was not answered: {e}"));
+        Reply::read(response).await
+    }
+
+    /// Sends raw bytes with the given content type (or none).
+    pub async fn send_raw(
+        &self,
+        method: Method,
+        path: &str,
+        content_type: Option<&str>,
+        body: Vec<u8>,
+    ) -> Reply {
+        let mut request = self.client.request(method.clone(), format!("{}{path}", self.address)).body(body);
+        if let Some(content_type) = content_type {
+            request = request.header(CONTENT_TYPE, content_type);
+        }
+        let response =
+            request.send().await.unwrap_or_else(|e| panic!("{method} {path} was not answered: {e}"));
+        Reply::read(response).await
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        self.send(Method::GET, path, None, &[]).await
+    }
+
+    pub async fn delete(&self, path: &str) -> Reply {
+        self.send(Method::DELETE, path, None, &[]).await
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value) -> Reply {
+        self.send(Method::POST, path, Some(body), &[]).await
+    }
+
+    pub async fn patch_json(&self, path: &str, body: &Value) -> Reply {
+        self.send(Method::PATCH, path, Some(body), &[]).await
+    }
+
+    /// Creates an encounter; returns its JSON.
+    pub async fn create_encounter(&self, ruleset: &str, name: &str) -> Value {
+        let reply = self.post_json("/v1/encounters", &json!({"ruleset": ruleset, "name": name})).await;
+        reply.expect_status(201, "create encounter").body
+    }
+
+    /// Creates an encounter; returns its id.
+    pub async fn create_encounter_id(&self, ruleset: &str, name: &str) -> String {
+        text(&self.create_encounter(ruleset, name).await["id"])
+    }
+
+    /// Adds a combatant; returns its id.
+    pub async fn add_combatant(&self, encounter: &str, name: &str, side: &str, stats: Value) -> String {
+        let body = json!({"name": name, "side": side, "stats": stats});
+        let reply = self.post_json(&format!("/v1/encounters/{encounter}/combatants"), &body).await;
+        text(&reply.expect_status(201, "add combatant").body["combatant"]["id"])
+    }
+
+    /// Rolls initiative; returns the response body.
+    pub async fn roll_initiative(&self, encounter: &str, body: Value) -> Value {
+        let reply = self.post_json(&format!("/v1/encounters/{encounter}/initiative"), &body).await;
+        reply.expect_status(200, "roll initiative").body
+    }
+
+    /// Advances (`next_turn`, `next_round` or `end_encounter`); returns the response body.
+    pub async fn advance(&self, encounter: &str, to: &str) -> Value {
+        let reply = self.post_json(&format!("/v1/encounters/{encounter}/advance"), &json!({"to": to})).await;
+        reply.expect_status(200, &format!("advance to {to}")).body
+    }
+
+    /// Adds an effect; returns its id.
+    pub async fn add_effect(&self, encounter: &str, body: Value) -> String {
+        let reply = self.post_json(&format!("/v1/encounters/{encounter}/effects"), &body).await;
+        text(&reply.expect_status(201, "add effect").body["effect"]["id"])
+    }
+
+    /// GET /v1/encounters/{id}, which must succeed.
+    pub async fn encounter(&self, encounter: &str) -> Value {
+        self.get(&format!("/v1/encounters/{encounter}")).await.expect_status(200, "get encounter").body
+    }
+
+    /// The whole event log, read in pages of 1000.
+    pub async fn events(&self, encounter: &str) -> Vec<Value> {
+        let mut all = Vec::new();
+        let mut after = 0;
+        loop {
+            let path = format!("/v1/encounters/{encounter}/events?after={after}&limit=1000");
+            let page = self.get(&path).await.expect_status(200, "list events").body;
+            let events = page["events"].as_array().cloned().unwrap_or_default();
+            if events.is_empty() {
+                return all;
+            }
+            after = page["next_after"].as_i64().unwrap_or_else(|| panic!("no next_after in {page}"));
+            all.extend(events);
+        }
+    }
+
+    /// The kinds of the whole event log, in order.
+    pub async fn event_kinds(&self, encounter: &str) -> Vec<String> {
+        self.events(encounter).await.iter().map(|e| text(&e["kind"])).collect()
+    }
+
+    pub async fn snapshot(&self, encounter: &str) -> Snapshot {
+        Snapshot {
+            encounter: self.encounter(encounter).await,
+            event_count: self.events(encounter).await.len(),
+        }
+    }
+}
+
+impl Reply {
+    async fn read(response: reqwest::Response) -> Self {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let bytes = response.bytes().await.unwrap_or_else(|e| panic!("cannot read the body: {e}"));
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+        };
+        Self { status, headers, body }
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+
+    pub fn etag(&self) -> Option<&str> {
+        self.header("etag")
+    }
+
+    /// Panics unless the status is `status`; returns the reply for chaining.
+    #[track_caller]
+    pub fn expect_status(self, status: u16, what: &str) -> Self {
+        assert_eq!(self.status, status, "{what}: unexpected status; body: {}", self.body);
+        self
+    }
+
+    /// Asserts an RFC 9457 problem with this status naming this field (or none).
+    #[track_caller]
+    pub fn assert_problem(&self, status: u16, field: Option<&str>, case: &str) {
+        assert_eq!(self.status, status, "{case}: status; body: {}", self.body);
+        assert_eq!(self.header("content-type"), Some("application/problem+json"), "{case}: content type");
+        assert_eq!(self.body["status"], json!(status), "{case}: problem status");
+        let kind = self.body["type"].as_str().unwrap_or_default();
+        assert!(kind.starts_with("urn:skirmish:problem:"), "{case}: problem type {kind:?}");
+        assert!(self.body["title"].is_string(), "{case}: problem title");
+        assert!(self.body["detail"].is_string(), "{case}: problem detail");
+        assert_eq!(self.body["field"].as_str(), field, "{case}: field; body: {}", self.body);
+    }
+}
+
+/// A JSON string's text; panics if the value is not a string.
+#[track_caller]
+pub fn text(value: &Value) -> String {
+    value.as_str().unwrap_or_else(|| panic!("expected a JSON string, got {value}")).to_owned()
+}
+
+/// The values of one field across a JSON array (e.g. every die's `value`).
+pub fn pluck(array: &Value, field: &str) -> Vec<Value> {
+    array.as_array().map(|items| items.iter().map(|item| item[field].clone()).collect()).unwrap_or_default()
+}
+
+/// A Cepheus Engine stat block with the given DEX (the rest average).
+pub fn cepheus(dex: i64) -> Value {
+    json!({"str": 7, "dex": dex, "end": 7, "int": 7, "edu": 7, "soc": 7})
+}
+
+/// An Adeva d100 stat block with the given Agility (the rest 30).
+pub fn adeva(ag: i64) -> Value {
+    json!({"ws": 30, "bs": 30, "s": 30, "t": 30, "ag": ag, "int": 30, "per": 30, "wp": 30, "fel": 30})
+}

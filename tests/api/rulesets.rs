@@ -1,0 +1,71 @@
+//! GET /v1/rulesets and the stateless ruleset operations.
+
+use crate::helpers::{pluck, spawn_app, text};
+use serde_json::json;
+
+const RULESETS: [&str; 5] = ["adeva-d100", "arrgs", "spycraft2", "cepheus-engine", "lur-asko"];
+
+#[tokio::test]
+async fn the_five_rulesets_are_listed_with_initiative_implemented() {
+    let app = spawn_app().await;
+
+    let reply = app.get("/v1/rulesets").await;
+
+    assert_eq!(reply.status, 200);
+    assert_eq!(pluck(&reply.body, "id"), RULESETS.map(|id| json!(id)));
+    for ruleset in reply.body.as_array().unwrap() {
+        assert_eq!(ruleset["operations"], json!(["initiative"]), "{}", ruleset["id"]);
+        let id = text(&ruleset["id"]);
+        assert_eq!(ruleset["source_text"], json!(format!("shared/rules/{id}.txt")));
+        for field in ["name", "initiative", "tie_break"] {
+            assert!(ruleset[field].is_string(), "{id}: {field}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_stats_example_is_a_valid_stat_block_for_its_ruleset() {
+    let app = spawn_app().await;
+    let rulesets = app.get("/v1/rulesets").await.body;
+
+    for ruleset in rulesets.as_array().unwrap() {
+        let id = text(&ruleset["id"]);
+        let encounter = app.create_encounter_id(&id, "example").await;
+        let body = json!({"name": "Example", "side": "party", "stats": ruleset["stats_example"]});
+
+        let reply = app.post_json(&format!("/v1/encounters/{encounter}/combatants"), &body).await;
+
+        assert_eq!(reply.status, 201, "{id}: {}", reply.body);
+        assert_eq!(reply.body["combatant"]["stats"], ruleset["stats_example"], "{id}");
+    }
+}
+
+#[tokio::test]
+async fn stateless_attacks_and_damage_are_not_implemented_for_any_ruleset() {
+    let app = spawn_app().await;
+
+    for ruleset in RULESETS {
+        for operation in ["attacks", "damage"] {
+            let path = format!("/v1/rulesets/{ruleset}/{operation}");
+
+            let reply = app.post_json(&path, &json!({})).await;
+
+            reply.assert_problem(501, None, &path);
+            assert_eq!(reply.body["type"], json!("urn:skirmish:problem:not-implemented"));
+            let detail = text(&reply.body["detail"]);
+            assert!(detail.contains(ruleset) && detail.contains("initiative"), "{path}: {detail}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn operations_of_an_unknown_ruleset_are_not_found() {
+    let app = spawn_app().await;
+
+    for operation in ["attacks", "damage"] {
+        let reply = app.post_json(&format!("/v1/rulesets/dnd5e/{operation}"), &json!({})).await;
+
+        reply.assert_problem(404, None, operation);
+        assert!(text(&reply.body["detail"]).contains("dnd5e"));
+    }
+}
