@@ -11,7 +11,7 @@ use actix_web::dev::Server;
 use actix_web::middleware::Logger;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use skirmish_db::{DbError, Store};
-use std::net::{SocketAddr, TcpListener};
+use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -39,9 +39,10 @@ impl Application {
     pub fn build(settings: &Settings) -> Result<Self, StartupError> {
         let store = Store::open(&settings.database_url)?;
         let bind_error = |source| StartupError::Bind { address: settings.bind.clone(), source };
+        let loopback_only = resolves_to_loopback(&settings.bind).map_err(bind_error)?;
+        let auth = web::Data::new(auth_settings(&store, settings, loopback_only)?);
         let listener = TcpListener::bind(&settings.bind).map_err(bind_error)?;
         let address = listener.local_addr().map_err(bind_error)?;
-        let auth = web::Data::new(auth_settings(&store, settings, address)?);
         let spec = openapi();
         let table = web::Data::new(RouteTable::from_openapi(&spec));
         let state = web::Data::new(AppState { store });
@@ -95,12 +96,11 @@ impl Application {
 fn auth_settings(
     store: &Store,
     settings: &Settings,
-    address: SocketAddr,
+    loopback_only: bool,
 ) -> Result<AuthSettings, StartupError> {
-    let loopback_only = address.ip().is_loopback();
     if !store.has_active_keys()? {
         if !loopback_only {
-            return Err(StartupError::OpenModeNotLoopback { address: address.to_string() });
+            return Err(StartupError::OpenModeNotLoopback { address: settings.bind.clone() });
         }
         log::warn!(
             "open mode: no API keys exist, so requests need none and act as tenant '{OPEN_TENANT}' \
@@ -115,6 +115,16 @@ fn auth_settings(
         })
     });
     Ok(AuthSettings { store: store.clone(), loopback_only, limiter })
+}
+
+/// Whether every address the bind setting names is a loopback one. Checked before binding, so
+/// a refused open-mode start never listens beyond this machine.
+fn resolves_to_loopback(bind: &str) -> std::io::Result<bool> {
+    let mut addresses = bind.to_socket_addrs()?.peekable();
+    if addresses.peek().is_none() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "the address resolves to nothing"));
+    }
+    Ok(addresses.all(|address| address.ip().is_loopback()))
 }
 
 fn redirect(to: &'static str) -> HttpResponse {
