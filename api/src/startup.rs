@@ -80,7 +80,8 @@ impl Application {
         self.address
     }
 
-    /// Serves until the process is told to stop (SIGINT/SIGTERM finish in-flight requests).
+    /// Serves until the process is told to stop. SIGTERM stops gracefully: in-flight requests
+    /// finish (30 s at most). SIGINT (Ctrl-C) and SIGQUIT stop at once.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
