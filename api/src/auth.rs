@@ -4,13 +4,14 @@
 
 use crate::error::ApiError;
 use crate::rate_limit::RateLimiter;
-use actix_web::dev::Payload;
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, header};
+use actix_web::middleware::Next;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use sha2::{Digest, Sha256};
 use skirmish_db::{IdempotencyKey, Store};
-use std::future::Future;
-use std::pin::Pin;
+use std::future::{Ready, ready};
 
 /// The tenant that owns everything made without keys (open mode). A key created for this tenant
 /// keeps access to those encounters once keys are switched on.
@@ -35,7 +36,54 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
-/// The caller of a `/v1` route.
+/// The tenant a request acts for, set by [`authenticate`].
+#[derive(Debug, Clone)]
+struct Tenant(String);
+
+/// Middleware for every `/v1` route: resolves the tenant (or answers 401/429) before any
+/// extractor reads the body or other headers, so an unauthenticated request learns nothing else.
+pub async fn authenticate(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    if !request.path().starts_with("/v1/") {
+        return next.call(request).await.map(ServiceResponse::map_into_boxed_body);
+    }
+    let Some(settings) = request.app_data::<web::Data<AuthSettings>>().cloned() else {
+        let error = ApiError::Internal("authentication is not configured".into());
+        return Ok(request.error_response(error).map_into_boxed_body());
+    };
+    match tenant_of(request.request(), settings).await {
+        Ok(tenant) => {
+            request.extensions_mut().insert(Tenant(tenant));
+            next.call(request).await.map(ServiceResponse::map_into_boxed_body)
+        }
+        Err(error) => Ok(request.error_response(error).map_into_boxed_body()),
+    }
+}
+
+async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> Result<String, ApiError> {
+    let presented = bearer_token(request)?;
+    let store = settings.store.clone();
+    let Some(secret) = presented else {
+        let keys_exist = web::block(move || store.has_keys()).await??;
+        if keys_exist || !settings.loopback_only {
+            return Err(ApiError::Unauthorized("send an API key: Authorization: Bearer <key>".into()));
+        }
+        return Ok(OPEN_TENANT.to_owned());
+    };
+    let owner = web::block(move || store.key_owner(&secret))
+        .await??
+        .ok_or_else(|| ApiError::Unauthorized("the API key is unknown or revoked".into()))?;
+    if let Some(limiter) = &settings.limiter {
+        limiter
+            .check(&owner.key_id)
+            .map_err(|wait| ApiError::TooManyRequests { retry_after: wait.as_secs() + 1 })?;
+    }
+    Ok(owner.tenant)
+}
+
+/// The caller of a `/v1` route: its tenant (from [`authenticate`]) and idempotency key.
 pub struct Caller {
     pub tenant: String,
     idempotency_key: Option<String>,
@@ -58,41 +106,17 @@ impl Caller {
 
 impl FromRequest for Caller {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+    type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let request = request.clone();
-        Box::pin(async move {
-            let settings = request
-                .app_data::<web::Data<AuthSettings>>()
-                .cloned()
-                .ok_or_else(|| ApiError::Internal("authentication is not configured".into()))?;
-            let idempotency_key = idempotency_key(&request)?;
-            let tenant = authenticate(&request, settings).await?;
-            Ok(Caller { tenant, idempotency_key, request })
-        })
+        let caller = || {
+            let tenant = request.extensions().get::<Tenant>().map(|t| t.0.clone()).ok_or_else(|| {
+                ApiError::Internal("no tenant: the authentication middleware did not run".into())
+            })?;
+            Ok(Caller { tenant, idempotency_key: idempotency_key(request)?, request: request.clone() })
+        };
+        ready(caller())
     }
-}
-
-async fn authenticate(request: &HttpRequest, settings: web::Data<AuthSettings>) -> Result<String, ApiError> {
-    let presented = bearer_token(request)?;
-    let store = settings.store.clone();
-    let Some(secret) = presented else {
-        let keys_exist = web::block(move || store.has_active_keys()).await??;
-        if keys_exist || !settings.loopback_only {
-            return Err(ApiError::Unauthorized("send an API key: Authorization: Bearer <key>".into()));
-        }
-        return Ok(OPEN_TENANT.to_owned());
-    };
-    let owner = web::block(move || store.key_owner(&secret))
-        .await??
-        .ok_or_else(|| ApiError::Unauthorized("the API key is unknown or revoked".into()))?;
-    if let Some(limiter) = &settings.limiter {
-        limiter
-            .check(&owner.key_id)
-            .map_err(|wait| ApiError::TooManyRequests { retry_after: wait.as_secs() + 1 })?;
-    }
-    Ok(owner.tenant)
 }
 
 fn bearer_token(request: &HttpRequest) -> Result<Option<String>, ApiError> {

@@ -1,6 +1,6 @@
 //! Building and running the HTTP server.
 
-use crate::auth::{AuthSettings, OPEN_TENANT};
+use crate::auth::{AuthSettings, OPEN_TENANT, authenticate};
 use crate::config::Settings;
 use crate::error::ApiError;
 use crate::extract::MAX_BODY_BYTES;
@@ -8,7 +8,7 @@ use crate::openapi::openapi;
 use crate::rate_limit::{RateLimit, RateLimiter};
 use crate::routes::{self, AppState, RouteTable, not_found_or_method_not_allowed};
 use actix_web::dev::Server;
-use actix_web::middleware::Logger;
+use actix_web::middleware::{self, Logger};
 use actix_web::{App, HttpResponse, HttpServer, web};
 use skirmish_db::{DbError, Store};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
@@ -48,6 +48,7 @@ impl Application {
         let state = web::Data::new(AppState { store });
         let mut server = HttpServer::new(move || {
             App::new()
+                .wrap(middleware::from_fn(authenticate))
                 .wrap(Logger::new("%r %s %b %Dms"))
                 .app_data(state.clone())
                 .app_data(table.clone())
@@ -99,7 +100,7 @@ fn auth_settings(
     settings: &Settings,
     loopback_only: bool,
 ) -> Result<AuthSettings, StartupError> {
-    if !store.has_active_keys()? {
+    if !store.has_keys()? {
         if !loopback_only {
             return Err(StartupError::OpenModeNotLoopback { address: settings.bind.clone() });
         }

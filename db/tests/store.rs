@@ -153,14 +153,14 @@ fn a_repeated_idempotency_key_replays_without_applying_again() {
 fn keys_are_stored_hashed_and_can_be_revoked() {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(&dir);
-    assert!(!store.has_active_keys().unwrap());
+    assert!(!store.has_keys().unwrap());
     store.create_key("key_1", TENANT, "sk_secret").unwrap();
-    assert!(store.has_active_keys().unwrap());
+    assert!(store.has_keys().unwrap());
     assert_eq!(store.key_owner("sk_secret").unwrap().map(|o| o.tenant), Some(TENANT.to_string()));
     assert_eq!(store.key_owner("sk_other").unwrap(), None);
     assert!(store.revoke_key("key_1").unwrap());
     assert!(!store.revoke_key("key_1").unwrap());
     assert_eq!(store.key_owner("sk_secret").unwrap(), None);
-    assert!(!store.has_active_keys().unwrap());
+    assert!(store.has_keys().unwrap(), "a revoked key still closes open mode");
     assert_eq!(store.list_keys().unwrap()[0].tenant, TENANT);
 }

@@ -2,9 +2,10 @@
 //! client for it. Helpers panic with a message saying what went wrong.
 
 use reqwest::header::{CONTENT_TYPE, HeaderMap};
-use reqwest::{Client, Method};
+use reqwest::{Client, Method, RequestBuilder};
 use serde_json::{Value, json};
 use skirmish_api::{Application, Settings};
+use skirmish_db::Store;
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
@@ -19,6 +20,8 @@ pub struct TestApp {
     pub address: String,
     pub client: Client,
     pub db_path: PathBuf,
+    /// What the app was started with (kept for restarts).
+    pub settings: Settings,
     stop: StopServer,
     /// Keeps the database directory alive for as long as the app.
     _dir: TempDir,
@@ -40,16 +43,78 @@ pub struct Snapshot {
     pub event_count: usize,
 }
 
-/// Starts the app on a fresh database.
-pub async fn spawn_app() -> TestApp {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("cannot create a temp dir: {e}"));
-    let db_path = dir.path().join("skirmish.db");
-    start(dir, db_path).await
+/// An API key made for a test: its id (to revoke it), its tenant and its secret.
+#[derive(Debug, Clone)]
+pub struct ApiKey {
+    pub id: String,
+    pub tenant: String,
+    pub secret: String,
 }
 
-async fn start(dir: TempDir, db_path: PathBuf) -> TestApp {
-    // Loopback, one worker, the defaults for everything else.
-    let settings = Settings::new("127.0.0.1:0", db_path.display().to_string());
+impl ApiKey {
+    /// The `Authorization` header value that presents this key.
+    pub fn bearer(&self) -> String {
+        format!("Bearer {}", self.secret)
+    }
+}
+
+/// Starts the app on a fresh database.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(&[], |_| {}).await.0
+}
+
+/// Starts the app with one API key per listed tenant (a tenant listed twice gets two keys).
+pub async fn spawn_app_with_keys(tenants: &[&str]) -> (TestApp, Vec<ApiKey>) {
+    spawn_app_with(tenants, |_| {}).await
+}
+
+/// Starts the app with one API key per listed tenant, made in the database before the server
+/// starts (as `skirmish keys create` does), and the default settings changed by `configure`.
+pub async fn spawn_app_with(
+    tenants: &[&str],
+    configure: impl FnOnce(&mut Settings),
+) -> (TestApp, Vec<ApiKey>) {
+    let (dir, db_path) = temp_db();
+    let keys: Vec<ApiKey> = tenants
+        .iter()
+        .enumerate()
+        .map(|(n, tenant)| ApiKey {
+            id: format!("key_{n}_{tenant}"),
+            tenant: (*tenant).to_owned(),
+            secret: format!("sk_test_{n}_{tenant}_0123456789abcdef"),
+        })
+        .collect();
+    if !keys.is_empty() {
+        let store = open_store(&db_path);
+        for key in &keys {
+            store
+                .create_key(&key.id, &key.tenant, &key.secret)
+                .unwrap_or_else(|e| panic!("cannot create a key for {}: {e}", key.tenant));
+        }
+    }
+    let mut settings = loopback_settings(&db_path);
+    configure(&mut settings);
+    (start(dir, db_path, settings).await, keys)
+}
+
+/// A fresh directory and the path of a database file in it (not created yet).
+pub fn temp_db() -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("cannot create a temp dir: {e}"));
+    let db_path = dir.path().join("skirmish.db");
+    (dir, db_path)
+}
+
+/// Loopback on any free port, one worker, the defaults for everything else.
+pub fn loopback_settings(db_path: &std::path::Path) -> Settings {
+    Settings::new("127.0.0.1:0", db_path.display().to_string())
+}
+
+/// Opens the database directly (applying migrations), as the `skirmish keys` commands do.
+pub fn open_store(db_path: &std::path::Path) -> Store {
+    Store::open(&db_path.display().to_string()).unwrap_or_else(|e| panic!("cannot open the store: {e}"))
+}
+
+async fn start(dir: TempDir, db_path: PathBuf, settings: Settings) -> TestApp {
     let app = Application::build(&settings).unwrap_or_else(|e| panic!("cannot build the app: {e}"));
     let address = format!("http://127.0.0.1:{}", app.port());
     let server = app.into_server();
@@ -62,7 +127,7 @@ async fn start(dir: TempDir, db_path: PathBuf) -> TestApp {
         .timeout(Duration::from_secs(30))
         .build()
         .unwrap_or_else(|e| panic!("cannot build the HTTP client: {e}"));
-    let app = TestApp { address, client, db_path, stop, _dir: dir };
+    let app = TestApp { address, client, db_path, settings, stop, _dir: dir };
     app.wait_until_healthy().await;
     app
 }
@@ -71,10 +136,25 @@ impl TestApp {
     /// Stops the server (dropping the client's pooled connections first so the graceful stop
     /// has nothing to wait for) and starts a new one on the same database file.
     pub async fn restart(self) -> TestApp {
-        let TestApp { client, db_path, stop, _dir: dir, .. } = self;
+        let TestApp { client, db_path, settings, stop, _dir: dir, .. } = self;
         drop(client);
         stop().await;
-        start(dir, db_path).await
+        start(dir, db_path, settings).await
+    }
+
+    /// A second handle on the running app's database, e.g. to create or revoke keys.
+    pub fn store(&self) -> Store {
+        open_store(&self.db_path)
+    }
+
+    /// The app as seen by one API key.
+    pub fn with_key<'a>(&'a self, key: &'a ApiKey) -> AsKey<'a> {
+        AsKey { app: self, key }
+    }
+
+    /// A request to `path` on this app, to send as it is or [`concurrently`].
+    pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        self.client.request(method, format!("{}{path}", self.address))
     }
 
     /// Binding happens before the server is spawned, so the first try normally succeeds.
@@ -213,8 +293,98 @@ impl TestApp {
     }
 }
 
+/// The app as seen by one API key: every request carries `Authorization: Bearer <key>`.
+pub struct AsKey<'a> {
+    pub app: &'a TestApp,
+    pub key: &'a ApiKey,
+}
+
+impl AsKey<'_> {
+    /// Sends a request with this key (and any other headers); `body` is sent as JSON when given.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let bearer = self.key.bearer();
+        let mut all = vec![("Authorization", bearer.as_str())];
+        all.extend_from_slice(headers);
+        self.app.send(method, path, body, &all).await
+    }
+
+    /// A request to `path` carrying this key, to send as it is or [`concurrently`].
+    pub fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        self.app.request(method, path).header("Authorization", self.key.bearer())
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        self.send(Method::GET, path, None, &[]).await
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value) -> Reply {
+        self.send(Method::POST, path, Some(body), &[]).await
+    }
+
+    /// Creates an encounter; returns its id.
+    pub async fn create_encounter_id(&self, ruleset: &str, name: &str) -> String {
+        let reply = self.post_json("/v1/encounters", &json!({"ruleset": ruleset, "name": name})).await;
+        text(&reply.expect_status(201, &format!("create encounter as {}", self.key.tenant)).body["id"])
+    }
+
+    /// Adds a combatant; returns its id.
+    pub async fn add_combatant(&self, encounter: &str, name: &str, side: &str, stats: Value) -> String {
+        let body = json!({"name": name, "side": side, "stats": stats});
+        let reply = self.post_json(&format!("/v1/encounters/{encounter}/combatants"), &body).await;
+        text(
+            &reply.expect_status(201, &format!("add combatant as {}", self.key.tenant)).body["combatant"]["id"],
+        )
+    }
+
+    /// GET /v1/encounters/{id}, which must succeed.
+    pub async fn encounter(&self, encounter: &str) -> Value {
+        let reply = self.get(&format!("/v1/encounters/{encounter}")).await;
+        reply.expect_status(200, &format!("get encounter as {}", self.key.tenant)).body
+    }
+
+    /// The whole event log (at most 1000 events, plenty for these tests).
+    pub async fn events(&self, encounter: &str) -> Vec<Value> {
+        let reply = self.get(&format!("/v1/encounters/{encounter}/events?limit=1000")).await;
+        let page = reply.expect_status(200, &format!("list events as {}", self.key.tenant)).body;
+        page["events"].as_array().cloned().unwrap_or_default()
+    }
+
+    pub async fn snapshot(&self, encounter: &str) -> Snapshot {
+        Snapshot {
+            encounter: self.encounter(encounter).await,
+            event_count: self.events(encounter).await.len(),
+        }
+    }
+}
+
+/// Sends every request at once (each on its own task) and returns the replies in the order
+/// given.
+pub async fn concurrently(requests: Vec<RequestBuilder>) -> Vec<Reply> {
+    let tasks: Vec<_> = requests
+        .into_iter()
+        .map(|request| {
+            tokio::spawn(async move {
+                let response = request.send().await.unwrap_or_else(|e| panic!("not answered: {e}"));
+                Reply::read(response).await
+            })
+        })
+        .collect();
+    let mut replies = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        replies.push(task.await.unwrap_or_else(|e| panic!("a request task failed: {e}")));
+    }
+    replies
+}
+
 impl Reply {
-    async fn read(response: reqwest::Response) -> Self {
+    /// Reads a whole response.
+    pub async fn read(response: reqwest::Response) -> Self {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let bytes = response.bytes().await.unwrap_or_else(|e| panic!("cannot read the body: {e}"));

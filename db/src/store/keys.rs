@@ -67,9 +67,10 @@ impl Store {
         Ok(row.map(|(key_id, tenant)| KeyOwner { key_id, tenant }))
     }
 
-    /// Whether any key is active (then every API request needs one).
-    pub fn has_active_keys(&self) -> Result<bool, DbError> {
-        let query = api_keys::table.filter(api_keys::revoked_at.is_null());
-        Ok(diesel::select(diesel::dsl::exists(query)).get_result(&mut *self.read()?)?)
+    /// Whether any key was ever created, revoked ones included. Once one was, every API request
+    /// needs a key: revoking the last key locks the service rather than reopening it.
+    pub fn has_keys(&self) -> Result<bool, DbError> {
+        Ok(diesel::select(diesel::dsl::exists(api_keys::table.select(api_keys::id)))
+            .get_result(&mut *self.read()?)?)
     }
 }
