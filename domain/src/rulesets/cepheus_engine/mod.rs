@@ -1,5 +1,23 @@
 //! Cepheus Engine, Personal Combat (shared/rules/cepheus-engine.txt).
 
+pub mod attack_difficulty;
+pub mod attack_modifiers;
+pub mod blind_fire;
+pub mod burst;
+pub mod circumstances;
+pub mod conditions;
+pub mod cover;
+pub mod damage;
+pub mod difficulty;
+pub mod modifier;
+pub mod range;
+pub mod reactions;
+pub mod skill;
+pub mod stance;
+pub mod vehicle;
+pub mod vehicle_location;
+pub mod weapon;
+
 use super::{InitiativeContext, InitiativeRoll, RuleError, TiePolicy};
 use crate::dice::Dice;
 use crate::score::Score;

@@ -1,0 +1,408 @@
+//! Every DM and damage change one attack receives, each with its reason (cepheus-engine.txt,
+//! table "Common Modifiers to Attacks in Personal Combat" and the sections cited on each function).
+//!
+//! Decisions:
+//! - The list starts with the range difficulty DM ("Pistol at Long range: Very Difficult", −4),
+//!   so the list holds every DM except the skill DM and the characteristic DM. Those come from
+//!   `skill::effective_skill` and `characteristic_dm`.
+//! - Aiming for the kill: the text says both "+2" and "equal to the number of minor actions",
+//!   capped at +6 and "exactly like regular Aiming". It is read as +1 damage per minor action, up to
+//!   6 actions (+6), the same scale as Aiming. It does not trigger the laser sight, which needs
+//!   ordinary aiming.
+//! - A sprayed burst gets the table's attack DM and no extra damage; a grouped burst gets the extra
+//!   damage and no attack DM (see `burst.rs`).
+//! - Target movement: −1 per full 10 m the target moved this round (9.9 m → none, 25 m → −2), for
+//!   melee and ranged attacks alike, as the summary table does not limit it.
+//! - Vehicles: +1 to hit any vehicle (the text says "most"; a referee can leave the flag off).
+//! - Attacker states that the text applies to every check are included: acting hastily −1
+//!   ("Dynamic Initiative"), −1 per reaction already made ("Reactions"), fatigue −2 ("Fatigue")
+//!   and being suppressed −1 ("Suppression Fire").
+//! - Intelligent weapons (+1): the text never defines a program's "tolerance", so the caller
+//!   decides it and sends `intelligent_weapon` only when the total DM is within it.
+//! - Damage changes are listed in the order to apply them: replace the dice (shotgun spread), add
+//!   dice (burst), add points (burst, aiming for the kill, and the attack's Effect), then halve,
+//!   rounding up (energy weapons at extreme range), then subtract armour.
+
+use super::attack_difficulty::attack_difficulty;
+use super::burst::{BurstMode, burst_effect, panic_fire_damage};
+use super::circumstances::{AttackCircumstances, validate};
+use super::conditions::{darkness_modifier, smoke_modifier, weather_modifiers};
+use super::cover::cover_modifier;
+use super::modifier::{DamageChange, DamageModifier, Modifier};
+use super::range::RangeBand;
+use super::reactions::{dodge_modifier, own_reactions_modifier, parry_modifier};
+use super::stance::target_stance_modifier;
+use super::weapon::{WeaponTechnology, WeaponType};
+use crate::rulesets::RuleError;
+
+/// Every DM to the attack roll, in a fixed order, each with its reason (cepheus-engine.txt,
+/// table "Common Modifiers to Attacks in Personal Combat", and the sections cited on each part); refuses impossible
+/// combinations (see `circumstances.rs`).
+pub fn attack_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
+    validate(attack)?;
+    let mut modifiers = range_modifiers(attack)?;
+    modifiers.extend(aiming_modifiers(attack));
+    modifiers.extend(fire_mode_modifiers(attack)?);
+    modifiers.extend(situation_modifiers(attack));
+    modifiers.extend(target_modifiers(attack)?);
+    if attack.is_ranged() {
+        modifiers.extend(battlefield_modifiers(attack));
+    }
+    modifiers.extend(attacker_state_modifiers(attack));
+    Ok(modifiers)
+}
+
+/// Every change to the attack's damage, in the order to apply them (cepheus-engine.txt, "Aiming for
+/// the Kill", "Burst Fire", "Panic Fire", "Shotgun Spread", "Extreme Range Firing"); refuses the
+/// same combinations as [`attack_modifiers`].
+pub fn damage_modifiers(attack: &AttackCircumstances) -> Result<Vec<DamageModifier>, RuleError> {
+    validate(attack)?;
+    let mut changes = Vec::new();
+    if spreads(attack) {
+        changes.push(DamageModifier::new("shotgun spread: damage becomes 2D6", DamageChange::DiceBecome(2)));
+    }
+    if let Some(burst) = attack.burst.filter(|burst| burst.mode == BurstMode::Grouped) {
+        let extra = burst_effect(burst.rounds)?.extra_damage;
+        changes.push(DamageModifier::new(format!("grouped {}-round burst", burst.rounds), extra.into()));
+    }
+    if let Some(rounds) = attack.panic_fire_rounds {
+        let extra = panic_fire_damage(rounds)?;
+        changes.push(DamageModifier::new(format!("panic fire with {rounds} round(s)"), extra.into()));
+    }
+    if attack.aim_for_kill > 0 {
+        let points = i32::from(attack.aim_for_kill);
+        let reason = format!("aiming for the kill ({} minor actions)", attack.aim_for_kill);
+        changes.push(DamageModifier::new(reason, DamageChange::PlusPoints(points)));
+    }
+    if attack.extreme_range && attack.technology.is_energy() {
+        changes.push(DamageModifier::new("energy weapon at extreme range", DamageChange::HalvedRoundUp));
+    }
+    Ok(changes)
+}
+
+/// The weapon/band difficulty and the extra −2 beyond Distant (cepheus-engine.txt, "Range";
+/// "Extreme Range Firing").
+fn range_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
+    let (weapon, band) = (attack.weapon_type, attack.range_band);
+    let difficulty = attack_difficulty(weapon, band)
+        .ok_or_else(|| RuleError::invalid("range_band", "this weapon cannot attack at this range"))?;
+    let reason = format!("{} at {} range: {}", weapon.label(), band.label(), difficulty.label());
+    let mut modifiers = vec![Modifier::new(reason, difficulty.dm())];
+    if attack.extreme_range {
+        modifiers.push(Modifier::new("extreme range, beyond Distant", -2));
+    }
+    Ok(modifiers)
+}
+
+/// +1 per aiming action, +1 more for a laser sight while aiming, and +1 for an intelligent weapon
+/// within tolerance (cepheus-engine.txt, "Aiming"; table "Common Modifiers to Attacks in Personal Combat").
+fn aiming_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
+    let mut modifiers = Vec::new();
+    if attack.aim > 0 {
+        let reason = format!("aiming ({} minor actions)", attack.aim);
+        modifiers.push(Modifier::new(reason, i32::from(attack.aim)));
+        if attack.laser_sight {
+            modifiers.push(Modifier::new("laser sight while aiming", 1));
+        }
+    }
+    if attack.intelligent_weapon {
+        modifiers.push(Modifier::new("intelligent weapon within its program's tolerance", 1));
+    }
+    modifiers
+}
+
+/// Sprayed bursts, panic fire −2, flechette spread +1 at Medium and Long, and suppression fire −2
+/// (cepheus-engine.txt, "Burst Fire"; "Panic Fire"; "Shotgun Spread"; "Suppression Fire").
+fn fire_mode_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
+    let mut modifiers = Vec::new();
+    if let Some(burst) = attack.burst.filter(|burst| burst.mode == BurstMode::Spray) {
+        let dm = burst_effect(burst.rounds)?.attack_dm;
+        modifiers.push(Modifier::new(format!("sprayed {}-round burst", burst.rounds), dm));
+    }
+    if attack.panic_fire_rounds.is_some() {
+        modifiers.push(Modifier::new("panic fire", -2));
+    }
+    if spreads(attack) {
+        modifiers.push(Modifier::new(format!("shotgun spread at {} range", attack.range_band.label()), 1));
+    }
+    if attack.suppression {
+        modifiers.push(Modifier::new("suppression fire: aiming at cover and objects near the target", -2));
+    }
+    Ok(modifiers)
+}
+
+/// A flechette shotgun spreads only at Medium or Long range (cepheus-engine.txt, "Shotgun Spread").
+fn spreads(attack: &AttackCircumstances) -> bool {
+    attack.shotgun_spread
+        && attack.weapon_type == WeaponType::Shotgun
+        && matches!(attack.range_band, RangeBand::Medium | RangeBand::Long)
+}
+
+/// Recoil in zero gravity −2; a target next to another combatant −2 (cepheus-engine.txt,
+/// "Fighting in Zero Gravity"; "Firing into Combat").
+fn situation_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
+    let mut modifiers = Vec::new();
+    if attack.zero_g && attack.recoil {
+        modifiers.push(Modifier::new("weapon with recoil in zero gravity", -2));
+    }
+    if attack.firing_into_combat {
+        modifiers
+            .push(Modifier::new("firing into combat: target at Personal range of another combatant", -2));
+    }
+    modifiers
+}
+
+/// Cover, stance, dodge or parry, target movement and vehicle size (cepheus-engine.txt, "Cover";
+/// "Stance"; "Dodging"; "Parrying"; table "Common Modifiers to Attacks in Personal Combat"; "Vehicles in
+/// Personal Combat").
+fn target_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
+    let mut modifiers = Vec::new();
+    modifiers.extend(cover_modifier(attack.cover, attack.target_stance)?);
+    modifiers.extend(target_stance_modifier(attack.target_stance, attack.range_band, attack.is_ranged()));
+    modifiers.extend(dodge_modifier(attack.dodge, attack.cover));
+    modifiers.extend(attack.parry_skill.map(parry_modifier));
+    modifiers.extend(movement_modifier(attack.target_movement_m));
+    if attack.target_is_vehicle {
+        modifiers.push(Modifier::new("target is a vehicle", 1));
+    }
+    Ok(modifiers)
+}
+
+/// −1 for every full 10 m the target moved (cepheus-engine.txt, table "Common Modifiers to Attacks in Personal Combat",
+/// row "Movement").
+fn movement_modifier(metres: f64) -> Option<Modifier> {
+    let full_tens = (metres / 10.0).floor() as i32;
+    if full_tens < 1 {
+        return None;
+    }
+    Some(Modifier::new(format!("target moved {metres} m"), -full_tens))
+}
+
+/// Darkness, smoke and extreme weather (cepheus-engine.txt, "Battlefield Conditions").
+fn battlefield_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
+    let laser = attack.technology == WeaponTechnology::Laser;
+    let mut modifiers = Vec::new();
+    modifiers.extend(darkness_modifier(attack.darkness, attack.sensors));
+    modifiers.extend(smoke_modifier(attack.smoke, laser));
+    modifiers.extend(weather_modifiers(attack.extreme_weather, attack.sensors));
+    modifiers
+}
+
+/// Penalties the attacker carries into every check: hasty −1, −1 per reaction, fatigued −2,
+/// suppressed −1 (cepheus-engine.txt, "Dynamic Initiative"; "Reactions"; "Fatigue"; "Suppression
+/// Fire").
+fn attacker_state_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
+    let mut modifiers = Vec::new();
+    if attack.attacker_hasty {
+        modifiers.push(Modifier::new("attacker acting hastily", -1));
+    }
+    modifiers.extend(own_reactions_modifier(attack.attacker_reactions));
+    if attack.attacker_fatigued {
+        modifiers.push(Modifier::new("attacker fatigued", -2));
+    }
+    if attack.attacker_suppressed {
+        modifiers.push(Modifier::new("attacker suppressed", -1));
+    }
+    modifiers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rulesets::cepheus_engine::burst::Burst;
+    use crate::rulesets::cepheus_engine::conditions::{Darkness, Smoke};
+    use crate::rulesets::cepheus_engine::cover::CoverLevel;
+    use crate::rulesets::cepheus_engine::modifier::total_dm;
+    use crate::rulesets::cepheus_engine::reactions::Dodge;
+    use crate::rulesets::cepheus_engine::stance::Stance;
+
+    fn dms(attack: &AttackCircumstances) -> Vec<i32> {
+        attack_modifiers(attack).unwrap().iter().map(|modifier| modifier.dm).collect()
+    }
+
+    #[test]
+    fn a_plain_attack_lists_only_its_range_difficulty() {
+        let attack = AttackCircumstances::new(WeaponType::Pistol, RangeBand::Long);
+        let modifiers = attack_modifiers(&attack).unwrap();
+        assert_eq!(modifiers, vec![Modifier::new("Pistol at Long range: Very Difficult", -4)]);
+    }
+
+    #[test]
+    fn aiming_with_a_laser_sight_through_cover() {
+        // Rifle at Medium (Average +0), aim 3 (+3), laser sight (+1), target crouched behind
+        // a 1/2 wall → 3/4 cover (−2): 0 + 3 + 1 − 2 = +2.
+        let mut attack = AttackCircumstances::new(WeaponType::Rifle, RangeBand::Medium);
+        attack.aim = 3;
+        attack.laser_sight = true;
+        attack.cover = CoverLevel::Half;
+        attack.target_stance = Stance::Crouched;
+        assert_eq!(dms(&attack), vec![0, 3, 1, -2]);
+        assert_eq!(total_dm(&attack_modifiers(&attack).unwrap()), 2);
+    }
+
+    #[test]
+    fn a_laser_sight_without_aiming_adds_nothing() {
+        let mut attack = AttackCircumstances::new(WeaponType::Rifle, RangeBand::Medium);
+        attack.laser_sight = true;
+        attack.aim_for_kill = 2;
+        assert_eq!(dms(&attack), vec![0]);
+    }
+
+    #[test]
+    fn a_sprayed_burst_adds_its_attack_dm_but_no_damage() {
+        // Assault weapon at Short (Average +0), 10-round spray +2, moving target 25 m → −2:
+        // 0 + 2 − 2 = 0.
+        let mut attack = AttackCircumstances::new(WeaponType::AssaultWeapon, RangeBand::Short);
+        attack.burst = Some(Burst { rounds: 10, mode: BurstMode::Spray });
+        attack.target_movement_m = 25.0;
+        assert_eq!(dms(&attack), vec![0, 2, -2]);
+        assert!(damage_modifiers(&attack).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_grouped_burst_adds_damage_but_no_attack_dm() {
+        let mut attack = AttackCircumstances::new(WeaponType::AssaultWeapon, RangeBand::Short);
+        attack.burst = Some(Burst { rounds: 20, mode: BurstMode::Grouped });
+        assert_eq!(dms(&attack), vec![0]);
+        let damage = damage_modifiers(&attack).unwrap();
+        assert_eq!(damage, vec![DamageModifier::new("grouped 20-round burst", DamageChange::PlusDice(3))]);
+    }
+
+    #[test]
+    fn panic_fire_is_minus_two_with_burst_damage() {
+        // Pistol at Close (Average +0), panic −2; 7 rounds left → 4-round row, +1D6.
+        let mut attack = AttackCircumstances::new(WeaponType::Pistol, RangeBand::Close);
+        attack.panic_fire_rounds = Some(7);
+        assert_eq!(dms(&attack), vec![0, -2]);
+        let damage = damage_modifiers(&attack).unwrap();
+        assert_eq!(damage[0].change, DamageChange::PlusDice(1));
+    }
+
+    #[test]
+    fn shotgun_spread_at_medium_is_plus_one_and_2d6() {
+        // Shotgun at Medium (Difficult −2), spread +1: −2 + 1 = −1.
+        let mut attack = AttackCircumstances::new(WeaponType::Shotgun, RangeBand::Medium);
+        attack.shotgun_spread = true;
+        assert_eq!(dms(&attack), vec![-2, 1]);
+        assert_eq!(damage_modifiers(&attack).unwrap()[0].change, DamageChange::DiceBecome(2));
+    }
+
+    #[test]
+    fn flechettes_at_short_range_fire_like_a_common_round() {
+        // Shotgun at Short (Difficult −2) and nothing else.
+        let mut attack = AttackCircumstances::new(WeaponType::Shotgun, RangeBand::Short);
+        attack.shotgun_spread = true;
+        assert_eq!(dms(&attack), vec![-2]);
+        assert!(damage_modifiers(&attack).unwrap().is_empty());
+    }
+
+    #[test]
+    fn extreme_range_laser_in_smoke() {
+        // Rifle at Distant (Very Difficult −4), extreme −2, aim 6 (+6), thick smoke doubled for a
+        // laser (−4), complete darkness with sensors (none): −4 − 2 + 6 − 4 = −4.
+        let mut attack = AttackCircumstances::new(WeaponType::Rifle, RangeBand::Distant);
+        attack.technology = WeaponTechnology::Laser;
+        attack.extreme_range = true;
+        attack.skill_level = Some(3);
+        attack.braced = true;
+        attack.aim = 6;
+        attack.aim_for_kill = 4;
+        attack.smoke = Smoke::Thick;
+        attack.darkness = Darkness::Complete;
+        attack.sensors = true;
+        assert_eq!(dms(&attack), vec![-4, -2, 6, -4]);
+        assert_eq!(total_dm(&attack_modifiers(&attack).unwrap()), -4);
+        let damage: Vec<_> = damage_modifiers(&attack).unwrap().into_iter().map(|d| d.change).collect();
+        assert_eq!(damage, vec![DamageChange::PlusPoints(4), DamageChange::HalvedRoundUp]);
+    }
+
+    #[test]
+    fn zero_g_recoil_firing_into_combat_and_weather() {
+        // Pistol at Short (Average +0), recoil in zero-G −2, into combat −2, extreme weather
+        // −1 −1, low light −1: 0 − 2 − 2 − 1 − 1 − 1 = −7 (darkness comes before weather).
+        let mut attack = AttackCircumstances::new(WeaponType::Pistol, RangeBand::Short);
+        attack.zero_g = true;
+        attack.recoil = true;
+        attack.firing_into_combat = true;
+        attack.extreme_weather = true;
+        attack.darkness = Darkness::LowLight;
+        assert_eq!(dms(&attack), vec![0, -2, -2, -1, -1, -1]);
+        assert_eq!(total_dm(&attack_modifiers(&attack).unwrap()), -7);
+    }
+
+    #[test]
+    fn melee_ignores_battlefield_conditions_and_takes_the_parry() {
+        // Close quarters at Personal (Average +0), prone target at Personal +2, parry Melee-2
+        // (−2), smoke ignored for melee: 0 + 2 − 2 = 0.
+        let mut attack = AttackCircumstances::new(WeaponType::CloseQuarters, RangeBand::Personal);
+        attack.target_stance = Stance::Prone;
+        attack.parry_skill = Some(2);
+        attack.smoke = Smoke::Thick;
+        assert_eq!(dms(&attack), vec![0, 2, -2]);
+    }
+
+    #[test]
+    fn prone_target_at_short_range_dodge_in_cover_and_vehicle() {
+        // Rifle at Short (Average +0), prone target in 1/4 cover → 1/2 (−1) and −2 for prone at
+        // Short range: 0 − 1 − 2 = −3.
+        let mut attack = AttackCircumstances::new(WeaponType::Rifle, RangeBand::Short);
+        attack.cover = CoverLevel::Quarter;
+        attack.target_stance = Stance::Prone;
+        assert_eq!(dms(&attack), vec![0, -1, -2]);
+
+        // Standing target in 1/4 cover (−0) dodging from cover (−2), a vehicle (+1): 0 + 0 − 2 + 1.
+        let mut dodging = AttackCircumstances::new(WeaponType::Rifle, RangeBand::Short);
+        dodging.cover = CoverLevel::Quarter;
+        dodging.dodge = Dodge::Dodges;
+        dodging.target_is_vehicle = true;
+        assert_eq!(dms(&dodging), vec![0, 0, -2, 1]);
+    }
+
+    #[test]
+    fn suppression_and_the_attackers_own_state() {
+        // Rifle at Long (Average +0), suppression −2, hasty −1, two reactions −2, fatigued −2,
+        // suppressed −1: 0 − 2 − 1 − 2 − 2 − 1 = −8.
+        let mut attack = AttackCircumstances::new(WeaponType::Rifle, RangeBand::Long);
+        attack.suppression = true;
+        attack.attacker_hasty = true;
+        attack.attacker_reactions = 2;
+        attack.attacker_fatigued = true;
+        attack.attacker_suppressed = true;
+        assert_eq!(dms(&attack), vec![0, -2, -1, -2, -2, -1]);
+        assert_eq!(total_dm(&attack_modifiers(&attack).unwrap()), -8);
+    }
+
+    #[test]
+    fn target_movement_counts_only_full_tens_of_metres() {
+        let moved = |metres| {
+            let mut attack = AttackCircumstances::new(WeaponType::Rifle, RangeBand::Short);
+            attack.target_movement_m = metres;
+            total_dm(&attack_modifiers(&attack).unwrap())
+        };
+        // 9.9 m → 0 full tens; 10 m → 1; 29.5 m → 2.
+        assert_eq!(moved(9.9), 0);
+        assert_eq!(moved(10.0), -1);
+        assert_eq!(moved(29.5), -2);
+    }
+
+    #[test]
+    fn an_intelligent_weapon_adds_one() {
+        // Rocket at Medium (Average +0) + 1 = +1.
+        let mut attack = AttackCircumstances::new(WeaponType::Rocket, RangeBand::Medium);
+        attack.intelligent_weapon = true;
+        assert_eq!(dms(&attack), vec![0, 1]);
+    }
+
+    #[test]
+    fn impossible_combinations_are_refused_before_any_modifier() {
+        let mut attack = AttackCircumstances::new(WeaponType::Rifle, RangeBand::Short);
+        attack.cover = CoverLevel::Full;
+        attack.target_stance = Stance::Prone;
+        let err = attack_modifiers(&attack).unwrap_err();
+        assert!(matches!(err, RuleError::Invalid { ref field, .. } if field == "cover"));
+        attack.target_stance = Stance::Standing;
+        attack.aim = 9;
+        let err = damage_modifiers(&attack).unwrap_err();
+        assert!(matches!(err, RuleError::Invalid { ref field, .. } if field == "aim"));
+    }
+}

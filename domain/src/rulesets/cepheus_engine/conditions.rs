@@ -1,0 +1,108 @@
+//! Battlefield conditions that hamper ranged attacks (cepheus-engine.txt, "Battlefield
+//! Conditions").
+//!
+//! Decisions:
+//! - These DMs apply to ranged attacks only (thrown weapons included); melee attacks ignore them.
+//! - `sensors` means the attacker targets with sensors rather than the naked eye (for example
+//!   light intensification). It removes the darkness DM and the visibility half of extreme weather,
+//!   as the text allows. It does not remove the weather's environmental interference.
+//! - Smoke DMs double for laser weapons only, not other energy weapons: −2 for smoke, −4 for thick
+//!   smoke.
+//! - Infra-red sensors negating smoke ("Battlefield Sensors") is left to the caller: send no smoke
+//!   when the attacker sees through it.
+
+use super::modifier::Modifier;
+use serde::{Deserialize, Serialize};
+
+/// How dark the battlefield is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Darkness {
+    #[default]
+    None,
+    LowLight,
+    Complete,
+}
+
+/// How much smoke or fog hides the target.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Smoke {
+    #[default]
+    None,
+    Light,
+    /// Especially thick, impenetrable smoke.
+    Thick,
+}
+
+/// The darkness DM to a ranged attack: −1 in low light, −4 in complete darkness, none with sensors
+/// (cepheus-engine.txt, "Battlefield Conditions").
+pub fn darkness_modifier(darkness: Darkness, sensors: bool) -> Option<Modifier> {
+    let (reason, dm) = match darkness {
+        Darkness::None => return None,
+        _ if sensors => return None,
+        Darkness::LowLight => ("low light", -1),
+        Darkness::Complete => ("complete darkness", -4),
+    };
+    Some(Modifier::new(reason, dm))
+}
+
+/// The smoke or fog DM to a ranged attack: −1, or −2 when thick, doubled for lasers
+/// (cepheus-engine.txt, "Battlefield Conditions").
+pub fn smoke_modifier(smoke: Smoke, laser: bool) -> Option<Modifier> {
+    let (reason, dm) = match smoke {
+        Smoke::None => return None,
+        Smoke::Light => ("smoke or fog", -1),
+        Smoke::Thick => ("thick smoke", -2),
+    };
+    if laser {
+        return Some(Modifier::new(format!("{reason}, doubled for a laser"), dm * 2));
+    }
+    Some(Modifier::new(reason, dm))
+}
+
+/// The extreme-weather DMs to a ranged attack: −1 for poor visibility (avoidable with sensors) and
+/// −1 for environmental interference (cepheus-engine.txt, "Battlefield Conditions").
+pub fn weather_modifiers(extreme_weather: bool, sensors: bool) -> Vec<Modifier> {
+    let mut modifiers = Vec::new();
+    if !extreme_weather {
+        return modifiers;
+    }
+    if !sensors {
+        modifiers.push(Modifier::new("extreme weather: poor visibility", -1));
+    }
+    modifiers.push(Modifier::new("extreme weather: environmental interference", -1));
+    modifiers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn darkness_is_minus_one_or_minus_four_unless_sensors_are_used() {
+        assert_eq!(darkness_modifier(Darkness::None, false), None);
+        assert_eq!(darkness_modifier(Darkness::LowLight, false).map(|m| m.dm), Some(-1));
+        assert_eq!(darkness_modifier(Darkness::Complete, false).map(|m| m.dm), Some(-4));
+        assert_eq!(darkness_modifier(Darkness::Complete, true), None);
+    }
+
+    #[test]
+    fn smoke_doubles_for_lasers() {
+        assert_eq!(smoke_modifier(Smoke::Light, false).map(|m| m.dm), Some(-1));
+        assert_eq!(smoke_modifier(Smoke::Thick, false).map(|m| m.dm), Some(-2));
+        // −1 × 2 = −2; −2 × 2 = −4.
+        assert_eq!(smoke_modifier(Smoke::Light, true).map(|m| m.dm), Some(-2));
+        assert_eq!(smoke_modifier(Smoke::Thick, true).map(|m| m.dm), Some(-4));
+        assert_eq!(smoke_modifier(Smoke::None, true), None);
+    }
+
+    #[test]
+    fn extreme_weather_is_two_separate_minus_ones() {
+        let dms = |sensors| weather_modifiers(true, sensors).iter().map(|m| m.dm).collect::<Vec<_>>();
+        // Visibility −1 + interference −1 = −2; sensors remove only the visibility −1.
+        assert_eq!(dms(false), vec![-1, -1]);
+        assert_eq!(dms(true), vec![-1]);
+        assert!(weather_modifiers(false, false).is_empty());
+    }
+}
