@@ -60,6 +60,8 @@ pub(crate) struct CombatantRow {
     pub defeated: bool,
     pub hidden: bool,
     pub acted_this_round: bool,
+    pub delaying: bool,
+    pub state: String,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -128,6 +130,8 @@ pub(crate) fn combatant_rows(encounter: &Encounter) -> Result<Vec<CombatantRow>,
             defeated: c.flags.defeated,
             hidden: c.flags.hidden,
             acted_this_round: c.acted_this_round,
+            delaying: c.delaying,
+            state: to_json("state", &c.state)?,
         });
     }
     Ok(rows)
@@ -185,6 +189,8 @@ fn combatant_from_row(ruleset: RulesetId, row: CombatantRow) -> Result<Combatant
         initiative,
         flags: Flags { surprised: row.surprised, defeated: row.defeated, hidden: row.hidden },
         acted_this_round: row.acted_this_round,
+        delaying: row.delaying,
+        state: serde_json::from_str(&row.state).map_err(|e| corrupt("state", e))?,
     })
 }
 

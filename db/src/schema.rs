@@ -52,6 +52,8 @@ diesel::table! {
         defeated -> Bool,
         hidden -> Bool,
         acted_this_round -> Bool,
+        delaying -> Bool,
+        state -> Text,
     }
 }
 

@@ -17,11 +17,15 @@ async fn an_added_combatant_is_returned_with_the_new_version() {
     let combatant = &reply.body["combatant"];
     let id = text(&combatant["id"]);
     assert!(id.starts_with("cmb_"), "id {id}");
+    assert_eq!(combatant["state"]["stance"], json!("standing"), "the ruleset's combat state starts fresh");
+    let mut shown = combatant.clone();
+    shown.as_object_mut().unwrap().remove("state");
     assert_eq!(
-        combatant,
-        &json!({
+        shown,
+        json!({
             "id": id, "name": "Vasquez", "side": "marines", "stats": cepheus(10), "initiative": null,
-            "surprised": true, "defeated": false, "hidden": false, "acted_this_round": false
+            "surprised": true, "defeated": false, "hidden": false, "acted_this_round": false,
+            "delaying": false
         })
     );
     let events = reply.body["events"].as_array().unwrap();

@@ -4,6 +4,7 @@ mod advance;
 mod combatants;
 mod concurrency;
 mod concurrent_writers;
+mod delay;
 mod dice;
 mod effects;
 mod encounters;

@@ -11,7 +11,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::encounter::{
-    Advance, Encounter, Event, Moment, advance as advance_encounter, turn_order,
+    Advance, CombatantId, Encounter, Event, Moment, advance as advance_encounter, turn_order,
 };
 
 /// Effects that fired and expired, from the events of one advance.
@@ -66,17 +66,28 @@ pub async fn advance(
     if_match: IfMatch,
     OptionalJson(request): OptionalJson<AdvanceRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let step = match request.unwrap_or_default().to {
-        AdvanceTo::NextTurn => Advance::NextTurn,
-        AdvanceTo::NextRound => Advance::NextRound,
-        AdvanceTo::EndEncounter => Advance::EndEncounter,
-    };
+    let step = advance_step(request.unwrap_or_default())?;
     let command = move |encounter: &mut Encounter| {
         let events = advance_encounter(encounter, step)?;
         let notices = notices(encounter, &events);
         Ok((events, notices))
     };
     mutate(&state, &caller, id.into_inner(), if_match, command, render).await
+}
+
+fn advance_step(request: AdvanceRequest) -> Result<Advance, ApiError> {
+    let needs_id = matches!(request.to, AdvanceTo::ActNow);
+    match (request.combatant_id, needs_id) {
+        (Some(_), false) => Err(ApiError::invalid("combatant_id", "only used with \"to\": \"act_now\"")),
+        (None, true) => Err(ApiError::invalid("combatant_id", "act_now needs the delaying combatant's id")),
+        (Some(id), true) => Ok(Advance::ActNow(CombatantId(id))),
+        (None, false) => Ok(match request.to {
+            AdvanceTo::NextTurn | AdvanceTo::ActNow => Advance::NextTurn,
+            AdvanceTo::Delay => Advance::Delay,
+            AdvanceTo::NextRound => Advance::NextRound,
+            AdvanceTo::EndEncounter => Advance::EndEncounter,
+        }),
+    }
 }
 
 fn render(mutation: Mutation<(Vec<EffectNotice>, Vec<EffectNotice>)>) -> Result<StoredResponse, ApiError> {

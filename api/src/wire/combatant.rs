@@ -1,6 +1,7 @@
 use super::EventResponse;
 use serde::{Deserialize, Serialize};
 use skirmish_domain::encounter::Combatant;
+use skirmish_domain::rulesets::RulesetState;
 use utoipa::ToSchema;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -61,6 +62,12 @@ pub struct CombatantResponse {
     pub hidden: bool,
     /// Has had its turn this round.
     pub acted_this_round: bool,
+    /// Holding its action this round (see `advance` with `delay` / `act_now`).
+    pub delaying: bool,
+    /// What the ruleset tracks during the fight (one-round initiative changes, penalties,
+    /// stance, aim, …); managed by the server.
+    #[schema(value_type = Object)]
+    pub state: serde_json::Value,
 }
 
 impl From<Combatant> for CombatantResponse {
@@ -79,6 +86,8 @@ impl From<Combatant> for CombatantResponse {
             defeated: combatant.flags.defeated,
             hidden: combatant.flags.hidden,
             acted_this_round: combatant.acted_this_round,
+            delaying: combatant.delaying,
+            state: state_json(&combatant.state),
         }
     }
 }
@@ -98,4 +107,12 @@ pub struct MutationResponse {
     /// The encounter's new version.
     pub version: i64,
     pub events: Vec<EventResponse>,
+}
+
+/// The ruleset's combat state as a plain object (`{}` for rulesets that keep none).
+fn state_json(state: &RulesetState) -> serde_json::Value {
+    match state {
+        RulesetState::CepheusEngine(state) => serde_json::to_value(state).unwrap_or_default(),
+        RulesetState::None => serde_json::json!({}),
+    }
 }

@@ -46,6 +46,10 @@ pub enum AdvanceTo {
     /// End the current turn and start the next (from setup: start round 1).
     #[default]
     NextTurn,
+    /// The current combatant holds its action; the next in order starts.
+    Delay,
+    /// A delaying combatant (`combatant_id`) acts now, after the current turn, on its count.
+    ActNow,
     /// Everyone still to act passes; start the next round.
     NextRound,
     /// End the encounter and every effect.
@@ -59,6 +63,8 @@ pub struct AdvanceRequest {
     /// Default `next_turn`. The body may be omitted altogether.
     #[serde(default)]
     pub to: AdvanceTo,
+    /// With `act_now`: the delaying combatant that acts.
+    pub combatant_id: Option<String>,
 }
 
 /// An effect that fired or expired during the advance.

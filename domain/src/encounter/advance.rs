@@ -1,5 +1,7 @@
-//! Turns and rounds: start the encounter, next turn, next round, end the encounter. Defeated
-//! combatants' turns are skipped, but their turn moments still pass so durations keep time.
+//! Turns and rounds: start the encounter, next turn, delay and act later, next round, end the
+//! encounter. Defeated combatants' turns are skipped, but their turn moments still pass so
+//! durations keep time. A delaying combatant's turn has started (its start-of-turn moment has
+//! passed); its end-of-turn moment passes when it finally acts, or when the round ends.
 
 use super::effects::{Moment, expire_all, pass_moment};
 use super::error::EncounterError;
@@ -7,10 +9,14 @@ use super::events::Event;
 use super::model::{CombatantId, Encounter, EncounterStatus};
 use super::order::turn_order;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Advance {
     /// End the current turn and start the next (starts round 1 from setup).
     NextTurn,
+    /// The current combatant holds its action; the next in order starts.
+    Delay,
+    /// A delaying combatant acts now, after the current turn, on the current count.
+    ActNow(CombatantId),
     /// Everyone still to act this round passes; the next round starts.
     NextRound,
     /// Combat is over: every effect ends.
@@ -27,6 +33,8 @@ pub fn advance(encounter: &mut Encounter, step: Advance) -> Result<Vec<Event>, E
         (_, Advance::EndEncounter) => end_encounter(&mut draft, &mut events),
         (EncounterStatus::Setup, _) => start(&mut draft, &mut events)?,
         (EncounterStatus::Active, Advance::NextTurn) => next_turn(&mut draft, &mut events)?,
+        (EncounterStatus::Active, Advance::Delay) => delay(&mut draft, &mut events)?,
+        (EncounterStatus::Active, Advance::ActNow(id)) => act_now(&mut draft, &id, &mut events)?,
         (EncounterStatus::Active, Advance::NextRound) => next_round(&mut draft, &mut events)?,
     }
     *encounter = draft;
@@ -60,6 +68,55 @@ fn next_turn(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), E
         start_round(encounter, events);
         begin_next_turn(encounter, events);
     }
+    Ok(())
+}
+
+/// Cepheus Engine, "Delay": a combatant need not act on its count; it may act at any later
+/// point in the round. The generic part: the turn is held and the next combatant starts.
+fn delay(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
+    let id = encounter
+        .current
+        .take()
+        .ok_or_else(|| EncounterError::Conflict("no turn is running to delay".into()))?;
+    if let Some(combatant) = encounter.combatant_mut(&id) {
+        combatant.delaying = true;
+    }
+    events.push(Event::TurnDelayed { name: encounter.name_of(&id), combatant_id: id });
+    if !begin_next_turn(encounter, events) {
+        end_round(encounter, events);
+        start_round(encounter, events);
+        begin_next_turn(encounter, events);
+    }
+    Ok(())
+}
+
+/// A delaying combatant acts now: the current turn ends and its turn resumes, on the current
+/// count (the ruleset sets its initiative).
+fn act_now(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    events: &mut Vec<Event>,
+) -> Result<(), EncounterError> {
+    let combatant = encounter.combatant(id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
+    if !combatant.delaying {
+        let message = format!("{} is not delaying", combatant.name);
+        return Err(EncounterError::invalid("combatant_id", message));
+    }
+    let count = encounter
+        .current
+        .as_ref()
+        .and_then(|current| encounter.combatant(current))
+        .and_then(|current| current.initiative.as_ref())
+        .map(|initiative| initiative.score);
+    end_current_turn(encounter, events);
+    if let Some(combatant) = encounter.combatant_mut(id) {
+        combatant.delaying = false;
+    }
+    if let Some(count) = count {
+        encounter.ruleset.act_from_delay(encounter, id, count, events);
+    }
+    encounter.current = Some(id.clone());
+    events.push(Event::TurnStarted { name: encounter.name_of(id), combatant_id: id.clone() });
     Ok(())
 }
 
@@ -104,7 +161,13 @@ fn start_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
 
 fn end_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
     events.push(Event::RoundEnded { round: encounter.round });
+    let delayers: Vec<CombatantId> =
+        encounter.combatants.iter().filter(|c| c.delaying).map(|c| c.id.clone()).collect();
+    for id in delayers {
+        pass_moment(encounter, &Moment::EndOfTurn { combatant_id: id }, events);
+    }
     pass_moment(encounter, &Moment::EndOfRound, events);
+    encounter.ruleset.end_of_round(encounter, events);
 }
 
 /// Starts the turn of the next combatant who can act, skipping defeated ones. False when
@@ -150,5 +213,9 @@ fn mark_acted(encounter: &mut Encounter, id: &CombatantId) {
 /// The highest in the order who has not yet had a turn this round. Initiative is read afresh
 /// each time, so changes mid-round (reactions, delays) reorder the rest of the round.
 fn next_unacted(encounter: &Encounter) -> Option<CombatantId> {
-    turn_order(encounter).into_iter().find(|slot| !slot.acted).map(|slot| slot.combatant_id)
+    let delaying = |id: &CombatantId| encounter.combatant(id).is_some_and(|c| c.delaying);
+    turn_order(encounter)
+        .into_iter()
+        .find(|slot| !slot.acted && !delaying(&slot.combatant_id))
+        .map(|slot| slot.combatant_id)
 }

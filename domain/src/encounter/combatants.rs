@@ -6,7 +6,7 @@ use super::events::Event;
 use super::model::{
     Combatant, CombatantId, Encounter, EncounterStatus, Flags, MAX_COMBATANTS, validate_name,
 };
-use crate::rulesets::StatBlock;
+use crate::rulesets::{RulesetState, StatBlock};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewCombatant {
@@ -50,6 +50,8 @@ pub fn add_combatant(encounter: &mut Encounter, new: NewCombatant) -> Result<Vec
         initiative: None,
         flags: new.flags,
         acted_this_round: false,
+        delaying: false,
+        state: RulesetState::for_ruleset(encounter.ruleset),
     });
     Ok(vec![event])
 }

@@ -55,6 +55,19 @@ pub enum Event {
         name: String,
         reason: String,
     },
+    /// The combatant holds its action; it may act later this round.
+    TurnDelayed {
+        combatant_id: CombatantId,
+        name: String,
+    },
+    /// A ruleset rule moved a combatant's initiative.
+    InitiativeChanged {
+        combatant_id: CombatantId,
+        name: String,
+        from: i32,
+        to: i32,
+        reason: String,
+    },
     RoundEnded {
         round: u32,
     },

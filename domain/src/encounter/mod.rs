@@ -23,7 +23,7 @@ pub use model::{
 pub use order::{TurnSlot, turn_order};
 
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 #[cfg(test)]
 mod tests_order;
 #[cfg(test)]

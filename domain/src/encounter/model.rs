@@ -1,5 +1,5 @@
 use super::effects::Effect;
-use crate::rulesets::{RulesetId, StatBlock};
+use crate::rulesets::{RulesetId, RulesetState, StatBlock};
 use serde::{Deserialize, Serialize};
 
 /// Most combatants one encounter may hold.
@@ -103,6 +103,11 @@ pub struct Combatant {
     pub flags: Flags,
     /// Has had (or skipped) its turn in the current round.
     pub acted_this_round: bool,
+    /// Holding its action this round: skipped in the order until it acts or the round ends.
+    pub delaying: bool,
+    /// What the ruleset tracks during the fight (one-round modifiers, stance, aim, …); managed by
+    /// the engine, not sent by clients.
+    pub state: RulesetState,
 }
 
 impl Encounter {

@@ -9,6 +9,7 @@ pub mod conditions;
 pub mod cover;
 pub mod damage;
 pub mod difficulty;
+pub mod dynamic;
 pub mod modifier;
 pub mod range;
 pub mod reactions;
@@ -17,6 +18,8 @@ pub mod stance;
 pub mod vehicle;
 pub mod vehicle_location;
 pub mod weapon;
+
+pub use dynamic::CombatState;
 
 use super::{InitiativeContext, InitiativeRoll, RuleError, TiePolicy};
 use crate::dice::Dice;
@@ -143,3 +146,6 @@ mod tests {
         assert_eq!(roll_initiative(&stats(12), context, &mut dice, "i").unwrap().score, 4);
     }
 }
+
+#[cfg(test)]
+mod tests_dynamic;

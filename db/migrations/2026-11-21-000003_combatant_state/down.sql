@@ -1,0 +1,2 @@
+ALTER TABLE combatants DROP COLUMN state;
+ALTER TABLE combatants DROP COLUMN delaying;

@@ -1,0 +1,286 @@
+//! Dynamic initiative (cepheus-engine.txt, "Dynamic Initiative", "Reactions", "Delay",
+//! "Tactics and Leadership", "Battlefield Comms"): initiative is rolled once and then moves.
+//!
+//! Decisions:
+//! - A one-round change made before the combatant has acted this round applies now and is undone
+//!   at the end of this round; made after it has acted, it applies from the start of the next
+//!   round and is undone at the end of that one (the text: "the current round if you have yet to
+//!   act or the following round if you have acted already").
+//! - The −1 DM of a reaction lasts "until the following round": to the end of the current round.
+//! - Leadership's initiative boost is a one-round change like the others in the Dynamic
+//!   Initiative section; Tactics' boost lasts the whole combat (removed while cut off).
+//! - Delayers still waiting at the end of the round act first in the next: their initiative
+//!   becomes one more than the highest of everyone else's for that round; several delayers get the
+//!   same score and then go by DEX (and share a slot if DEX ties too).
+
+use super::stance::Stance;
+use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Event};
+use crate::rulesets::{RulesetState, set_initiative};
+use serde::{Deserialize, Serialize};
+
+/// A change to initiative that holds for one round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InitiativeChange {
+    pub amount: i32,
+    /// The round in which it holds.
+    pub round: u32,
+    pub reason: String,
+}
+
+/// A DM on every check the combatant makes during one round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckPenalty {
+    pub dm: i32,
+    pub round: u32,
+    pub reason: String,
+}
+
+/// What Cepheus Engine tracks per combatant during a fight.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CombatState {
+    pub initiative_changes: Vec<InitiativeChange>,
+    pub check_penalties: Vec<CheckPenalty>,
+    /// Hastening is allowed once per combat.
+    pub has_hastened: bool,
+    /// The Tactics bonus this combatant's unit gained at the start of combat.
+    pub tactics_bonus: i32,
+    /// Out of communication with its commander: the Tactics bonus is withdrawn.
+    pub cut_off: bool,
+    pub stance: Stance,
+    /// Minor actions spent aiming at `aim_target` (ordinary aim, then aiming for the kill).
+    pub aim: u8,
+    pub aim_for_kill: u8,
+    pub aim_target: Option<CombatantId>,
+    /// Dived for cover: the next significant action is lost.
+    pub loses_next_significant_action: bool,
+}
+
+/// The combatant's Cepheus state, or an error naming the field if it is not a Cepheus combatant.
+pub fn state_mut<'a>(
+    combatant: &'a mut Combatant,
+    field: &str,
+) -> Result<&'a mut CombatState, EncounterError> {
+    match &mut combatant.state {
+        RulesetState::CepheusEngine(state) => Ok(state),
+        RulesetState::None => Err(EncounterError::invalid(field, "not a cepheus-engine combatant")),
+    }
+}
+
+fn combatant_mut<'a>(
+    encounter: &'a mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<&'a mut Combatant, EncounterError> {
+    encounter
+        .combatant_mut(id)
+        .ok_or_else(|| EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter")))
+}
+
+/// Changes initiative for one round: now if the combatant has not acted this round, else next
+/// round (cepheus-engine.txt, "Dynamic Initiative").
+pub fn change_for_one_round(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    amount: i32,
+    reason: &str,
+    events: &mut Vec<Event>,
+) -> Result<(), EncounterError> {
+    let round = encounter.round;
+    let combatant = combatant_mut(encounter, id, "combatant_id")?;
+    let score = combatant.initiative.as_ref().map(|i| i.score).ok_or_else(|| {
+        EncounterError::invalid("combatant_id", format!("{} has no initiative yet", combatant.name))
+    })?;
+    let applies_now = !combatant.acted_this_round;
+    let applies_in = if applies_now { round } else { round + 1 };
+    state_mut(combatant, "combatant_id")?.initiative_changes.push(InitiativeChange {
+        amount,
+        round: applies_in,
+        reason: reason.into(),
+    });
+    if applies_now {
+        set_initiative(encounter, id, score + amount, reason, events);
+    }
+    Ok(())
+}
+
+/// Adds a DM to every check the combatant makes for the rest of this round.
+pub fn penalise_checks_this_round(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    dm: i32,
+    reason: &str,
+) -> Result<(), EncounterError> {
+    let round = encounter.round;
+    let combatant = combatant_mut(encounter, id, "combatant_id")?;
+    state_mut(combatant, "combatant_id")?.check_penalties.push(CheckPenalty {
+        dm,
+        round,
+        reason: reason.into(),
+    });
+    Ok(())
+}
+
+/// The one-round DMs on the combatant's checks this round, with their reasons.
+pub fn check_penalties(state: &CombatState, round: u32) -> Vec<(String, i32)> {
+    state.check_penalties.iter().filter(|p| p.round == round).map(|p| (p.reason.clone(), p.dm)).collect()
+}
+
+/// A reaction (cepheus-engine.txt, "Reactions"): −2 initiative for one round and −1 DM on all
+/// checks until the following round; any number per round, penalties cumulative. Only an aware
+/// combatant that can act may react.
+pub fn react(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    what: &str,
+    events: &mut Vec<Event>,
+) -> Result<(), EncounterError> {
+    let combatant = encounter.combatant(id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
+    if combatant.flags.defeated {
+        return Err(EncounterError::invalid(
+            "reaction",
+            format!("{} is out of the fight and cannot react", combatant.name),
+        ));
+    }
+    if combatant.flags.surprised && encounter.round <= 1 {
+        let message = format!("{} is unaware of the attack and cannot react to it", combatant.name);
+        return Err(EncounterError::invalid("reaction", message));
+    }
+    let reason = format!("reaction: {what}");
+    change_for_one_round(encounter, id, -2, &reason, events)?;
+    penalise_checks_this_round(encounter, id, -1, &reason)
+}
+
+/// Hastening (cepheus-engine.txt, "Dynamic Initiative"): declared at the start of a round before
+/// acting, +2 initiative and −1 DM on all actions for that round; once per combat.
+pub fn hasten(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    events: &mut Vec<Event>,
+) -> Result<(), EncounterError> {
+    let acting = encounter.current.as_ref() == Some(id);
+    let combatant = combatant_mut(encounter, id, "combatant_id")?;
+    if combatant.acted_this_round || acting {
+        let message =
+            format!("{} has already started acting this round: hasten before its turn", combatant.name);
+        return Err(EncounterError::invalid("action", message));
+    }
+    let state = state_mut(combatant, "combatant_id")?;
+    if state.has_hastened {
+        return Err(EncounterError::invalid("action", "a character can hasten only once per combat"));
+    }
+    state.has_hastened = true;
+    change_for_one_round(encounter, id, 2, "hastened", events)?;
+    penalise_checks_this_round(encounter, id, -1, "hastened")
+}
+
+/// Leadership (cepheus-engine.txt, "Tactics and Leadership"): the target's initiative rises by
+/// the check's Effect (one round; nothing on a failure).
+pub fn leadership_boost(
+    encounter: &mut Encounter,
+    target: &CombatantId,
+    effect: i32,
+    events: &mut Vec<Event>,
+) -> Result<(), EncounterError> {
+    if effect <= 0 {
+        return Ok(());
+    }
+    change_for_one_round(encounter, target, effect, &format!("Leadership, Effect {effect}"), events)
+}
+
+/// Tactics (cepheus-engine.txt, "Tactics and Leadership"): everyone in the commander's unit in
+/// communication adds the check's Effect to initiative for the combat.
+pub fn tactics_boost(
+    encounter: &mut Encounter,
+    unit: &[CombatantId],
+    effect: i32,
+    events: &mut Vec<Event>,
+) -> Result<(), EncounterError> {
+    if effect <= 0 {
+        return Ok(());
+    }
+    for (index, id) in unit.iter().enumerate() {
+        let field = format!("unit_ids[{index}]");
+        let combatant = combatant_mut(encounter, id, &field)?;
+        let score = combatant.initiative.as_ref().map(|i| i.score).ok_or_else(|| {
+            EncounterError::invalid(field.clone(), format!("{} has no initiative yet", combatant.name))
+        })?;
+        let state = state_mut(combatant, &field)?;
+        if state.tactics_bonus != 0 {
+            return Err(EncounterError::invalid(field, "already has a Tactics bonus this combat"));
+        }
+        state.tactics_bonus = effect;
+        set_initiative(encounter, id, score + effect, &format!("Tactics, Effect {effect}"), events);
+    }
+    Ok(())
+}
+
+/// Battlefield Comms (cepheus-engine.txt): cut off from the commander, a combatant loses its
+/// Tactics bonus until communication is restored.
+pub fn set_comms(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    in_contact: bool,
+    events: &mut Vec<Event>,
+) -> Result<(), EncounterError> {
+    let combatant = combatant_mut(encounter, id, "combatant_id")?;
+    let score = combatant.initiative.as_ref().map(|i| i.score);
+    let state = state_mut(combatant, "combatant_id")?;
+    if state.cut_off == !in_contact {
+        return Ok(());
+    }
+    state.cut_off = !in_contact;
+    let bonus = state.tactics_bonus;
+    if let (Some(score), true) = (score, bonus != 0) {
+        let (to, reason) = if in_contact {
+            (score + bonus, "communication restored: Tactics bonus back")
+        } else {
+            (score - bonus, "cut off from the commander: Tactics bonus lost")
+        };
+        set_initiative(encounter, id, to, reason, events);
+    }
+    Ok(())
+}
+
+/// The end of a round: changes that held this round are undone, changes waiting for the next
+/// round apply, and combatants still delaying go first next round (top + 1).
+pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    let ending = encounter.round;
+    let ids: Vec<CombatantId> = encounter.combatants.iter().map(|c| c.id.clone()).collect();
+    for id in &ids {
+        let Some(combatant) = encounter.combatant_mut(id) else { continue };
+        let RulesetState::CepheusEngine(state) = &mut combatant.state else { continue };
+        let undo: i32 = state.initiative_changes.iter().filter(|c| c.round == ending).map(|c| c.amount).sum();
+        let apply: i32 =
+            state.initiative_changes.iter().filter(|c| c.round == ending + 1).map(|c| c.amount).sum();
+        state.initiative_changes.retain(|c| c.round > ending);
+        state.check_penalties.retain(|p| p.round > ending);
+        let Some(score) = combatant.initiative.as_ref().map(|i| i.score) else { continue };
+        let reason = format!("one-round changes of round {ending} end");
+        set_initiative(encounter, id, score - undo + apply, &reason, events);
+    }
+    first_next_round(encounter, events);
+}
+
+/// Delay: combatants still holding their action take one more than the current top initiative.
+fn first_next_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    let delayers: Vec<CombatantId> =
+        encounter.combatants.iter().filter(|c| c.delaying).map(|c| c.id.clone()).collect();
+    if delayers.is_empty() {
+        return;
+    }
+    let top = encounter
+        .combatants
+        .iter()
+        .filter(|c| !c.delaying)
+        .filter_map(|c| c.initiative.as_ref().map(|i| i.score))
+        .max();
+    for id in &delayers {
+        if let Some(combatant) = encounter.combatant_mut(id) {
+            combatant.delaying = false;
+        }
+        if let Some(top) = top {
+            set_initiative(encounter, id, top + 1, "delayed to the end of the round: acts first", events);
+        }
+    }
+}
