@@ -14,7 +14,7 @@ async fn started(app: &crate::helpers::TestApp) -> (String, [String; 3]) {
         ids.iter().zip([20, 15, 10]).map(|(id, value)| json!({"combatant_id": id, "value": value})).collect();
     app.roll_initiative(&encounter, json!({"combatant_ids": [], "fixed": fixed})).await;
     app.advance(&encounter, "next_turn").await;
-    let ids: [String; 3] = ids.try_into().unwrap();
+    let ids: [String; 3] = ids.try_into().unwrap_or_else(|ids| panic!("three ids, got {ids:?}"));
     (encounter, ids)
 }
 

@@ -226,7 +226,7 @@ pub fn set_comms(
     let combatant = combatant_mut(encounter, id, "combatant_id")?;
     let score = combatant.initiative.as_ref().map(|i| i.score);
     let state = state_mut(combatant, "combatant_id")?;
-    if state.cut_off == !in_contact {
+    if state.cut_off != in_contact {
         return Ok(());
     }
     state.cut_off = !in_contact;
