@@ -32,18 +32,18 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = os.getenv("BODY")
 LUA
 
+baseline=""
 measure() { # name, url, [body]
-  local out
+  local out rps p99
   if [ $# -ge 3 ]; then
     out=$(BODY="$3" wrk -t1 -c"$connections" -d"${duration}s" --latency -s "$work/post.lua" "$2")
   else
     out=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "$2")
   fi
-  local rps p99
   rps=$(printf '%s\n' "$out" | awk '/Requests\/sec/ {print $2}')
   p99=$(printf '%s\n' "$out" | awk '$1 == "99%" {print $2}')
-  printf '%-40s %12s req/s   p99 %s\n' "$1" "$rps" "$p99"
-  echo "$rps" >"$work/$(echo "$1" | tr -c 'a-z0-9' '_')"
+  [ -n "$baseline" ] || baseline="$rps"
+  printf '%-36s %10s req/s  p99 %-8s %5.3f x baseline\n' "$1" "$rps" "$p99" "$(echo "$rps / $baseline" | bc -l)"
 }
 
 echo "wrk -t1 -c$connections -d${duration}s, release build, 1 worker"
@@ -51,7 +51,3 @@ measure "baseline: GET /healthz" "$base/healthz"
 measure "GET /v1/encounters/{id}" "$base/v1/encounters/$encounter"
 measure "POST /v1/dice/roll 4d6kh3+2" "$base/v1/dice/roll" '{"expression":"4d6kh3+2"}'
 measure "POST /v1/encounters/{id}/advance" "$base/v1/encounters/$encounter/advance" '{"to":"next_turn"}'
-baseline=$(cat "$work/baseline__GET__healthz_")
-for f in "$work"/*_; do
-  printf '%-40s %.2f x baseline\n' "$(basename "$f")" "$(echo "$(cat "$f") / $baseline" | bc -l)"
-done
