@@ -40,12 +40,18 @@ impl<T: DeserializeOwned + 'static> FromRequest for OptionalJson<T> {
         let body = read_body(request, payload);
         Box::pin(async move {
             match body.await {
-                Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(OptionalJson(None)),
+                Ok(bytes) if is_absent(&bytes) => Ok(OptionalJson(None)),
                 Ok(bytes) => parse_json(&bytes).map(|value| OptionalJson(Some(value))),
                 Err(error) => Err(error),
             }
         })
     }
+}
+
+/// An empty body, or JSON `null`, stands for "no body".
+fn is_absent(bytes: &[u8]) -> bool {
+    let text = bytes.trim_ascii();
+    text.is_empty() || text == b"null"
 }
 
 /// Reads the body within [`MAX_BODY_BYTES`], refusing non-JSON content types when there is a

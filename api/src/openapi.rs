@@ -9,6 +9,7 @@ use utoipa_actix_web::AppExt;
 #[derive(OpenApi)]
 #[openapi(
     modifiers(&BearerAuth),
+    components(schemas(crate::error::Problem)),
     security(("bearer" = [])),
     info(
         title = "Skirmish",
@@ -55,15 +56,36 @@ impl utoipa::Modify for BearerAuth {
 
 /// The full document, as served at `/openapi.json` and checked in as `openapi/openapi.json`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    let (_, spec) = App::new()
+    let (_, mut spec) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(routes::configure)
         .split_for_parts();
+    utoipa::Modify::modify(&StrictVariants, &mut spec);
     spec
 }
 
 /// The document as pretty JSON with a trailing newline.
 pub fn openapi_json() -> Result<String, serde_json::Error> {
     serde_json::to_string_pretty(&openapi()).map(|text| text + "\n")
+}
+
+/// Tagged request enums refuse unknown fields (`deny_unknown_fields`), but utoipa marks only
+/// structs so: mark each variant of those enums `additionalProperties: false` too.
+struct StrictVariants;
+
+impl utoipa::Modify for StrictVariants {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::{AdditionalProperties, Schema};
+        let Some(components) = openapi.components.as_mut() else { return };
+        for name in ["ExpiryRequest", "MomentWire"] {
+            let Some(RefOr::T(Schema::OneOf(one_of))) = components.schemas.get_mut(name) else { continue };
+            for variant in &mut one_of.items {
+                if let RefOr::T(Schema::Object(object)) = variant {
+                    object.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
+                }
+            }
+        }
+    }
 }

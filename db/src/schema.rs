@@ -34,6 +34,7 @@ diesel::table! {
         body -> Text,
         headers -> Text,
         created_at -> Text,
+        encounter_id -> Nullable<Text>,
     }
 }
 

@@ -176,3 +176,16 @@ async fn concurrent_writers_without_if_match_are_applied_one_after_another() {
     assert_eq!(pluck(&Value::from(log), "seq"), (1..=9).map(|n| json!(n)).collect::<Vec<_>>());
     assert_eq!(app.encounter(&encounter).await["combatants"].as_array().unwrap().len(), 8);
 }
+
+#[tokio::test]
+async fn an_invalid_body_with_a_stale_if_match_is_refused_for_the_body_not_the_version() {
+    // RFC 9110 13.2.1: preconditions are ignored when the request would fail without them.
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("arrgs", "Order of checks").await;
+    let path = format!("/v1/encounters/{encounter}/effects");
+    let body = json!({"name": "", "ends": {"ends": "end_of_round"}});
+
+    let reply = app.send(Method::POST, &path, Some(&body), &[("If-Match", "\"99\"")]).await;
+
+    assert_eq!((reply.status, &reply.body["field"]), (422, &json!("name")), "{}", reply.body);
+}

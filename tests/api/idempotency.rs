@@ -349,3 +349,19 @@ async fn an_idempotency_key_on_a_patch_or_delete_is_ignored() {
     assert_eq!(second.header("idempotent-replayed"), None);
     assert_eq!((deleted.status, deleted.body["version"].clone()), (200, json!(6)));
 }
+
+#[tokio::test]
+async fn a_retry_after_the_encounter_was_deleted_runs_again_instead_of_replaying() {
+    let app = spawn_app().await;
+    let body = json!({"ruleset": "arrgs", "name": "Gone"});
+    let first = post_with_key(&app, "/v1/encounters", &body, "again").await;
+    let id = first.body["id"].as_str().unwrap().to_owned();
+    assert_eq!(app.delete(&format!("/v1/encounters/{id}")).await.status, 204);
+
+    let retry = post_with_key(&app, "/v1/encounters", &body, "again").await;
+
+    assert_eq!(retry.status, 201);
+    assert_eq!(retry.header("Idempotent-Replayed"), None, "nothing left to replay");
+    assert_ne!(retry.body["id"], json!(id), "a new encounter, since the old one is gone");
+    assert_eq!(app.get(&format!("/v1/encounters/{}", text(&retry.body["id"]))).await.status, 200);
+}

@@ -50,11 +50,11 @@ fn describe(encounter: &Encounter, moment: &Moment) -> String {
 /// Ends the current turn and starts the next (or the next round, or ends the encounter). The
 /// first advance of an encounter in setup starts round 1. The response says whose turn it is
 /// now and every effect that fired or expired on the way.
-#[utoipa::path(
+#[utoipa::path(operation_id = "advance_encounter", 
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version"),
-           ("Idempotency-Key" = Option<String>, Header, description = "Retry safely: the first response is replayed")),
+           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`"),
+           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed (1–255 visible ASCII characters)")),
     request_body(content = Option<AdvanceRequest>, description = "Optional; default `{\"to\": \"next_turn\"}`"),
     responses((status = 200, body = AdvanceResponse, headers(("ETag" = String))), MutationErrors)
 )]

@@ -39,11 +39,11 @@ pub fn render_plain(mutation: Mutation<()>) -> Result<StoredResponse, ApiError> 
 }
 
 /// Adds a combatant with its ruleset's stat block.
-#[utoipa::path(
+#[utoipa::path(operation_id = "add_combatant", 
     tag = "combatants",
     params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version"),
-           ("Idempotency-Key" = Option<String>, Header, description = "Retry safely: the first response is replayed")),
+           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`"),
+           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed (1–255 visible ASCII characters)")),
     request_body = AddCombatantRequest,
     responses((status = 201, body = CombatantMutationResponse, headers(("ETag" = String))), MutationErrors)
 )]
@@ -71,10 +71,10 @@ pub async fn add(
 }
 
 /// Changes a combatant's name, side, stat block or flags.
-#[utoipa::path(
+#[utoipa::path(operation_id = "update_combatant", 
     tag = "combatants",
     params(("id" = String, Path, description = "Encounter id"), ("cid" = String, Path, description = "Combatant id"),
-           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
+           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`")),
     request_body = PatchCombatantRequest,
     responses((status = 200, body = CombatantMutationResponse, headers(("ETag" = String))), MutationErrors)
 )]
@@ -106,10 +106,10 @@ pub async fn update(
 }
 
 /// Removes a combatant; effects that name it end.
-#[utoipa::path(
+#[utoipa::path(operation_id = "remove_combatant", 
     tag = "combatants",
     params(("id" = String, Path, description = "Encounter id"), ("cid" = String, Path, description = "Combatant id"),
-           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
+           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`")),
     responses((status = 200, body = MutationResponse, headers(("ETag" = String))), MutationErrors)
 )]
 #[delete("/v1/encounters/{id}/combatants/{cid}")]

@@ -29,11 +29,11 @@ fn render_effect(mutation: Mutation<EffectId>) -> Result<StoredResponse, ApiErro
 }
 
 /// Puts a condition or effect on the encounter, with its duration.
-#[utoipa::path(
+#[utoipa::path(operation_id = "add_effect", 
     tag = "effects",
     params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version"),
-           ("Idempotency-Key" = Option<String>, Header, description = "Retry safely: the first response is replayed")),
+           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`"),
+           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed (1–255 visible ASCII characters)")),
     request_body = AddEffectRequest,
     responses((status = 201, body = EffectMutationResponse, headers(("ETag" = String))), MutationErrors)
 )]
@@ -53,10 +53,10 @@ pub async fn add(
 }
 
 /// Ends an effect early.
-#[utoipa::path(
+#[utoipa::path(operation_id = "remove_effect", 
     tag = "effects",
     params(("id" = String, Path, description = "Encounter id"), ("eid" = String, Path, description = "Effect id"),
-           ("If-Match" = Option<String>, Header, description = "Act only if the encounter is at this version")),
+           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`")),
     responses((status = 200, body = MutationResponse, headers(("ETag" = String))), MutationErrors)
 )]
 #[delete("/v1/encounters/{id}/effects/{eid}")]

@@ -15,7 +15,7 @@ const DEFAULT_PAGE: i64 = 20;
 const MAX_PAGE: i64 = 100;
 
 /// Lists the caller's encounters, oldest first, a page at a time.
-#[utoipa::path(tag = "encounters", params(PageQuery), responses((status = 200, body = EncounterListResponse), ReadErrors))]
+#[utoipa::path(operation_id = "list_encounters", tag = "encounters", params(PageQuery), responses((status = 200, body = EncounterListResponse), ReadErrors))]
 #[get("/v1/encounters")]
 pub async fn list(
     state: web::Data<AppState>,
@@ -45,9 +45,9 @@ pub async fn list(
 }
 
 /// Creates an encounter in setup.
-#[utoipa::path(
+#[utoipa::path(operation_id = "create_encounter", 
     tag = "encounters",
-    params(("Idempotency-Key" = Option<String>, Header, description = "Retry safely: the first response is replayed")),
+    params(("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed (1–255 visible ASCII characters)")),
     request_body = CreateEncounterRequest,
     responses((status = 201, body = EncounterResponse, headers(("ETag" = String), ("Location" = String))), MutationErrors)
 )]
@@ -85,7 +85,7 @@ fn render_created(mutation: Mutation<()>) -> Result<skirmish_db::StoredResponse,
 }
 
 /// One encounter with its combatants, turn order and effects.
-#[utoipa::path(
+#[utoipa::path(operation_id = "get_encounter", 
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id")),
     responses((status = 200, body = EncounterResponse, headers(("ETag" = String))), ReadErrors)
@@ -101,7 +101,7 @@ pub async fn get(
 }
 
 /// Deletes an encounter and its event log.
-#[utoipa::path(
+#[utoipa::path(operation_id = "delete_encounter", 
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id")),
     responses((status = 204, description = "Deleted"), ReadErrors)

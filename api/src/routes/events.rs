@@ -11,7 +11,7 @@ const DEFAULT_PAGE: i64 = 100;
 const MAX_PAGE: i64 = 1000;
 
 /// The encounter's append-only log: every change and every die, oldest first.
-#[utoipa::path(
+#[utoipa::path(operation_id = "list_events", 
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id"), EventsQuery),
     responses((status = 200, body = EventListResponse), ReadErrors)

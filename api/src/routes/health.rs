@@ -12,7 +12,7 @@ pub struct Health {
 }
 
 /// Liveness and database check.
-#[utoipa::path(tag = "service", security(()), responses((status = 200, body = Health)))]
+#[utoipa::path(operation_id = "health", tag = "service", security(()), responses((status = 200, body = Health)))]
 #[get("/healthz")]
 pub async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     let store = state.store.clone();

@@ -17,7 +17,7 @@ async fn refuse(state: &AppState, caller: &Caller, id: String, operation: Operat
 }
 
 /// Resolves an attack in the encounter by its ruleset. Not implemented yet: 501.
-#[utoipa::path(
+#[utoipa::path(operation_id = "encounter_attack", 
     tag = "operations",
     params(("id" = String, Path, description = "Encounter id")),
     request_body(content = Object, description = "Ruleset-specific attack"),
@@ -33,7 +33,7 @@ pub async fn attacks(
 }
 
 /// Applies damage in the encounter by its ruleset. Not implemented yet: 501.
-#[utoipa::path(
+#[utoipa::path(operation_id = "encounter_damage", 
     tag = "operations",
     params(("id" = String, Path, description = "Encounter id")),
     request_body(content = Object, description = "Ruleset-specific damage"),
@@ -49,7 +49,7 @@ pub async fn damage(
 }
 
 /// Other declared actions (reactions, aim, delay, …). Not implemented yet: 501.
-#[utoipa::path(
+#[utoipa::path(operation_id = "encounter_action", 
     tag = "operations",
     params(("id" = String, Path, description = "Encounter id")),
     request_body(content = Object, description = "Ruleset-specific action"),

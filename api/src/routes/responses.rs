@@ -146,3 +146,21 @@ pub enum OperationErrors {
     )]
     NotImplemented(Problem),
 }
+
+/// Errors of a route that only needs a valid key.
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "only read by the OpenAPI derive")]
+pub enum AuthErrors {
+    #[response(
+        status = 401,
+        description = "Missing, unknown or revoked API key",
+        content_type = "application/problem+json"
+    )]
+    Unauthorized(Problem),
+    #[response(
+        status = 429,
+        description = "Rate limit for this API key reached; see Retry-After",
+        content_type = "application/problem+json"
+    )]
+    TooManyRequests(Problem),
+}

@@ -1,4 +1,4 @@
-use super::responses::OperationErrors;
+use super::responses::{AuthErrors, OperationErrors};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::wire::{RulesetResponse, ruleset_name};
@@ -47,7 +47,7 @@ fn describe(id: RulesetId) -> (&'static str, &'static str, serde_json::Value) {
 }
 
 /// The rule systems Skirmish runs, with the operations each implements.
-#[utoipa::path(tag = "rulesets", responses((status = 200, body = Vec<RulesetResponse>)))]
+#[utoipa::path(operation_id = "list_rulesets", tag = "rulesets", responses((status = 200, body = Vec<RulesetResponse>), AuthErrors))]
 #[get("/v1/rulesets")]
 pub async fn list(_caller: Caller) -> HttpResponse {
     let rulesets: Vec<RulesetResponse> = RulesetId::ALL
@@ -82,7 +82,7 @@ pub fn not_implemented(ruleset: &str, operation: Operation) -> ApiError {
 
 /// Resolves an attack from inline stat blocks, storing nothing. Not implemented yet for any
 /// ruleset: answers 501.
-#[utoipa::path(
+#[utoipa::path(operation_id = "ruleset_attack", 
     tag = "rulesets",
     params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`")),
     request_body(content = Object, description = "Ruleset-specific attack: attacker, defender, weapon, modifiers"),
@@ -95,7 +95,7 @@ pub async fn attacks(_caller: Caller, ruleset: web::Path<String>) -> Result<Http
 
 /// Applies damage to an inline stat block, storing nothing. Not implemented yet for any
 /// ruleset: answers 501.
-#[utoipa::path(
+#[utoipa::path(operation_id = "ruleset_damage", 
     tag = "rulesets",
     params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`")),
     request_body(content = Object, description = "Ruleset-specific damage: target stat block and damage"),

@@ -12,8 +12,10 @@ use utoipa::ToSchema;
 }))]
 pub struct AddCombatantRequest {
     /// 1 to 100 characters.
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
     /// Which side the combatant fights on (1 to 100 characters), e.g. "party" or "bandits".
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub side: String,
     /// The ruleset's stat block; see `GET /v1/rulesets` for each ruleset's fields.
     #[schema(value_type = Object)]
@@ -30,7 +32,9 @@ pub struct AddCombatantRequest {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"defeated": true}))]
 pub struct PatchCombatantRequest {
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S", nullable = false)]
     pub name: Option<String>,
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S", nullable = false)]
     pub side: Option<String>,
     /// A whole new stat block for the encounter's ruleset.
     #[schema(value_type = Option<Object>)]

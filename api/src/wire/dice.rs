@@ -72,12 +72,15 @@ pub fn dice_for(seed: Option<u64>, rolls: Option<Vec<u32>>) -> Result<Dice, ApiE
 pub struct RollDiceRequest {
     /// Dice notation as Avrae's d20: `NdM`, `d%`, `+ - * /`, parentheses, `khN` `klN` `dhN` `dlN`,
     /// `!` / `eX` (explode), `rrX` / `roX` (reroll, with `<` `>`).
+    #[schema(min_length = 1, max_length = 200)]
     pub expression: String,
     /// Seed for the RNG (0 to 2^53 − 1). Omit for a fresh one; the response reports it.
     #[schema(minimum = 0, maximum = 9007199254740991_u64)]
+    #[serde(default, deserialize_with = "super::lenient::optional_whole")]
     pub seed: Option<u64>,
     /// Values rolled at the table, used in order before the RNG (each must fit its die).
     #[schema(max_items = 1000)]
+    #[serde(default, deserialize_with = "super::lenient::optional_wholes")]
     pub rolls: Option<Vec<u32>>,
 }
 

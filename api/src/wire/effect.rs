@@ -7,8 +7,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "at", rename_all = "snake_case", deny_unknown_fields)]
 pub enum MomentWire {
-    StartOfRound,
-    EndOfRound,
+    StartOfRound {},
+    EndOfRound {},
     StartOfTurn { combatant_id: String },
     EndOfTurn { combatant_id: String },
 }
@@ -18,15 +18,29 @@ pub enum MomentWire {
 #[serde(tag = "ends", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ExpiryRequest {
     /// At the start of that combatant's `turns`-th next turn (default 1).
-    StartOfTurn { combatant_id: String, turns: Option<u32> },
+    StartOfTurn {
+        combatant_id: String,
+        #[schema(minimum = 1, maximum = 10000)]
+        #[serde(default, deserialize_with = "super::lenient::optional_whole")]
+        turns: Option<u32>,
+    },
     /// At the end of that combatant's `turns`-th next turn (default 1).
-    EndOfTurn { combatant_id: String, turns: Option<u32> },
+    EndOfTurn {
+        combatant_id: String,
+        #[schema(minimum = 1, maximum = 10000)]
+        #[serde(default, deserialize_with = "super::lenient::optional_whole")]
+        turns: Option<u32>,
+    },
     /// At the end of the current round.
-    EndOfRound,
+    EndOfRound {},
     /// At the `rounds`-th end of round from now (1 = the end of this round).
-    AfterRounds { rounds: u32 },
+    AfterRounds {
+        #[schema(minimum = 1, maximum = 10000)]
+        #[serde(deserialize_with = "super::lenient::whole")]
+        rounds: u32,
+    },
     /// When the encounter ends.
-    EndOfEncounter,
+    EndOfEncounter {},
 }
 
 /// When the effect ends, with what is left to count.
@@ -47,12 +61,14 @@ pub enum ExpiryResponse {
 }))]
 pub struct AddEffectRequest {
     /// 1 to 100 characters.
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
     /// The combatant the effect is on.
     pub target_id: Option<String>,
     /// The combatant that caused it.
     pub source_id: Option<String>,
     /// Free text for the table, up to 1000 characters.
+    #[schema(max_length = 1000)]
     pub note: Option<String>,
     /// A moment at which the effect recurs (reported as `effect_fired`).
     pub fires_at: Option<MomentWire>,
@@ -82,8 +98,8 @@ pub struct EffectMutationResponse {
 impl From<MomentWire> for Moment {
     fn from(moment: MomentWire) -> Self {
         match moment {
-            MomentWire::StartOfRound => Self::StartOfRound,
-            MomentWire::EndOfRound => Self::EndOfRound,
+            MomentWire::StartOfRound {} => Self::StartOfRound,
+            MomentWire::EndOfRound {} => Self::EndOfRound,
             MomentWire::StartOfTurn { combatant_id } => {
                 Self::StartOfTurn { combatant_id: CombatantId(combatant_id) }
             }
@@ -97,8 +113,8 @@ impl From<MomentWire> for Moment {
 impl From<Moment> for MomentWire {
     fn from(moment: Moment) -> Self {
         match moment {
-            Moment::StartOfRound => Self::StartOfRound,
-            Moment::EndOfRound => Self::EndOfRound,
+            Moment::StartOfRound => Self::StartOfRound {},
+            Moment::EndOfRound => Self::EndOfRound {},
             Moment::StartOfTurn { combatant_id } => Self::StartOfTurn { combatant_id: combatant_id.0 },
             Moment::EndOfTurn { combatant_id } => Self::EndOfTurn { combatant_id: combatant_id.0 },
         }
@@ -114,9 +130,9 @@ impl From<ExpiryRequest> for Expiry {
             ExpiryRequest::EndOfTurn { combatant_id, turns } => {
                 Self::EndOfTurn { combatant_id: CombatantId(combatant_id), remaining: turns.unwrap_or(1) }
             }
-            ExpiryRequest::EndOfRound => Self::EndOfRound { remaining: 1 },
+            ExpiryRequest::EndOfRound {} => Self::EndOfRound { remaining: 1 },
             ExpiryRequest::AfterRounds { rounds } => Self::EndOfRound { remaining: rounds },
-            ExpiryRequest::EndOfEncounter => Self::EndOfEncounter,
+            ExpiryRequest::EndOfEncounter {} => Self::EndOfEncounter,
         }
     }
 }

@@ -38,6 +38,7 @@ impl From<RulesetName> for RulesetId {
 pub struct CreateEncounterRequest {
     pub ruleset: RulesetName,
     /// 1 to 100 characters.
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
 }
 

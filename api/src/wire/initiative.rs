@@ -8,6 +8,8 @@ use utoipa::ToSchema;
 pub struct FixedInitiative {
     pub combatant_id: String,
     /// −10000 to 10000.
+    #[schema(minimum = -10000, maximum = 10000)]
+    #[serde(deserialize_with = "super::lenient::whole")]
     pub value: i32,
 }
 
@@ -23,9 +25,11 @@ pub struct RollInitiativeRequest {
     pub fixed: Option<Vec<FixedInitiative>>,
     /// Seed for the RNG (0 to 2^53 − 1). Omit for a fresh one; the response reports it.
     #[schema(minimum = 0, maximum = 9007199254740991_u64)]
+    #[serde(default, deserialize_with = "super::lenient::optional_whole")]
     pub seed: Option<u64>,
     /// Physical dice, used in order (initiative dice, then any roll-off dice) before the RNG.
     #[schema(max_items = 1000)]
+    #[serde(default, deserialize_with = "super::lenient::optional_wholes")]
     pub rolls: Option<Vec<u32>>,
 }
 

@@ -7,6 +7,7 @@ mod effect;
 mod encounter;
 mod event;
 mod initiative;
+pub mod lenient;
 mod ruleset;
 
 pub use combatant::*;

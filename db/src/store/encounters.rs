@@ -7,7 +7,7 @@ use crate::rows::{
     CombatantRow, EffectRow, EncounterChanges, EncounterRow, EventRow, NewEncounterRow, combatant_rows,
     effect_rows, encounter_from_rows, event_row,
 };
-use crate::schema::{combatants, effects, encounters, events};
+use crate::schema::{combatants, effects, encounters, events, idempotency_records};
 use diesel::dsl::{max, sql};
 use diesel::prelude::*;
 use diesel::sql_types::Text;
@@ -67,12 +67,12 @@ impl Store {
                 let stored = load(conn, tenant, &encounter.id)?.ok_or(MutateError::NotFound)?;
                 let response = render(Mutation { encounter: stored, events, output: () })
                     .map_err(MutateError::Domain)?;
-                finish(conn, tenant, key, response)
+                finish(conn, tenant, key, &encounter.id, response)
             })
         })?
     }
 
-    /// Loads the tenant's encounter, checks `expected_version`, applies `command`, stores the new
+    /// Loads the tenant's encounter, applies `command`, checks `expected_version`, stores the new
     /// state (version + 1) with the events it returned and renders the response — all in one
     /// transaction on the single writer, so concurrent changes to one encounter apply one after
     /// another and an idempotency key's retry replays instead of applying again. If the command
@@ -92,10 +92,13 @@ impl Store {
                     return Ok(reply);
                 }
                 let mut encounter = load(conn, tenant, id)?.ok_or(MutateError::NotFound)?.encounter;
-                if let Some(expected) = expected_version.filter(|v| *v != encounter.version) {
-                    return Err(MutateError::VersionMismatch { expected, current: encounter.version });
-                }
+                let current = encounter.version;
+                // A request that would fail anyway gets that failure, not 412 (RFC 9110, 13.2.1):
+                // the command runs first, and the transaction discards it on a stale version.
                 let (new_events, output) = command(&mut encounter).map_err(MutateError::Domain)?;
+                if let Some(expected) = expected_version.filter(|v| *v != current) {
+                    return Err(MutateError::VersionMismatch { expected, current });
+                }
                 encounter.version += 1;
                 diesel::update(encounters::table.find(id.as_str()))
                     .set((
@@ -108,7 +111,7 @@ impl Store {
                 let stored = load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
                 let response =
                     render(Mutation { encounter: stored, events, output }).map_err(MutateError::Domain)?;
-                finish(conn, tenant, key, response)
+                finish(conn, tenant, key, id, response)
             })
         })?
     }
@@ -138,12 +141,22 @@ impl Store {
         })
     }
 
-    /// Deletes the tenant's encounter with its combatants, effects and events. False if there is
-    /// no such encounter for this tenant.
+    /// Deletes the tenant's encounter with its combatants, effects, events and idempotency
+    /// records. False if there is no such encounter for this tenant.
     pub fn delete(&self, tenant: &str, id: &EncounterId) -> Result<bool, DbError> {
         let target =
             encounters::table.filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)));
-        Ok(self.write(|conn| diesel::delete(target).execute(conn))?? > 0)
+        let records = idempotency_records::table.filter(idempotency_records::encounter_id.eq(id.as_str()));
+        let deleted = self.write(|conn| {
+            conn.immediate_transaction(|conn| {
+                let deleted = diesel::delete(target).execute(conn)?;
+                if deleted > 0 {
+                    diesel::delete(records).execute(conn)?;
+                }
+                Ok::<_, diesel::result::Error>(deleted)
+            })
+        })??;
+        Ok(deleted > 0)
     }
 
     /// Events with `seq > after`, in order, at most `limit`. `None` if the tenant has no such
@@ -176,10 +189,11 @@ fn finish<E>(
     conn: &mut SqliteConnection,
     tenant: &str,
     key: Option<&IdempotencyKey>,
+    encounter: &EncounterId,
     response: StoredResponse,
 ) -> Result<Reply, MutateError<E>> {
     if let Some(key) = key {
-        remember(conn, tenant, key, &response)?;
+        remember(conn, tenant, key, Some(encounter.as_str()), &response)?;
     }
     Ok(Reply { response, replayed: false })
 }

@@ -72,11 +72,14 @@ pub(crate) fn replay<E>(
     Ok(Some(Reply { response: StoredResponse { status, body: row.body, headers }, replayed: true }))
 }
 
-/// Stores a successful response under the key (expired records are cleared first).
+/// Stores a successful response under the key (expired records are cleared first). A record
+/// about an encounter goes when the encounter is deleted: a replay must not report a change to
+/// something that no longer exists.
 pub(crate) fn remember(
     conn: &mut SqliteConnection,
     tenant: &str,
     key: &IdempotencyKey,
+    encounter_id: Option<&str>,
     response: &StoredResponse,
 ) -> Result<(), DbError> {
     if !(200..300).contains(&response.status) {
@@ -95,6 +98,7 @@ pub(crate) fn remember(
             records::body.eq(&response.body),
             records::headers.eq(headers),
             records::created_at.eq(sql::<Text>(NOW)),
+            records::encounter_id.eq(encounter_id),
         ))
         .execute(conn)?;
     Ok(())
@@ -120,7 +124,7 @@ impl Store {
                     return Ok(reply);
                 }
                 let response = compute().map_err(MutateError::Domain)?;
-                remember(conn, tenant, key, &response)?;
+                remember(conn, tenant, key, None, &response)?;
                 Ok(Reply { response, replayed: false })
             })
         })?
