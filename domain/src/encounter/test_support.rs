@@ -21,14 +21,8 @@ pub fn add(encounter: &mut Encounter, name: &str, stats: StatBlock) {
 
 pub fn cepheus(dex: i64) -> StatBlock {
     let c = |v| Score::new(v).unwrap();
-    StatBlock::CepheusEngine(cepheus_engine::Stats {
-        str: c(7),
-        dex: c(dex),
-        end: c(7),
-        int: c(7),
-        edu: c(7),
-        soc: c(7),
-    })
+    let stats = cepheus_engine::Stats::with_characteristics(c(7), c(dex), c(7), c(7), c(7), c(7));
+    StatBlock::CepheusEngine(stats)
 }
 
 pub fn adeva(ag: i64) -> StatBlock {

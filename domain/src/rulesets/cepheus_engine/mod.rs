@@ -1,21 +1,37 @@
 //! Cepheus Engine, Personal Combat (shared/rules/cepheus-engine.txt).
 
+pub mod allocation;
+pub mod attack;
+pub mod attack_damage;
 pub mod attack_difficulty;
+pub mod attack_miss;
 pub mod attack_modifiers;
+pub mod attack_request;
+pub mod attack_roll;
 pub mod blind_fire;
 pub mod burst;
+pub mod character;
 pub mod circumstances;
+pub mod collision;
 pub mod conditions;
 pub mod cover;
 pub mod damage;
 pub mod difficulty;
 pub mod dynamic;
+pub mod explosion;
+pub mod fatigue;
+pub mod grapple;
 pub mod modifier;
+pub mod opposed;
 pub mod range;
 pub mod reactions;
 pub mod skill;
+pub mod skills;
 pub mod stance;
+pub mod stats_input;
+pub mod status_effects;
 pub mod vehicle;
+pub mod vehicle_damage;
 pub mod vehicle_location;
 pub mod weapon;
 
@@ -29,9 +45,11 @@ use serde::{Deserialize, Serialize};
 /// A characteristic value (0–30 covers humans, aliens and robots).
 pub type Characteristic = Score<0, 30>;
 
-/// The six characteristics of the Universal Personality Profile.
+/// The six characteristics of the Universal Personality Profile, plus the optional state a fight
+/// changes (see `character.rs`): read through `stats_input::StatsInput`, which refuses unknown
+/// fields and damage beyond a characteristic; fields at their default are not written out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "stats_input::StatsInput")]
 pub struct Stats {
     pub str: Characteristic,
     pub dex: Characteristic,
@@ -39,6 +57,21 @@ pub struct Stats {
     pub int: Characteristic,
     pub edu: Characteristic,
     pub soc: Characteristic,
+    /// Skill levels by normalised name; none by default.
+    #[serde(skip_serializing_if = "skills::Skills::is_empty")]
+    pub skills: skills::Skills,
+    /// Armour rating; 0 by default.
+    #[serde(skip_serializing_if = "character::is_no_armour")]
+    pub armour: character::Armour,
+    /// Damage taken by STR, DEX and END; none by default.
+    #[serde(skip_serializing_if = "character::Damage::is_none")]
+    pub damage: character::Damage,
+    /// −2 to all checks until rested; false by default.
+    #[serde(skip_serializing_if = "character::is_false")]
+    pub fatigued: bool,
+    /// Unconscious for a reason other than damage (fatigue on fatigue); false by default.
+    #[serde(skip_serializing_if = "character::is_false")]
+    pub knocked_out: bool,
 }
 
 /// Tied combatants act together (cepheus-engine.txt, "The Combat Round": still tied after
@@ -93,7 +126,7 @@ mod tests {
 
     fn stats(dex: i64) -> Stats {
         let c = |v| Characteristic::new(v).unwrap();
-        Stats { str: c(7), dex: c(dex), end: c(7), int: c(7), edu: c(7), soc: c(7) }
+        Stats::with_characteristics(c(7), c(dex), c(7), c(7), c(7), c(7))
     }
 
     #[test]

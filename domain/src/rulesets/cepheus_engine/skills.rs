@@ -1,0 +1,158 @@
+//! A character's skill levels, as the attack checks use them (cepheus-engine.txt, "Attack": the
+//! checks add "the appropriate ... skill"; "Fighting in Zero Gravity" for unskilled attackers). The
+//! unskilled DM itself is the SRD's (`skill::UNSKILLED_DM`).
+//!
+//! Decisions:
+//! - Names are matched ignoring case, and any run of spaces, underscores or hyphens counts as a
+//!   single underscore; separators at either end are dropped. So "Gun Combat", "gun_combat" and
+//!   "GUN-COMBAT" are one skill, and "Zero-G" is `zero_g`. Names are stored and sent back in this
+//!   normalised form.
+//! - Two names that normalise alike in one stat block are refused, rather than one silently
+//!   replacing the other.
+//! - A stat block holds at most 64 skills. A name may be at most 64 characters as sent, must have
+//!   at least one letter or digit, and may not contain control characters.
+//! - Levels run from 0 to 15. Level 0 is trained at the basic level and gives DM +0; a skill that
+//!   is not listed is unskilled (−3).
+
+use crate::score::Score;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The most skills one stat block may list.
+pub const MAX_SKILLS: usize = 64;
+
+/// The longest skill name accepted, in characters as sent.
+pub const MAX_SKILL_NAME_CHARS: usize = 64;
+
+/// A skill level (0–15).
+pub type SkillLevel = Score<0, 15>;
+
+/// Skill levels by normalised name (see the module's decisions).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "BTreeMap<String, SkillLevel>")]
+pub struct Skills(BTreeMap<String, SkillLevel>);
+
+/// Why a list of skills was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SkillsError {
+    #[error("{count} skills listed; at most {MAX_SKILLS} are allowed")]
+    TooMany { count: usize },
+    #[error("the skill name '{name}' needs at least one letter or digit")]
+    BlankName { name: String },
+    #[error("the skill name '{name}' is longer than {MAX_SKILL_NAME_CHARS} characters")]
+    NameTooLong { name: String },
+    #[error("the skill name {name:?} contains a control character")]
+    ControlCharacter { name: String },
+    #[error("'{first}' and '{second}' name the same skill; list it once")]
+    Duplicate { first: String, second: String },
+}
+
+/// The form a skill name is stored and looked up in: lowercase, with each run of spaces,
+/// underscores and hyphens turned into one underscore.
+pub fn normalise_skill_name(name: &str) -> String {
+    name.split(|c: char| c.is_whitespace() || c == '_' || c == '-')
+        .filter(|part| !part.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+impl Skills {
+    /// The level of a skill, looked up by any spelling of its name; `None` when unskilled.
+    pub fn level(&self, name: &str) -> Option<i32> {
+        self.0.get(&normalise_skill_name(name)).map(|level| level.get())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Each skill's normalised name and level, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, i32)> {
+        self.0.iter().map(|(name, level)| (name.as_str(), level.get()))
+    }
+}
+
+impl TryFrom<BTreeMap<String, SkillLevel>> for Skills {
+    type Error = SkillsError;
+
+    fn try_from(listed: BTreeMap<String, SkillLevel>) -> Result<Self, SkillsError> {
+        if listed.len() > MAX_SKILLS {
+            return Err(SkillsError::TooMany { count: listed.len() });
+        }
+        let mut skills: BTreeMap<String, (String, SkillLevel)> = BTreeMap::new();
+        for (name, level) in listed {
+            let key = checked_key(&name)?;
+            if let Some((first, _)) = skills.get(&key) {
+                return Err(SkillsError::Duplicate { first: first.clone(), second: name });
+            }
+            skills.insert(key, (name, level));
+        }
+        Ok(Self(skills.into_iter().map(|(key, (_, level))| (key, level)).collect()))
+    }
+}
+
+fn checked_key(name: &str) -> Result<String, SkillsError> {
+    if name.chars().count() > MAX_SKILL_NAME_CHARS {
+        return Err(SkillsError::NameTooLong { name: name.into() });
+    }
+    if name.chars().any(char::is_control) {
+        return Err(SkillsError::ControlCharacter { name: name.into() });
+    }
+    let key = normalise_skill_name(name);
+    if !key.chars().any(char::is_alphanumeric) {
+        return Err(SkillsError::BlankName { name: name.into() });
+    }
+    Ok(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skills(pairs: &[(&str, i64)]) -> Result<Skills, SkillsError> {
+        let map: BTreeMap<String, SkillLevel> =
+            pairs.iter().map(|(name, level)| ((*name).to_owned(), Score::new(*level).unwrap())).collect();
+        Skills::try_from(map)
+    }
+
+    #[test]
+    fn names_match_whatever_the_case_and_separators() {
+        assert_eq!(normalise_skill_name("Gun Combat"), "gun_combat");
+        assert_eq!(normalise_skill_name("  gun__combat "), "gun_combat");
+        assert_eq!(normalise_skill_name("Zero-G"), "zero_g");
+        let skills = skills(&[("Gun Combat", 2), ("Zero-G", 0)]).unwrap();
+        assert_eq!(skills.level("gun_combat"), Some(2));
+        assert_eq!(skills.level("GUN COMBAT"), Some(2));
+        assert_eq!(skills.level("zero g"), Some(0));
+        assert_eq!(skills.level("Melee Combat"), None);
+    }
+
+    #[test]
+    fn names_are_stored_normalised() {
+        let skills = skills(&[("Gun Combat", 2)]).unwrap();
+        assert_eq!(skills.iter().collect::<Vec<_>>(), vec![("gun_combat", 2)]);
+    }
+
+    #[test]
+    fn two_spellings_of_one_skill_are_refused() {
+        let error = skills(&[("Gun Combat", 1), ("gun_combat", 2)]).unwrap_err();
+        // BTreeMap order: "Gun Combat" < "gun_combat" (uppercase sorts first).
+        assert_eq!(error, SkillsError::Duplicate { first: "Gun Combat".into(), second: "gun_combat".into() });
+        assert_eq!(error.to_string(), "'Gun Combat' and 'gun_combat' name the same skill; list it once");
+    }
+
+    #[test]
+    fn bad_names_and_too_many_skills_are_refused() {
+        assert!(matches!(skills(&[(" _- ", 1)]), Err(SkillsError::BlankName { .. })));
+        assert!(matches!(skills(&[("", 1)]), Err(SkillsError::BlankName { .. })));
+        let long = "a".repeat(65);
+        assert!(matches!(skills(&[(long.as_str(), 1)]), Err(SkillsError::NameTooLong { .. })));
+        assert!(skills(&[("a".repeat(64).as_str(), 1)]).is_ok());
+        assert!(matches!(skills(&[("gun\ncombat", 1)]), Err(SkillsError::ControlCharacter { .. })));
+        let names: Vec<String> = (0..65).map(|i| format!("skill {i}")).collect();
+        let pairs: Vec<(&str, i64)> = names.iter().map(|name| (name.as_str(), 1)).collect();
+        assert_eq!(skills(&pairs), Err(SkillsError::TooMany { count: 65 }));
+        assert!(skills(&pairs[..64]).is_ok());
+    }
+}
