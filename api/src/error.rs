@@ -7,6 +7,7 @@ use serde::Serialize;
 use skirmish_db::{DbError, MutateError};
 use skirmish_domain::dice::{DiceError, DiceExprError};
 use skirmish_domain::encounter::EncounterError;
+use skirmish_domain::rulesets::RuleError;
 use utoipa::ToSchema;
 
 /// The body of every error response.
@@ -187,6 +188,15 @@ impl From<EncounterError> for ApiError {
             }
             EncounterError::Conflict(message) => Self::Conflict(message),
             EncounterError::Dice(dice) => dice.into(),
+        }
+    }
+}
+
+impl From<RuleError> for ApiError {
+    fn from(error: RuleError) -> Self {
+        match error {
+            RuleError::Invalid { field, message } => Self::Invalid { field, detail: message },
+            RuleError::Dice(dice) => dice.into(),
         }
     }
 }

@@ -164,3 +164,15 @@ pub enum AuthErrors {
     )]
     TooManyRequests(Problem),
 }
+
+/// The answer of a ruleset operation a ruleset does not implement.
+#[derive(IntoResponses)]
+#[allow(dead_code, reason = "only read by the OpenAPI derive")]
+pub enum NotImplementedError {
+    #[response(
+        status = 501,
+        description = "This ruleset does not implement the operation yet",
+        content_type = "application/problem+json"
+    )]
+    NotImplemented(Problem),
+}

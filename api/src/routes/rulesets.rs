@@ -1,9 +1,19 @@
-use super::responses::{AuthErrors, OperationErrors};
+use super::AppState;
+use super::responses::{AuthErrors, DiceErrors, OperationErrors};
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::extract::ApiJson;
+use crate::reply::{json_reply, send};
+use crate::wire::{
+    DieResponse, InlineOperationResponse, dice_for, report_json, ruleset_request, split_operation_body,
+};
 use crate::wire::{RulesetResponse, ruleset_name};
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
+use serde_json::Value;
 use serde_json::json;
+use skirmish_domain::rulesets::UnknownRuleset;
+use skirmish_domain::rulesets::cepheus_engine::operations as cepheus;
 use skirmish_domain::rulesets::{Operation, RulesetId};
 
 fn operation_name(operation: Operation) -> &'static str {
@@ -80,28 +90,75 @@ pub fn not_implemented(ruleset: &str, operation: Operation) -> ApiError {
     }
 }
 
-/// Resolves an attack from inline stat blocks, storing nothing. Not implemented yet for any
-/// ruleset: answers 501.
-#[utoipa::path(operation_id = "ruleset_attack", 
-    tag = "rulesets",
-    params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`")),
-    request_body(content = Object, description = "Ruleset-specific attack: attacker, defender, weapon, modifiers"),
-    responses(OperationErrors)
-)]
-#[post("/v1/rulesets/{ruleset}/attacks")]
-pub async fn attacks(_caller: Caller, ruleset: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    Err(not_implemented(&ruleset, Operation::Attacks))
+/// A stateless operation: the ruleset's request with inline stat blocks; nothing is stored.
+async fn inline(
+    state: &AppState,
+    caller: &Caller,
+    ruleset: &str,
+    body: Value,
+    operation: Operation,
+) -> Result<HttpResponse, ApiError> {
+    let id: RulesetId =
+        ruleset.parse().map_err(|unknown: UnknownRuleset| ApiError::NotFound(unknown.to_string()))?;
+    if !id.implements(operation) {
+        return Err(not_implemented(ruleset, operation));
+    }
+    let input = split_operation_body(body)?;
+    let mut dice = dice_for(input.seed, input.rolls)?;
+    let compute = move || -> Result<_, ApiError> {
+        let result = match (id, operation) {
+            (RulesetId::CepheusEngine, Operation::Attacks) => {
+                report_json(&cepheus::attack_inline(ruleset_request(input.body)?, &mut dice)?)?
+            }
+            (RulesetId::CepheusEngine, Operation::Damage) => {
+                report_json(&cepheus::damage_inline(ruleset_request(input.body)?, &mut dice)?)?
+            }
+            (id, operation) => return Err(not_implemented(id.as_str(), operation)),
+        };
+        let seed = dice.seed();
+        let dice = dice.into_rolls().into_iter().map(DieResponse::from).collect();
+        json_reply(StatusCode::OK, &InlineOperationResponse { seed, dice, result }, None)
+    };
+    let store = state.store.clone();
+    let (tenant, key) = (caller.tenant.clone(), caller.idempotency());
+    let reply = web::block(move || store.idempotent(&tenant, key.as_ref(), compute)).await??;
+    Ok(send(reply))
 }
 
-/// Applies damage to an inline stat block, storing nothing. Not implemented yet for any
-/// ruleset: answers 501.
-#[utoipa::path(operation_id = "ruleset_damage", 
+/// Resolves an attack from inline stat blocks, storing nothing (for bots that keep their own
+/// state). cepheus-engine is implemented; other rulesets answer 501.
+#[utoipa::path(operation_id = "ruleset_attack",
     tag = "rulesets",
-    params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`")),
-    request_body(content = Object, description = "Ruleset-specific damage: target stat block and damage"),
-    responses(OperationErrors)
+    params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`"),
+           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed")),
+    request_body(content = Object, description = "The ruleset's attack with `attacker` and `target` stat blocks inline, plus optional `seed` and `rolls`"),
+    responses((status = 200, body = InlineOperationResponse), DiceErrors, OperationErrors)
+)]
+#[post("/v1/rulesets/{ruleset}/attacks")]
+pub async fn attacks(
+    state: web::Data<AppState>,
+    caller: Caller,
+    ruleset: web::Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<HttpResponse, ApiError> {
+    inline(&state, &caller, &ruleset, body, Operation::Attacks).await
+}
+
+/// Applies damage to an inline stat block, storing nothing. cepheus-engine is implemented;
+/// other rulesets answer 501.
+#[utoipa::path(operation_id = "ruleset_damage",
+    tag = "rulesets",
+    params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`"),
+           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed")),
+    request_body(content = Object, description = "The ruleset's damage with the `target` stat block inline, plus optional `seed` and `rolls`"),
+    responses((status = 200, body = InlineOperationResponse), DiceErrors, OperationErrors)
 )]
 #[post("/v1/rulesets/{ruleset}/damage")]
-pub async fn damage(_caller: Caller, ruleset: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    Err(not_implemented(&ruleset, Operation::Damage))
+pub async fn damage(
+    state: web::Data<AppState>,
+    caller: Caller,
+    ruleset: web::Path<String>,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<HttpResponse, ApiError> {
+    inline(&state, &caller, &ruleset, body, Operation::Damage).await
 }

@@ -8,6 +8,7 @@ mod encounter;
 mod event;
 mod initiative;
 pub mod lenient;
+mod operation;
 mod ruleset;
 
 pub use combatant::*;
@@ -16,6 +17,7 @@ pub use effect::*;
 pub use encounter::*;
 pub use event::*;
 pub use initiative::*;
+pub use operation::*;
 pub use ruleset::*;
 
 /// Most ids a list in a request may hold.

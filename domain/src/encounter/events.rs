@@ -1,10 +1,12 @@
 use super::effects::{Effect, Moment};
 use super::model::{CombatantId, EffectId};
 use crate::dice::DieRoll;
-use serde::{Deserialize, Serialize};
+use crate::rulesets::RulesetReport;
+use serde::Serialize;
 
 /// One entry of an encounter's append-only log. Every state change and every die appears here.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Only written out: the store keeps events as JSON text and reads them back as plain JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Event {
     EncounterCreated {
@@ -91,5 +93,22 @@ pub enum Event {
     },
     EncounterEnded {
         round: u32,
+    },
+    /// A ruleset resolved an attack; `report` holds every modifier, die and consequence.
+    AttackResolved {
+        attacker_id: CombatantId,
+        target_id: CombatantId,
+        report: RulesetReport,
+    },
+    /// Damage was applied to a combatant outside an attack.
+    DamageApplied {
+        combatant_id: CombatantId,
+        report: RulesetReport,
+    },
+    /// A combatant took a declared action (aim, stance, leadership, grapple, …).
+    ActionTaken {
+        combatant_id: CombatantId,
+        action: String,
+        report: RulesetReport,
     },
 }

@@ -59,7 +59,12 @@ impl RulesetId {
 
     /// The operations the server computes for this ruleset today. Anything else answers 501.
     pub fn operations(self) -> &'static [Operation] {
-        &[Operation::Initiative]
+        match self {
+            Self::CepheusEngine => {
+                &[Operation::Initiative, Operation::Attacks, Operation::Damage, Operation::Actions]
+            }
+            _ => &[Operation::Initiative],
+        }
     }
 
     pub fn implements(self, operation: Operation) -> bool {

@@ -12,7 +12,13 @@
 //! - Delayers still waiting at the end of the round act first in the next: their initiative
 //!   becomes one more than the highest of everyone else's for that round; several delayers get the
 //!   same score and then go by DEX (and share a slot if DEX ties too).
+//! - The end of a round also advances extended actions (`operations::extended`); suppression's
+//!   −1 DM is stored as one check penalty for the current round and one for the next, so the
+//!   usual expiry here ends it after the following round.
 
+use super::operations::economy::ActionEconomy;
+use super::operations::extended::{ExtendedAction, progress_at_end_of_round};
+use super::operations::suppression::SuppressionMark;
 use super::stance::Stance;
 use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{RulesetState, set_initiative};
@@ -54,6 +60,14 @@ pub struct CombatState {
     pub aim_target: Option<CombatantId>,
     /// Dived for cover: the next significant action is lost.
     pub loses_next_significant_action: bool,
+    /// Actions recorded in the combatant's turn this round (`operations::economy`).
+    pub economy: ActionEconomy,
+    /// An extended action in progress (`operations::extended`).
+    pub extended: Option<ExtendedAction>,
+    /// When suppression fire last affected the combatant (`operations::suppression`).
+    pub suppressed: Option<SuppressionMark>,
+    /// Locked in a grapple with this combatant.
+    pub grappling_with: Option<CombatantId>,
 }
 
 /// The combatant's Cepheus state, or an error naming the field if it is not a Cepheus combatant.
@@ -246,6 +260,7 @@ pub fn set_comms(
 /// round apply, and combatants still delaying go first next round (top + 1).
 pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
     let ending = encounter.round;
+    progress_at_end_of_round(encounter, ending, events);
     let ids: Vec<CombatantId> = encounter.combatants.iter().map(|c| c.id.clone()).collect();
     for id in &ids {
         let Some(combatant) = encounter.combatant_mut(id) else { continue };

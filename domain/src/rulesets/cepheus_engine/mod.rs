@@ -22,6 +22,7 @@ pub mod explosion;
 pub mod fatigue;
 pub mod grapple;
 pub mod modifier;
+pub mod operations;
 pub mod opposed;
 pub mod range;
 pub mod reactions;

@@ -1,0 +1,230 @@
+//! Cepheus Engine operations on a stored encounter (attacks, damage, declared actions) and their
+//! stateless twins that take stat blocks inline (cepheus-engine.txt, "Personal Combat").
+//!
+//! Every command works on a clone of the encounter and only replaces the original when it has
+//! succeeded, so a refused command changes nothing (dice already rolled are simply discarded).
+//!
+//! Decisions:
+//! - Only a cepheus-engine encounter accepts these commands; any other ruleset is a conflict.
+//!   Attacks and declared actions need an active encounter; damage may also be applied during
+//!   setup, but never once the encounter has ended.
+//! - Combatant ids in a request that are not in the encounter are refused on the request field
+//!   that named them (`attacker_id`, `target_id`, `unit_ids[1]`, …).
+//! - A combatant's own check penalties this round (reactions, hastening, suppression; see
+//!   `dynamic.rs`) are summed into one modifier, and fatigue (−2) is another; both are added to
+//!   every check the combatant makes here, attacks included. The attack circumstances' own
+//!   `attacker_hasty` / `attacker_reactions` / `attacker_suppressed` / `attacker_fatigued` flags
+//!   are therefore never set, so nothing counts twice.
+//! - Characteristic DMs use current (damaged) values, as `character.rs` decides.
+//! - The melee skill (for a parry) is the better of the target's "melee_combat" and "melee"
+//!   levels, 0 when it has neither (an unskilled parry subtracts nothing, `reactions.rs`).
+//! - Aiming is lost when the aimer does anything but aim at the same target: any other recorded
+//!   action, a reaction, or attacking (which uses it). Being hit (damage after armour above 0)
+//!   also loses it: the text says so for aiming for the kill, and both are tracked as one aim.
+//!   Free actions (a shouted warning, comms, hastening, a referee's fatigue) do not break it.
+
+pub mod actions;
+pub mod apply;
+pub mod attack_op;
+pub mod damage_op;
+pub mod economy;
+pub mod extended;
+pub mod inline;
+pub mod request;
+pub mod suppression;
+
+pub use actions::{Action, ActionReport, act};
+pub use apply::HitResult;
+pub use attack_op::{AttackReport, EncounterAttack, StrayHit, attack};
+pub use damage_op::{DamageReport, EncounterDamage, damage};
+pub use extended::{ExtendedAction, ExtendedCheck, ExtendedCheckOutcome};
+pub use inline::{
+    InlineAttack, InlineAttackReport, InlineDamage, InlineDamageReport, attack_inline, damage_inline,
+};
+pub use request::{Reaction, Weapon};
+
+use super::dynamic::{CombatState, check_penalties};
+use super::modifier::Modifier;
+use super::{Characteristic, Stats, characteristic_dm};
+use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, EncounterStatus};
+use crate::rulesets::{RulesetId, StatBlock};
+use serde::{Deserialize, Serialize};
+
+/// Refuses a command on an encounter of another ruleset.
+pub(crate) fn ensure_cepheus(encounter: &Encounter) -> Result<(), EncounterError> {
+    if encounter.ruleset != RulesetId::CepheusEngine {
+        return Err(EncounterError::Conflict(format!(
+            "this is a {} encounter; these commands follow cepheus-engine rules",
+            encounter.ruleset
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a command unless rounds are running.
+pub(crate) fn ensure_active(encounter: &Encounter) -> Result<(), EncounterError> {
+    ensure_cepheus(encounter)?;
+    match encounter.status {
+        EncounterStatus::Active => Ok(()),
+        status => Err(EncounterError::Conflict(format!(
+            "the encounter is {}: start it before attacking or acting",
+            status.as_str()
+        ))),
+    }
+}
+
+pub(crate) fn combatant<'a>(
+    encounter: &'a Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<&'a Combatant, EncounterError> {
+    encounter
+        .combatant(id)
+        .ok_or_else(|| EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter")))
+}
+
+pub(crate) fn combatant_mut<'a>(
+    encounter: &'a mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<&'a mut Combatant, EncounterError> {
+    encounter
+        .combatant_mut(id)
+        .ok_or_else(|| EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter")))
+}
+
+fn not_cepheus(combatant: &Combatant, field: &str) -> EncounterError {
+    EncounterError::invalid(field, format!("{} is not a cepheus-engine combatant", combatant.name))
+}
+
+/// The combatant's stat block and combat state.
+pub(crate) fn parts<'a>(
+    combatant: &'a Combatant,
+    field: &str,
+) -> Result<(&'a Stats, &'a CombatState), EncounterError> {
+    match (&combatant.stats, &combatant.state) {
+        (StatBlock::CepheusEngine(stats), crate::rulesets::RulesetState::CepheusEngine(state)) => {
+            Ok((stats, state))
+        }
+        _ => Err(not_cepheus(combatant, field)),
+    }
+}
+
+/// The combatant's stat block and combat state, mutably.
+pub(crate) fn parts_mut<'a>(
+    combatant: &'a mut Combatant,
+    field: &str,
+) -> Result<(&'a mut Stats, &'a mut CombatState), EncounterError> {
+    match combatant {
+        Combatant {
+            stats: StatBlock::CepheusEngine(stats),
+            state: crate::rulesets::RulesetState::CepheusEngine(state),
+            ..
+        } => Ok((stats, state)),
+        other => Err(not_cepheus(other, field)),
+    }
+}
+
+/// The combat state alone, mutably.
+pub(crate) fn state_mut<'a>(
+    encounter: &'a mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<&'a mut CombatState, EncounterError> {
+    Ok(parts_mut(combatant_mut(encounter, id, field)?, field)?.1)
+}
+
+/// It must be this combatant's turn (cepheus-engine.txt, "The Combat Round": a character takes
+/// all his actions at once, on his turn).
+pub(crate) fn ensure_turn(
+    encounter: &Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<(), EncounterError> {
+    if encounter.current.as_ref() == Some(id) {
+        return Ok(());
+    }
+    Err(EncounterError::invalid(field, format!("it is not {}'s turn", encounter.name_of(id))))
+}
+
+/// Unconscious, dead and defeated combatants take no actions (cepheus-engine.txt, "Damage").
+pub(crate) fn ensure_can_act(combatant: &Combatant, field: &str) -> Result<(), EncounterError> {
+    let (stats, _) = parts(combatant, field)?;
+    let status = stats.status();
+    if !status.can_act() || combatant.flags.defeated {
+        let why =
+            if status.can_act() { "defeated".to_string() } else { format!("{status:?}").to_lowercase() };
+        return Err(EncounterError::invalid(field, format!("{} cannot act ({why})", combatant.name)));
+    }
+    Ok(())
+}
+
+/// The combatant's own DMs on every check this round: the one-round penalties summed into one
+/// modifier, then fatigue (see the module decisions).
+pub(crate) fn own_check_modifiers(stats: &Stats, state: &CombatState, round: u32) -> Vec<Modifier> {
+    let penalties = check_penalties(state, round);
+    let mut modifiers = Vec::new();
+    if !penalties.is_empty() {
+        let total: i32 = penalties.iter().map(|(_, dm)| dm).sum();
+        let list: Vec<String> = penalties.iter().map(|(reason, dm)| format!("{reason} {dm:+}")).collect();
+        let reason = format!("own penalties this round ({})", list.join(", "));
+        modifiers.push(Modifier::new(reason, total.clamp(-20, 20)));
+    }
+    modifiers.extend(stats.check_dm_penalties());
+    modifiers
+}
+
+/// The melee skill a parry subtracts (see the module decisions).
+pub(crate) fn melee_level(stats: &Stats) -> i32 {
+    stats.skill_level("melee_combat").max(stats.skill_level("melee")).unwrap_or(0)
+}
+
+/// One of the six characteristics, as a client names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CharacteristicName {
+    Str,
+    Dex,
+    End,
+    Int,
+    Edu,
+    Soc,
+}
+
+impl CharacteristicName {
+    /// The DM of the characteristic's current value.
+    pub fn dm(self, stats: &Stats) -> i32 {
+        use super::character::Physical;
+        match self {
+            CharacteristicName::Str => stats.current_dm(Physical::Str),
+            CharacteristicName::Dex => stats.current_dm(Physical::Dex),
+            CharacteristicName::End => stats.current_dm(Physical::End),
+            CharacteristicName::Int => characteristic_dm(stats.int),
+            CharacteristicName::Edu => characteristic_dm(stats.edu),
+            CharacteristicName::Soc => characteristic_dm(stats.soc),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            CharacteristicName::Str => "STR",
+            CharacteristicName::Dex => "DEX",
+            CharacteristicName::End => "END",
+            CharacteristicName::Int => "INT",
+            CharacteristicName::Edu => "EDU",
+            CharacteristicName::Soc => "SOC",
+        }
+    }
+}
+
+/// A characteristic value from a current value (always within 0..=30).
+pub(crate) fn characteristic(value: i32) -> Characteristic {
+    Characteristic::new(i64::from(value.clamp(0, 30))).unwrap_or_else(|_| unreachable!("clamped to 0..=30"))
+}
+
+#[cfg(test)]
+mod tests_actions;
+#[cfg(test)]
+mod tests_attack;
+#[cfg(test)]
+mod tests_support;
