@@ -36,12 +36,14 @@ fn take<T>(
     }
 }
 
-/// Reads a ruleset's request from the body, naming the JSON path of a bad value.
+/// Reads a ruleset's request from the body, naming the JSON path of a bad value. The body is
+/// well-formed JSON by then and the schema publishes it as a ruleset-specific object, so what
+/// the ruleset cannot read is 422, not 400.
 pub fn ruleset_request<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> {
     let mut track = serde_path_to_error::Track::new();
     T::deserialize(serde_path_to_error::Deserializer::new(body, &mut track)).map_err(|error| {
         let path = track.path().to_string();
-        ApiError::bad_request(if path == "." { "body".to_owned() } else { path }, error.to_string())
+        ApiError::invalid(if path == "." { "body".to_owned() } else { path }, error.to_string())
     })
 }
 
