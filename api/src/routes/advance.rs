@@ -1,4 +1,4 @@
-use super::responses::MutationErrors;
+use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
 use super::{AppState, mutate};
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -52,11 +52,9 @@ fn describe(encounter: &Encounter, moment: &Moment) -> String {
 /// now and every effect that fired or expired on the way.
 #[utoipa::path(operation_id = "advance_encounter", 
     tag = "encounters",
-    params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`"),
-           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed (1–255 visible ASCII characters)")),
+    params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
     request_body(content = Option<AdvanceRequest>, description = "Optional; default `{\"to\": \"next_turn\"}`"),
-    responses((status = 200, body = AdvanceResponse, headers(("ETag" = String))), MutationErrors)
+    responses((status = 200, body = AdvanceResponse, headers(("ETag" = String))), MutationErrors, AuthErrors)
 )]
 #[post("/v1/encounters/{id}/advance")]
 pub async fn advance(

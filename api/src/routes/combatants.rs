@@ -1,4 +1,4 @@
-use super::responses::MutationErrors;
+use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
 use super::{AppState, mutate, new_id};
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -41,11 +41,9 @@ pub fn render_plain(mutation: Mutation<()>) -> Result<StoredResponse, ApiError> 
 /// Adds a combatant with its ruleset's stat block.
 #[utoipa::path(operation_id = "add_combatant", 
     tag = "combatants",
-    params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`"),
-           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed (1–255 visible ASCII characters)")),
+    params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
     request_body = AddCombatantRequest,
-    responses((status = 201, body = CombatantMutationResponse, headers(("ETag" = String))), MutationErrors)
+    responses((status = 201, body = CombatantMutationResponse, headers(("ETag" = String))), MutationErrors, AuthErrors)
 )]
 #[post("/v1/encounters/{id}/combatants")]
 pub async fn add(
@@ -73,10 +71,9 @@ pub async fn add(
 /// Changes a combatant's name, side, stat block or flags.
 #[utoipa::path(operation_id = "update_combatant", 
     tag = "combatants",
-    params(("id" = String, Path, description = "Encounter id"), ("cid" = String, Path, description = "Combatant id"),
-           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`")),
+    params(("id" = String, Path, description = "Encounter id"), ("cid" = String, Path, description = "Combatant id"), IfMatchHeader),
     request_body = PatchCombatantRequest,
-    responses((status = 200, body = CombatantMutationResponse, headers(("ETag" = String))), MutationErrors)
+    responses((status = 200, body = CombatantMutationResponse, headers(("ETag" = String))), MutationErrors, AuthErrors)
 )]
 #[patch("/v1/encounters/{id}/combatants/{cid}")]
 pub async fn update(
@@ -108,9 +105,8 @@ pub async fn update(
 /// Removes a combatant; effects that name it end.
 #[utoipa::path(operation_id = "remove_combatant", 
     tag = "combatants",
-    params(("id" = String, Path, description = "Encounter id"), ("cid" = String, Path, description = "Combatant id"),
-           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`")),
-    responses((status = 200, body = MutationResponse, headers(("ETag" = String))), MutationErrors)
+    params(("id" = String, Path, description = "Encounter id"), ("cid" = String, Path, description = "Combatant id"), IfMatchHeader),
+    responses((status = 200, body = MutationResponse, headers(("ETag" = String))), MutationErrors, AuthErrors)
 )]
 #[delete("/v1/encounters/{id}/combatants/{cid}")]
 pub async fn remove(

@@ -1,5 +1,5 @@
 use super::AppState;
-use super::responses::DiceErrors;
+use super::responses::{AuthErrors, DiceErrors, IdempotencyHeader};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
@@ -13,7 +13,7 @@ use skirmish_domain::dice::DiceExpr;
 ///
 /// Send `rolls` to use physical dice (checked against each die, then the seeded RNG takes
 /// over) or `seed` to replay a roll exactly.
-#[utoipa::path(operation_id = "roll_dice", tag = "dice", params(("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed (1–255 visible ASCII characters)")), request_body = RollDiceRequest, responses((status = 200, body = RollDiceResponse), DiceErrors))]
+#[utoipa::path(operation_id = "roll_dice", tag = "dice", params(IdempotencyHeader), request_body = RollDiceRequest, responses((status = 200, body = RollDiceResponse), DiceErrors, AuthErrors))]
 #[post("/v1/dice/roll")]
 pub async fn roll(
     state: web::Data<AppState>,

@@ -1,5 +1,5 @@
 use super::combatants::render_plain;
-use super::responses::MutationErrors;
+use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
 use super::{AppState, mutate, new_id};
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -31,11 +31,9 @@ fn render_effect(mutation: Mutation<EffectId>) -> Result<StoredResponse, ApiErro
 /// Puts a condition or effect on the encounter, with its duration.
 #[utoipa::path(operation_id = "add_effect", 
     tag = "effects",
-    params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`"),
-           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed (1–255 visible ASCII characters)")),
+    params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
     request_body = AddEffectRequest,
-    responses((status = 201, body = EffectMutationResponse, headers(("ETag" = String))), MutationErrors)
+    responses((status = 201, body = EffectMutationResponse, headers(("ETag" = String))), MutationErrors, AuthErrors)
 )]
 #[post("/v1/encounters/{id}/effects")]
 pub async fn add(
@@ -55,9 +53,8 @@ pub async fn add(
 /// Ends an effect early.
 #[utoipa::path(operation_id = "remove_effect", 
     tag = "effects",
-    params(("id" = String, Path, description = "Encounter id"), ("eid" = String, Path, description = "Effect id"),
-           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`")),
-    responses((status = 200, body = MutationResponse, headers(("ETag" = String))), MutationErrors)
+    params(("id" = String, Path, description = "Encounter id"), ("eid" = String, Path, description = "Effect id"), IfMatchHeader),
+    responses((status = 200, body = MutationResponse, headers(("ETag" = String))), MutationErrors, AuthErrors)
 )]
 #[delete("/v1/encounters/{id}/effects/{eid}")]
 pub async fn remove(

@@ -1,4 +1,4 @@
-use super::responses::{MutationErrors, ReadErrors};
+use super::responses::{AuthErrors, IdempotencyHeader, MutationErrors, ReadErrors};
 use super::{AppState, load, new_id};
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -15,7 +15,7 @@ const DEFAULT_PAGE: i64 = 20;
 const MAX_PAGE: i64 = 100;
 
 /// Lists the caller's encounters, oldest first, a page at a time.
-#[utoipa::path(operation_id = "list_encounters", tag = "encounters", params(PageQuery), responses((status = 200, body = EncounterListResponse), ReadErrors))]
+#[utoipa::path(operation_id = "list_encounters", tag = "encounters", params(PageQuery), responses((status = 200, body = EncounterListResponse), ReadErrors, AuthErrors))]
 #[get("/v1/encounters")]
 pub async fn list(
     state: web::Data<AppState>,
@@ -47,9 +47,9 @@ pub async fn list(
 /// Creates an encounter in setup.
 #[utoipa::path(operation_id = "create_encounter", 
     tag = "encounters",
-    params(("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed (1–255 visible ASCII characters)")),
+    params(IdempotencyHeader),
     request_body = CreateEncounterRequest,
-    responses((status = 201, body = EncounterResponse, headers(("ETag" = String), ("Location" = String))), MutationErrors)
+    responses((status = 201, body = EncounterResponse, headers(("ETag" = String), ("Location" = String))), MutationErrors, AuthErrors)
 )]
 #[post("/v1/encounters")]
 pub async fn create(
@@ -88,7 +88,7 @@ fn render_created(mutation: Mutation<()>) -> Result<skirmish_db::StoredResponse,
 #[utoipa::path(operation_id = "get_encounter", 
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id")),
-    responses((status = 200, body = EncounterResponse, headers(("ETag" = String))), ReadErrors)
+    responses((status = 200, body = EncounterResponse, headers(("ETag" = String))), ReadErrors, AuthErrors)
 )]
 #[get("/v1/encounters/{id}")]
 pub async fn get(
@@ -104,7 +104,7 @@ pub async fn get(
 #[utoipa::path(operation_id = "delete_encounter", 
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id")),
-    responses((status = 204, description = "Deleted"), ReadErrors)
+    responses((status = 204, description = "Deleted"), ReadErrors, AuthErrors)
 )]
 #[delete("/v1/encounters/{id}")]
 pub async fn delete(

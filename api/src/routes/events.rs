@@ -1,5 +1,5 @@
 use super::AppState;
-use super::responses::ReadErrors;
+use super::responses::{AuthErrors, ReadErrors};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::ApiQuery;
@@ -14,7 +14,7 @@ const MAX_PAGE: i64 = 1000;
 #[utoipa::path(operation_id = "list_events", 
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id"), EventsQuery),
-    responses((status = 200, body = EventListResponse), ReadErrors)
+    responses((status = 200, body = EventListResponse), ReadErrors, AuthErrors)
 )]
 #[get("/v1/encounters/{id}/events")]
 pub async fn list(

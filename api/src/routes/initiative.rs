@@ -1,4 +1,4 @@
-use super::responses::MutationErrors;
+use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
 use super::{AppState, mutate};
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -16,11 +16,9 @@ use skirmish_domain::encounter::{CombatantId, InitiativeRequest, roll_initiative
 /// fixed values; ties are broken by the ruleset's rule. Every die is returned and logged.
 #[utoipa::path(operation_id = "roll_initiative", 
     tag = "encounters",
-    params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version: `\"3\"` (as in the ETag), `3`, `W/\"3\"` or `*`"),
-           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed (1–255 visible ASCII characters)")),
+    params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
     request_body = RollInitiativeRequest,
-    responses((status = 200, body = InitiativeResponse, headers(("ETag" = String))), MutationErrors)
+    responses((status = 200, body = InitiativeResponse, headers(("ETag" = String))), MutationErrors, AuthErrors)
 )]
 #[post("/v1/encounters/{id}/initiative")]
 pub async fn roll(

@@ -2,7 +2,7 @@
 //! the encounter's transaction; a ruleset that does not implement one answers 501 — never a
 //! made-up result.
 
-use super::responses::{MutationErrors, NotImplementedError};
+use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors, NotImplementedError};
 use super::rulesets::not_implemented;
 use super::{AppState, mutate};
 use crate::auth::Caller;
@@ -82,11 +82,9 @@ fn render(mutation: Mutation<(Value, Vec<DieRoll>)>, seed: u64) -> Result<Stored
 /// 8+, every modifier listed, damage allocated to the target). Other rulesets: 501.
 #[utoipa::path(operation_id = "encounter_attack",
     tag = "operations",
-    params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version"),
-           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed")),
+    params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
     request_body(content = Object, description = "The ruleset's attack, plus optional `seed` and `rolls` (physical dice); see docs/rulesets/<id>.md"),
-    responses((status = 200, body = OperationResponse, headers(("ETag" = String))), MutationErrors, NotImplementedError)
+    responses((status = 200, body = OperationResponse, headers(("ETag" = String))), MutationErrors, NotImplementedError, AuthErrors)
 )]
 #[post("/v1/encounters/{id}/attacks")]
 pub async fn attacks(
@@ -102,11 +100,9 @@ pub async fn attacks(
 /// Applies damage in the encounter by its ruleset. Other rulesets than cepheus-engine: 501.
 #[utoipa::path(operation_id = "encounter_damage",
     tag = "operations",
-    params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version"),
-           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed")),
+    params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
     request_body(content = Object, description = "The ruleset's damage, plus optional `seed` and `rolls`"),
-    responses((status = 200, body = OperationResponse, headers(("ETag" = String))), MutationErrors, NotImplementedError)
+    responses((status = 200, body = OperationResponse, headers(("ETag" = String))), MutationErrors, NotImplementedError, AuthErrors)
 )]
 #[post("/v1/encounters/{id}/damage")]
 pub async fn damage(
@@ -123,11 +119,9 @@ pub async fn damage(
 /// explosions, …) by the encounter's ruleset. Other rulesets than cepheus-engine: 501.
 #[utoipa::path(operation_id = "encounter_action",
     tag = "operations",
-    params(("id" = String, Path, description = "Encounter id"),
-           ("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#, description = "Act only if the encounter is at this version"),
-           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed")),
+    params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
     request_body(content = Object, description = "The ruleset's action (`{\"action\": ...}`), plus optional `seed` and `rolls`"),
-    responses((status = 200, body = OperationResponse, headers(("ETag" = String))), MutationErrors, NotImplementedError)
+    responses((status = 200, body = OperationResponse, headers(("ETag" = String))), MutationErrors, NotImplementedError, AuthErrors)
 )]
 #[post("/v1/encounters/{id}/actions")]
 pub async fn actions(

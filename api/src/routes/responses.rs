@@ -1,4 +1,5 @@
-//! Error responses shared by many routes, for the OpenAPI document.
+//! Responses and headers shared by many routes, for the OpenAPI document. Every `/v1` route
+//! lists [`AuthErrors`] beside its own errors.
 
 use crate::error::Problem;
 use utoipa::IntoResponses;
@@ -13,18 +14,6 @@ pub enum MutationErrors {
         content_type = "application/problem+json"
     )]
     BadRequest(Problem),
-    #[response(
-        status = 401,
-        description = "Missing, unknown or revoked API key",
-        content_type = "application/problem+json"
-    )]
-    Unauthorized(Problem),
-    #[response(
-        status = 429,
-        description = "Rate limit for this API key reached; see Retry-After",
-        content_type = "application/problem+json"
-    )]
-    TooManyRequests(Problem),
     #[response(
         status = 404,
         description = "Encounter, combatant or effect not found",
@@ -65,18 +54,6 @@ pub enum ReadErrors {
         content_type = "application/problem+json"
     )]
     BadRequest(Problem),
-    #[response(
-        status = 401,
-        description = "Missing, unknown or revoked API key",
-        content_type = "application/problem+json"
-    )]
-    Unauthorized(Problem),
-    #[response(
-        status = 429,
-        description = "Rate limit for this API key reached; see Retry-After",
-        content_type = "application/problem+json"
-    )]
-    TooManyRequests(Problem),
     #[response(status = 404, description = "Encounter not found", content_type = "application/problem+json")]
     NotFound(Problem),
 }
@@ -91,18 +68,6 @@ pub enum DiceErrors {
         content_type = "application/problem+json"
     )]
     BadRequest(Problem),
-    #[response(
-        status = 401,
-        description = "Missing, unknown or revoked API key",
-        content_type = "application/problem+json"
-    )]
-    Unauthorized(Problem),
-    #[response(
-        status = 429,
-        description = "Rate limit for this API key reached; see Retry-After",
-        content_type = "application/problem+json"
-    )]
-    TooManyRequests(Problem),
     #[response(status = 413, description = "Body over 64 KiB", content_type = "application/problem+json")]
     PayloadTooLarge(Problem),
     #[response(status = 415, description = "Body is not JSON", content_type = "application/problem+json")]
@@ -119,18 +84,6 @@ pub enum DiceErrors {
 #[derive(IntoResponses)]
 #[allow(dead_code, reason = "only read by the OpenAPI derive")]
 pub enum OperationErrors {
-    #[response(
-        status = 401,
-        description = "Missing, unknown or revoked API key",
-        content_type = "application/problem+json"
-    )]
-    Unauthorized(Problem),
-    #[response(
-        status = 429,
-        description = "Rate limit for this API key reached; see Retry-After",
-        content_type = "application/problem+json"
-    )]
-    TooManyRequests(Problem),
     #[response(
         status = 404,
         description = "Unknown encounter or ruleset",
@@ -175,4 +128,30 @@ pub enum NotImplementedError {
         content_type = "application/problem+json"
     )]
     NotImplemented(Problem),
+}
+
+/// `If-Match`, for routes that change an encounter.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code, reason = "only read by the OpenAPI derive")]
+pub struct IfMatchHeader {
+    /// Act only if the encounter is at this version: `"3"` (as in the ETag), `3`, `W/"3"` or `*`.
+    #[param(rename = "If-Match", nullable = false, pattern = r#"^(\*|(W/)?"?-?[0-9]{1,18}"?)$"#)]
+    if_match: Option<String>,
+}
+
+/// `Idempotency-Key`, for POST routes.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code, reason = "only read by the OpenAPI derive")]
+pub struct IdempotencyHeader {
+    /// Retry safely: the first response is replayed (1–255 visible ASCII characters).
+    #[param(
+        rename = "Idempotency-Key",
+        nullable = false,
+        min_length = 1,
+        max_length = 255,
+        pattern = r"^[\x21-\x7E]+$"
+    )]
+    idempotency_key: Option<String>,
 }

@@ -1,5 +1,5 @@
 use super::AppState;
-use super::responses::{AuthErrors, DiceErrors, OperationErrors};
+use super::responses::{AuthErrors, DiceErrors, IdempotencyHeader, OperationErrors};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
@@ -129,10 +129,9 @@ async fn inline(
 /// state). cepheus-engine is implemented; other rulesets answer 501.
 #[utoipa::path(operation_id = "ruleset_attack",
     tag = "rulesets",
-    params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`"),
-           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed")),
+    params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`"), IdempotencyHeader),
     request_body(content = Object, description = "The ruleset's attack with `attacker` and `target` stat blocks inline, plus optional `seed` and `rolls`"),
-    responses((status = 200, body = InlineOperationResponse), DiceErrors, OperationErrors)
+    responses((status = 200, body = InlineOperationResponse), DiceErrors, OperationErrors, AuthErrors)
 )]
 #[post("/v1/rulesets/{ruleset}/attacks")]
 pub async fn attacks(
@@ -148,10 +147,9 @@ pub async fn attacks(
 /// other rulesets answer 501.
 #[utoipa::path(operation_id = "ruleset_damage",
     tag = "rulesets",
-    params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`"),
-           ("Idempotency-Key" = Option<String>, Header, nullable = false, min_length = 1, max_length = 255, pattern = r"^[\x21-\x7E]+$", description = "Retry safely: the first response is replayed")),
+    params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`"), IdempotencyHeader),
     request_body(content = Object, description = "The ruleset's damage with the `target` stat block inline, plus optional `seed` and `rolls`"),
-    responses((status = 200, body = InlineOperationResponse), DiceErrors, OperationErrors)
+    responses((status = 200, body = InlineOperationResponse), DiceErrors, OperationErrors, AuthErrors)
 )]
 #[post("/v1/rulesets/{ruleset}/damage")]
 pub async fn damage(
