@@ -228,3 +228,29 @@ fn add_damage(stats: &mut Stats, split: Split) -> Result<(), RuleError> {
 #[cfg(test)]
 #[path = "allocation_tests.rs"]
 mod tests;
+
+/// A coup de grâce (cepheus-engine.txt, "Coup de Grace"): every physical characteristic is
+/// brought to 0, so the character is dead; the allocation records what was taken.
+pub fn kill(stats: &mut Stats) -> Result<Allocation, RuleError> {
+    let status_before = stats.status();
+    let first_damage = !stats.has_been_damaged();
+    let left = Physical::ALL.map(|physical| stats.current(physical));
+    for physical in Physical::ALL {
+        let maximum = i64::from(stats.maximum(physical));
+        *stats.damage.slot(physical) =
+            Score::new(maximum).map_err(|error| RuleError::invalid("target", error.to_string()))?;
+    }
+    let total = left.iter().sum();
+    Ok(Allocation {
+        damage: total,
+        str: left[0],
+        dex: left[1],
+        end: left[2],
+        excess: 0,
+        first_damage,
+        status_before,
+        status_after: stats.status(),
+        unconscious: false,
+        dead: true,
+    })
+}

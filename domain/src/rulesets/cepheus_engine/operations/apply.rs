@@ -12,13 +12,10 @@
 
 use super::super::Stats;
 use super::super::allocation::{Allocation, AllocationChoice, allocate_damage, apply};
-use super::super::character::Physical;
-use super::super::damage::Status;
 use super::extended::{ExtendedCheck, check_after_hit};
 use super::{combatant_mut, parts_mut, state_mut};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
-use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
 /// What one hit did to a stored combatant.
@@ -90,14 +87,8 @@ pub fn kill(encounter: &mut Encounter, id: &CombatantId, field: &str) -> Result<
     let (name, was_defeated) = (combatant.name.clone(), combatant.flags.defeated);
     combatant.flags.defeated = true;
     let (stats, state) = parts_mut(combatant, field)?;
-    let status_before = stats.status();
-    let first_damage = !stats.has_been_damaged();
-    let left = Physical::ALL.map(|physical| stats.current(physical));
-    for physical in Physical::ALL {
-        let maximum = stats.maximum(physical);
-        *stats.damage.slot(physical) = Score::new(i64::from(maximum))
-            .map_err(|error| EncounterError::invalid(field, error.to_string()))?;
-    }
+    let allocation = super::super::allocation::kill(stats)
+        .map_err(|error| EncounterError::invalid(field, error.to_string()))?;
     state.extended = None;
     state.aim = 0;
     state.aim_for_kill = 0;
@@ -109,23 +100,11 @@ pub fn kill(encounter: &mut Encounter, id: &CombatantId, field: &str) -> Result<
     {
         other.grappling_with = None;
     }
-    let total = left.iter().sum();
     Ok(HitResult {
         combatant_id: id.clone(),
         name,
-        damage: total,
-        allocation: Allocation {
-            damage: total,
-            str: left[0],
-            dex: left[1],
-            end: left[2],
-            excess: 0,
-            first_damage,
-            status_before,
-            status_after: Status::Dead,
-            unconscious: false,
-            dead: true,
-        },
+        damage: allocation.damage,
+        allocation,
         defeated: !was_defeated,
         aim_lost: false,
         extended_check: None,

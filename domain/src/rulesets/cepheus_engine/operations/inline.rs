@@ -16,14 +16,12 @@ use super::super::Stats;
 use super::super::allocation::{Allocation, AllocationChoice, Overflow, Split, allocate_damage, apply};
 use super::super::attack::{AttackOutcome, resolve_attack};
 use super::super::attack_request::validate_request;
-use super::super::character::Physical;
 use super::super::range::RangeBand;
 use super::super::stance::Stance;
 use super::damage_op::{check_numbers, through_armour};
 use super::request::{Reaction, Sides, attack_request_struct, client_field};
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
-use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
 attack_request_struct! {
@@ -121,26 +119,7 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
     }
     let mut allocation = None;
     if outcome.coup_de_grace {
-        let left = Physical::ALL.map(|physical| target.current(physical));
-        let status_before = target.status();
-        let first_damage = !target.has_been_damaged();
-        for physical in Physical::ALL {
-            *target.damage.slot(physical) = Score::new(i64::from(target.maximum(physical)))
-                .map_err(|error| RuleError::invalid("target", error.to_string()))?;
-        }
-        let total = left.iter().sum();
-        allocation = Some(Allocation {
-            damage: total,
-            str: left[0],
-            dex: left[1],
-            end: left[2],
-            excess: 0,
-            first_damage,
-            status_before,
-            status_after: target.status(),
-            unconscious: false,
-            dead: true,
-        });
+        allocation = Some(super::super::allocation::kill(&mut target)?);
     } else if let Some(damage) = outcome.damage.as_ref().filter(|_| outcome.hit) {
         if request.target_is_vehicle || request.hit_location_table.is_some() {
             notes.push("vehicle damage is reported (hits and locations), not put on characteristics".into());
