@@ -23,6 +23,9 @@ impl RulesetId {
         count: i32,
         events: &mut Vec<Event>,
     ) {
+        if self == Self::CepheusEngine {
+            cepheus_engine::dynamic::settle_this_round(encounter, id);
+        }
         set_initiative(encounter, id, count, "acted from a delay on this count", events);
     }
 }

@@ -277,7 +277,18 @@ pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
     first_next_round(encounter, events);
 }
 
-/// Delay: combatants still holding their action take one more than the current top initiative.
+/// Acting from a delay sets initiative to the count acted on (cepheus-engine.txt, "Delay"): the
+/// one-round changes of this round are then already part of that score and must not be undone
+/// again at the end of the round.
+pub fn settle_this_round(encounter: &mut Encounter, id: &CombatantId) {
+    let round = encounter.round;
+    if let Some(RulesetState::CepheusEngine(state)) = encounter.combatant_mut(id).map(|c| &mut c.state) {
+        state.initiative_changes.retain(|change| change.round != round);
+    }
+}
+
+/// Delay: combatants still holding their action take one more than the current top initiative
+/// among those still in the fight.
 fn first_next_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
     let delayers: Vec<CombatantId> =
         encounter.combatants.iter().filter(|c| c.delaying).map(|c| c.id.clone()).collect();
@@ -287,7 +298,7 @@ fn first_next_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
     let top = encounter
         .combatants
         .iter()
-        .filter(|c| !c.delaying)
+        .filter(|c| !c.delaying && !c.flags.defeated)
         .filter_map(|c| c.initiative.as_ref().map(|i| i.score))
         .max();
     for id in &delayers {

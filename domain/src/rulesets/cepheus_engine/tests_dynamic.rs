@@ -138,3 +138,35 @@ fn a_surprised_combatant_cannot_react_in_the_first_round() {
     let error = react(&mut enc, &id("Cy"), "dodge", &mut Vec::new()).unwrap_err();
     assert!(error.to_string().starts_with("reaction:"), "{error}");
 }
+
+#[test]
+fn a_delayer_who_reacted_keeps_the_count_it_acted_on_through_the_round_end() {
+    // Ana reacts (10 − 2 = 8) before acting, delays, and acts on Cy's count 6: her initiative is 6,
+    // and the end of the round must not add the reaction's 2 back on top (it is settled).
+    let mut enc = fight();
+    step(&mut enc); // Ana's turn
+    advance(&mut enc, Advance::Delay).unwrap(); // Bo
+    react(&mut enc, &id("Ana"), "dodge", &mut Vec::new()).unwrap(); // not acted yet: 10 − 2 = 8
+    step(&mut enc); // Cy (6)
+    advance(&mut enc, Advance::ActNow(id("Ana"))).unwrap(); // Ana on count 6
+    assert_eq!(scores(&enc).iter().find(|(n, _)| n == "Ana").unwrap().1, 6);
+    step(&mut enc); // round 2
+    assert_eq!(enc.round, 2);
+    assert_eq!(
+        scores(&enc),
+        [("Bo".into(), 8), ("Ana".into(), 6), ("Cy".into(), 6)],
+        "Ana stays at 6 (DEX 9 > 4)"
+    );
+}
+
+#[test]
+fn delayers_ignore_defeated_combatants_when_taking_the_top_count() {
+    let mut enc = fight();
+    let patch = crate::encounter::CombatantPatch { defeated: Some(true), ..Default::default() };
+    step(&mut enc); // Ana
+    crate::encounter::update_combatant(&mut enc, &id("Ana"), patch).unwrap();
+    step(&mut enc); // Bo
+    advance(&mut enc, Advance::Delay).unwrap(); // Bo delays; Cy
+    step(&mut enc); // round ends: top among those in the fight is Cy 6 → Bo 7
+    assert_eq!(scores(&enc).iter().find(|(n, _)| n == "Bo").unwrap().1, 7);
+}
