@@ -1,6 +1,10 @@
 //! End-to-end tests: the real app on 127.0.0.1 with its own SQLite file, driven over HTTP.
 
 mod advance;
+mod cepheus_actions;
+mod cepheus_errors;
+mod cepheus_fight;
+mod cepheus_stateless;
 mod combatants;
 mod concurrency;
 mod concurrent_writers;
