@@ -61,7 +61,7 @@ impl Split {
         }
     }
 
-    fn add(&mut self, physical: Physical, points: i32) {
+    pub(crate) fn add(&mut self, physical: Physical, points: i32) {
         match physical {
             Physical::Str => self.str += points,
             Physical::Dex => self.dex += points,

@@ -68,6 +68,17 @@ pub struct CombatState {
     pub suppressed: Option<SuppressionMark>,
     /// Locked in a grapple with this combatant.
     pub grappling_with: Option<CombatantId>,
+    /// This driver's evasive action (`operations::vehicle_actions`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evasive: Option<EvasiveMark>,
+}
+
+/// A driver's evasive action: −`dm` on attacks against and from the vehicle, set in `round`, until
+/// the driver's next turn (cepheus-engine.txt, "Vehicular Actions").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvasiveMark {
+    pub dm: i32,
+    pub round: u32,
 }
 
 /// The combatant's Cepheus state, or an error naming the field if it is not a Cepheus combatant.

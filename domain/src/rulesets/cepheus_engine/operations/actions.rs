@@ -43,6 +43,7 @@ use super::super::allocation::{AllocationChoice, Overflow, Split};
 use super::super::attack_request::MeleeCharacteristic;
 use super::super::character::Physical;
 use super::super::circumstances::MAX_AIM;
+use super::super::collision::CollisionOutcome;
 use super::super::damage::{Status, apply_armour};
 use super::super::dynamic::{hasten, leadership_boost, react, set_comms, tactics_boost};
 use super::super::explosion::{
@@ -60,6 +61,8 @@ use super::super::{Stats, dynamic::CombatState};
 use super::apply::{HitResult, apply_hit};
 use super::economy::{ActionEconomy, Cost, spend};
 use super::extended::{self, ExtendedAction};
+use super::recovery::{self, HealMethod, HealRequest, HealingReport};
+use super::vehicle_actions::{self, Occupants};
 use super::{
     CharacteristicName, combatant, combatant_mut, ensure_active, ensure_can_act, ensure_turn,
     own_check_modifiers, parts, parts_mut, state_mut,
@@ -183,6 +186,83 @@ pub enum Action {
         combatant_id: CombatantId,
         note: String,
     },
+    Collision {
+        combatant_id: CombatantId,
+        speed_kph: f64,
+        #[serde(default)]
+        target_ids: Vec<CombatantId>,
+        #[serde(default)]
+        unsecured_ids: Vec<CombatantId>,
+        #[serde(default)]
+        secured_ids: Vec<CombatantId>,
+        #[serde(default)]
+        overflow_to: Option<Overflow>,
+    },
+    EvasiveAction {
+        combatant_id: CombatantId,
+        skill: String,
+        #[serde(default)]
+        characteristic: Option<CharacteristicName>,
+    },
+    Ram {
+        combatant_id: CombatantId,
+        skill: String,
+        target_id: CombatantId,
+        speed_kph: f64,
+        #[serde(default)]
+        characteristic: Option<CharacteristicName>,
+        #[serde(default)]
+        dm: i32,
+        #[serde(default)]
+        target_solid: bool,
+        #[serde(default)]
+        unsecured_ids: Vec<CombatantId>,
+        #[serde(default)]
+        secured_ids: Vec<CombatantId>,
+        #[serde(default)]
+        overflow_to: Option<Overflow>,
+    },
+    Stunt {
+        combatant_id: CombatantId,
+        skill: String,
+        #[serde(default)]
+        characteristic: Option<CharacteristicName>,
+        #[serde(default)]
+        dm: i32,
+    },
+    Weave {
+        combatant_id: CombatantId,
+        skill: String,
+        weaving_number: i32,
+        speed_kph: f64,
+        #[serde(default)]
+        characteristic: Option<CharacteristicName>,
+    },
+    Drive {
+        combatant_id: CombatantId,
+        #[serde(default)]
+        demanding: bool,
+    },
+    RegainConsciousness {
+        combatant_id: CombatantId,
+        #[serde(default)]
+        failed_checks: u32,
+    },
+    Rest {
+        combatant_id: CombatantId,
+    },
+    Heal {
+        combatant_id: CombatantId,
+        method: HealMethod,
+        #[serde(default)]
+        days: Option<u32>,
+        #[serde(default)]
+        medic_id: Option<CombatantId>,
+        #[serde(default)]
+        medic_skill: Option<i32>,
+        #[serde(default)]
+        split: Option<Split>,
+    },
 }
 
 impl Action {
@@ -206,7 +286,16 @@ impl Action {
             | Action::DrawOrReload { combatant_id }
             | Action::OtherMinor { combatant_id, .. }
             | Action::OtherSignificant { combatant_id, .. }
-            | Action::Free { combatant_id, .. } => combatant_id,
+            | Action::Free { combatant_id, .. }
+            | Action::Collision { combatant_id, .. }
+            | Action::EvasiveAction { combatant_id, .. }
+            | Action::Ram { combatant_id, .. }
+            | Action::Stunt { combatant_id, .. }
+            | Action::Weave { combatant_id, .. }
+            | Action::Drive { combatant_id, .. }
+            | Action::RegainConsciousness { combatant_id, .. }
+            | Action::Rest { combatant_id }
+            | Action::Heal { combatant_id, .. } => combatant_id,
         }
     }
 
@@ -231,6 +320,15 @@ impl Action {
             Action::OtherMinor { .. } => "other_minor",
             Action::OtherSignificant { .. } => "other_significant",
             Action::Free { .. } => "free",
+            Action::Collision { .. } => "collision",
+            Action::EvasiveAction { .. } => "evasive_action",
+            Action::Ram { .. } => "ram",
+            Action::Stunt { .. } => "stunt",
+            Action::Weave { .. } => "weave",
+            Action::Drive { .. } => "drive",
+            Action::RegainConsciousness { .. } => "regain_consciousness",
+            Action::Rest { .. } => "rest",
+            Action::Heal { .. } => "heal",
         }
     }
 }
@@ -275,6 +373,20 @@ pub struct ActionReport {
     pub boosted: Vec<CombatantId>,
     pub notes: Vec<String>,
     pub dice: Vec<DieRoll>,
+    /// A collision's (or ram's) damage roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collision: Option<CollisionOutcome>,
+    /// Everyone a collision or ram hurt, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hits: Vec<HitResult>,
+    /// The weaving number pursuers must match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weaving_number: Option<i32>,
+    /// Hours of rest that ended fatigue.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest_hours: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub healing: Option<HealingReport>,
 }
 
 impl ActionReport {
@@ -298,6 +410,11 @@ impl ActionReport {
             boosted: Vec::new(),
             notes: Vec::new(),
             dice: Vec::new(),
+            collision: None,
+            hits: Vec::new(),
+            weaving_number: None,
+            rest_hours: None,
+            healing: None,
         }
     }
 }
@@ -325,12 +442,12 @@ pub fn act(
     Ok((events, report))
 }
 
-fn invalid(field: &str, message: impl Into<String>) -> EncounterError {
+pub(super) fn invalid(field: &str, message: impl Into<String>) -> EncounterError {
     EncounterError::invalid(field, message)
 }
 
 /// A turn action: the combatant's turn, able to act, not grappling, and room in the turn.
-fn turn_action(
+pub(super) fn turn_action(
     encounter: &mut Encounter,
     id: &CombatantId,
     cost: Cost,
@@ -359,7 +476,7 @@ fn clear_aim(state: &mut CombatState) -> bool {
 }
 
 /// Clears the combatant's aim and notes it.
-fn lose_aim(
+pub(super) fn lose_aim(
     encounter: &mut Encounter,
     id: &CombatantId,
     report: &mut ActionReport,
@@ -371,7 +488,11 @@ fn lose_aim(
 }
 
 /// Another combatant of the encounter, able to be targeted (not the actor, not dead).
-fn other(encounter: &Encounter, actor: &CombatantId, target: &CombatantId) -> Result<String, EncounterError> {
+pub(super) fn other(
+    encounter: &Encounter,
+    actor: &CombatantId,
+    target: &CombatantId,
+) -> Result<String, EncounterError> {
     let found = combatant(encounter, target, "target_id")?;
     let (stats, _) = parts(found, "target_id")?;
     if actor == target {
@@ -396,6 +517,21 @@ fn skill_modifier(stats: &Stats, skill: &str) -> Modifier {
         Some(level) => Modifier::new(format!("{skill} {level}"), level),
         None => Modifier::new(format!("unskilled in {skill}"), stats.skill_dm(skill)),
     }
+}
+
+/// The modifiers of a skill check: skill, characteristic DM and own penalties.
+pub(super) fn skill_check_with(
+    encounter: &Encounter,
+    id: &CombatantId,
+    skill: &str,
+    characteristic: CharacteristicName,
+) -> Result<Vec<Modifier>, EncounterError> {
+    let found = combatant(encounter, id, "combatant_id")?;
+    let (stats, state) = parts(found, "combatant_id")?;
+    let mut modifiers = vec![skill_modifier(stats, skill)];
+    modifiers.push(Modifier::new(format!("{} DM", characteristic.label()), characteristic.dm(stats)));
+    modifiers.extend(own_check_modifiers(stats, state, encounter.round));
+    Ok(modifiers)
 }
 
 /// 2D6 + skill + characteristic + own penalties, against 8.
@@ -536,6 +672,76 @@ fn perform(
             let mut report = new(Cost::Free);
             report.description = format!("{name}: {note}");
             Ok(report)
+        }
+        Action::Collision { speed_kph, target_ids, unsecured_ids, secured_ids, overflow_to, .. } => {
+            let occupants = Occupants { targets: target_ids, unsecured: unsecured_ids, secured: secured_ids };
+            vehicle_actions::collision(encounter, *speed_kph, &occupants, *overflow_to, new(Cost::Free), dice)
+        }
+        Action::EvasiveAction { skill, characteristic, .. } => vehicle_actions::evasive_action(
+            encounter,
+            &id,
+            skill,
+            *characteristic,
+            new(Cost::Significant),
+            dice,
+        ),
+        Action::Ram {
+            skill,
+            target_id,
+            speed_kph,
+            characteristic,
+            dm,
+            target_solid,
+            unsecured_ids,
+            secured_ids,
+            overflow_to,
+            ..
+        } => {
+            let occupants = Occupants { targets: &[], unsecured: unsecured_ids, secured: secured_ids };
+            vehicle_actions::ram(
+                encounter,
+                &id,
+                skill,
+                *characteristic,
+                target_id,
+                *speed_kph,
+                *dm,
+                *target_solid,
+                &occupants,
+                *overflow_to,
+                new(Cost::Significant),
+                dice,
+            )
+        }
+        Action::Stunt { skill, characteristic, dm, .. } => {
+            vehicle_actions::stunt(encounter, &id, skill, *characteristic, *dm, new(Cost::Significant), dice)
+        }
+        Action::Weave { skill, weaving_number, speed_kph, characteristic, .. } => vehicle_actions::weave(
+            encounter,
+            &id,
+            skill,
+            *characteristic,
+            *weaving_number,
+            *speed_kph,
+            new(Cost::Significant),
+            dice,
+        ),
+        Action::Drive { demanding, .. } => {
+            vehicle_actions::drive(encounter, &id, *demanding, new(Cost::Minor))
+        }
+        Action::RegainConsciousness { failed_checks, .. } => {
+            recovery::regain_consciousness(encounter, &id, *failed_checks, new(Cost::Free), dice)
+        }
+        Action::Rest { .. } => recovery::rest(encounter, &id, new(Cost::Free)),
+        Action::Heal { method, days, medic_id, medic_skill, split, .. } => {
+            let request = HealRequest {
+                method: *method,
+                days: *days,
+                medic_id: medic_id.as_ref(),
+                medic_skill: *medic_skill,
+                split: *split,
+            };
+            recovery::heal(encounter, &id, &request, new(Cost::Free), dice)
         }
     }
 }

@@ -34,12 +34,14 @@ use super::super::attack_request::AttackKind;
 use super::super::attack_request::validate_request;
 use super::super::dynamic::react;
 use super::super::explosion::ExplosionResponse;
+use super::super::modifier::Modifier;
 use super::super::range::RangeBand;
 use super::super::stance::Stance;
 use super::apply::{HitResult, apply_hit, kill};
 use super::economy::{ActionEconomy, Cost, spend};
 use super::request::{Reaction, Sides, attack_request_struct, client_field};
 use super::suppression::{self, SuppressionApplied};
+use super::vehicle_actions::evasive_dm;
 use super::{combatant, ensure_active, ensure_can_act, ensure_turn, own_check_modifiers, parts, state_mut};
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
@@ -56,6 +58,12 @@ attack_request_struct! {
         /// Firing into combat: who a stray shot hits (see the decisions).
         #[serde(default)]
         pub nearest_other_id: Option<CombatantId>,
+        /// The target is in or on the vehicle this combatant drives (its evasive action counts).
+        #[serde(default)]
+        pub vehicle_driver_id: Option<CombatantId>,
+        /// The attacker is in or on the vehicle this combatant drives (its evasive action counts).
+        #[serde(default)]
+        pub attacker_vehicle_driver_id: Option<CombatantId>,
     }
 }
 
@@ -207,6 +215,18 @@ fn resolve(
     let helpless = !target_stats.status().can_act() || target.flags.defeated || request.target_helpless;
     let aimed = attacker_state.aim_target.as_ref() == Some(target_id);
     let (aim, aim_for_kill) = if aimed { (attacker_state.aim, attacker_state.aim_for_kill) } else { (0, 0) };
+    let mut own_modifiers = own_check_modifiers(attacker_stats, attacker_state, round);
+    for (driver, field) in [
+        (&request.vehicle_driver_id, "vehicle_driver_id"),
+        (&request.attacker_vehicle_driver_id, "attacker_vehicle_driver_id"),
+    ] {
+        if let Some(driver) = driver {
+            let dm = evasive_dm(encounter, driver, field)?;
+            if dm > 0 {
+                own_modifiers.push(Modifier::new("evasive action", -dm));
+            }
+        }
+    }
     let sides = Sides {
         attacker: attacker_stats,
         target: target_stats,
@@ -214,7 +234,7 @@ fn resolve(
         target_stance: target_state.stance,
         aim,
         aim_for_kill,
-        own_modifiers: own_check_modifiers(attacker_stats, attacker_state, round),
+        own_modifiers,
         target_helpless: helpless,
         stored: true,
     };

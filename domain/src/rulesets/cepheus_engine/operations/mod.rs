@@ -30,8 +30,10 @@ pub mod damage_op;
 pub mod economy;
 pub mod extended;
 pub mod inline;
+pub mod recovery;
 pub mod request;
 pub mod suppression;
+pub mod vehicle_actions;
 
 pub use actions::{Action, ActionReport, act};
 pub use apply::HitResult;
@@ -228,3 +230,5 @@ mod tests_actions;
 mod tests_attack;
 #[cfg(test)]
 mod tests_support;
+#[cfg(test)]
+mod tests_vehicle_recovery;
