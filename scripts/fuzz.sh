@@ -55,7 +55,7 @@ fi
 schemathesis="$venv/bin/schemathesis"
 
 cargo build --quiet --bin skirmish --manifest-path "$root/Cargo.toml"
-binary="$root/target/debug/skirmish"
+binary="${CARGO_TARGET_DIR:-$root/target}/debug/skirmish"
 
 work="$(mktemp -d)"
 server=""

@@ -12,7 +12,7 @@ work="$(mktemp -d)"
 port=$((20000 + RANDOM % 20000))
 base="http://127.0.0.1:$port"
 (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn \
-  "$root/target/release/skirmish" >"$work/server.log" 2>&1) &
+  "${CARGO_TARGET_DIR:-$root/target}/release/skirmish" >"$work/server.log" 2>&1) &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 50); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.1; done

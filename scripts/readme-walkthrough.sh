@@ -5,7 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cargo build --quiet --bin skirmish --manifest-path "$root/Cargo.toml"
-binary="$root/target/debug/skirmish"
+binary="${CARGO_TARGET_DIR:-$root/target}/debug/skirmish"
 work="$(mktemp -d)"
 port=$((20000 + RANDOM % 20000))
 server=""
