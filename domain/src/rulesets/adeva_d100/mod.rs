@@ -1,5 +1,21 @@
 //! Adeva d100 combat rules (shared/rules/adeva-d100.txt).
 
+pub mod actions;
+pub mod altitude;
+pub mod attack_sequence;
+pub mod critical;
+pub mod damage;
+pub mod decay;
+pub mod evasion;
+pub mod hits;
+pub mod modifier;
+pub mod movement;
+pub mod opposed;
+pub mod test_modifiers;
+pub mod test_roll;
+pub mod unarmed;
+pub mod wounds;
+
 use super::{InitiativeRoll, RuleError, TiePolicy};
 use crate::dice::Dice;
 use crate::score::Score;
