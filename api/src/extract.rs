@@ -7,7 +7,7 @@ use actix_web::error::PayloadError;
 use actix_web::http::header;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use serde::de::DeserializeOwned;
-use skirmish_domain::rulesets::{RulesetId, StatBlock};
+use skirmish_domain::rulesets::{RulesetId, RulesetOptions, StatBlock};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -102,6 +102,22 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     })?;
     deserializer.end().map_err(|error| ApiError::bad_request("body", error.to_string()))?;
     Ok(value)
+}
+
+/// Reads an encounter's ruleset settings from JSON, naming `options.path` of a bad value.
+pub fn options_from_json(ruleset: RulesetId, value: serde_json::Value) -> Result<RulesetOptions, ApiError> {
+    if !value.is_object() {
+        return Err(ApiError::invalid("options", "must be a JSON object"));
+    }
+    let mut track = serde_path_to_error::Track::new();
+    let deserializer = serde_path_to_error::Deserializer::new(value, &mut track);
+    let options = ruleset.deserialize_options(deserializer).map_err(|error| {
+        let path = track.path().to_string();
+        let field = if path == "." { "options".to_owned() } else { format!("options.{path}") };
+        ApiError::invalid(field, format!("{error} (settings of a {ruleset} encounter)"))
+    })?;
+    options.validate()?;
+    Ok(options)
 }
 
 /// Reads a ruleset's stat block from JSON, naming `field.path` of the bad value.

@@ -21,6 +21,7 @@ pub(crate) struct EncounterRow {
     pub version: i64,
     pub created_at: String,
     pub updated_at: String,
+    pub options: String,
 }
 
 /// A new encounter row: its state and the tenant that owns it.
@@ -42,6 +43,7 @@ pub(crate) struct EncounterChanges<'a> {
     pub round: i32,
     pub current_combatant: Option<&'a str>,
     pub version: i64,
+    pub options: String,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -106,6 +108,7 @@ impl<'a> EncounterChanges<'a> {
             round: count("round", encounter.round)?,
             current_combatant: encounter.current.as_ref().map(CombatantId::as_str),
             version: encounter.version,
+            options: to_json("options", &encounter.options)?,
         })
     }
 }
@@ -201,6 +204,8 @@ pub(crate) fn encounter_from_rows(
     effect_rows: Vec<EffectRow>,
 ) -> Result<Encounter, DbError> {
     let ruleset: RulesetId = row.ruleset.parse().map_err(|e| corrupt("ruleset", e))?;
+    let mut options_json = serde_json::Deserializer::from_str(&row.options);
+    let options = ruleset.deserialize_options(&mut options_json).map_err(|e| corrupt("options", e))?;
     let combatants =
         combatant_rows.into_iter().map(|r| combatant_from_row(ruleset, r)).collect::<Result<Vec<_>, _>>()?;
     let effects = effect_rows
@@ -217,5 +222,6 @@ pub(crate) fn encounter_from_rows(
         version: row.version,
         combatants,
         effects,
+        options,
     })
 }

@@ -12,6 +12,7 @@ diesel::table! {
         created_at -> Text,
         updated_at -> Text,
         tenant -> Text,
+        options -> Text,
     }
 }
 

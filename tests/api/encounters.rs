@@ -193,3 +193,42 @@ async fn the_list_is_oldest_first_even_within_one_millisecond() {
 
     assert_eq!(pluck(&list["items"], "id"), created);
 }
+
+#[tokio::test]
+async fn an_adeva_encounter_carries_its_lethal_damage_table() {
+    let app = spawn_app().await;
+    let table = json!(["Stunned", "Bleeding", "Maimed", "Crippled", "Slain"]);
+    let body = json!({"ruleset": "adeva-d100", "name": "Grim", "options": {"lethal_damage_table": table}});
+
+    let created = app.post_json("/v1/encounters", &body).await;
+
+    assert_eq!(created.status, 201, "{}", created.body);
+    assert_eq!(created.body["options"], json!({"lethal_damage_table": table}));
+    let id = created.body["id"].as_str().unwrap();
+    assert_eq!(app.encounter(id).await["options"], json!({"lethal_damage_table": table}), "stored");
+    let plain = app.create_encounter("arrgs", "No settings").await;
+    assert_eq!(plain["options"], json!({}));
+}
+
+#[tokio::test]
+async fn bad_encounter_options_name_their_field_and_create_nothing() {
+    let app = spawn_app().await;
+    let cases = [
+        (
+            json!({"ruleset": "adeva-d100", "name": "x", "options": {"lethal_damage_table": ["a", "b"]}}),
+            "options.lethal_damage_table",
+        ),
+        (
+            json!({"ruleset": "adeva-d100", "name": "x", "options": {"lethal_damage_table": ["a", "b", " ", "d", "e"]}}),
+            "options.lethal_damage_table[2]",
+        ),
+        (json!({"ruleset": "adeva-d100", "name": "x", "options": {"surprise": 30}}), "options.surprise"),
+        (json!({"ruleset": "arrgs", "name": "x", "options": {"anything": 1}}), "options.anything"),
+        (json!({"ruleset": "arrgs", "name": "x", "options": [1]}), "options"),
+    ];
+    for (body, field) in cases {
+        let reply = app.post_json("/v1/encounters", &body).await;
+        assert_eq!((reply.status, &reply.body["field"]), (422, &json!(field)), "{field}: {}", reply.body);
+    }
+    assert_eq!(app.get("/v1/encounters").await.body["total"], json!(0));
+}

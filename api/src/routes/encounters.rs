@@ -2,7 +2,7 @@ use super::responses::{AuthErrors, IdempotencyHeader, MutationErrors, ReadErrors
 use super::{AppState, load, new_id};
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, ApiQuery, etag};
+use crate::extract::{ApiJson, ApiQuery, etag, options_from_json};
 use crate::reply::{json_reply, send};
 use crate::wire::{CreateEncounterRequest, EncounterListResponse, EncounterResponse, PageQuery};
 use actix_web::http::StatusCode;
@@ -64,7 +64,10 @@ pub async fn create(
             format!("must be 1 to {MAX_NAME_LEN} characters and not blank"),
         ));
     }
-    let encounter = Encounter::new(EncounterId(new_id("enc")), request.ruleset.into(), request.name);
+    let mut encounter = Encounter::new(EncounterId(new_id("enc")), request.ruleset.into(), request.name);
+    if let Some(options) = request.options {
+        encounter.options = options_from_json(encounter.ruleset, options)?;
+    }
     let created =
         Event::EncounterCreated { name: encounter.name.clone(), ruleset: encounter.ruleset.to_string() };
     let store = state.store.clone();

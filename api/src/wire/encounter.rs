@@ -40,6 +40,10 @@ pub struct CreateEncounterRequest {
     /// 1 to 100 characters.
     #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
+    /// The ruleset's settings for this encounter. adeva-d100: `lethal_damage_table`, five names
+    /// for the 1d5 Lethal Damage results. Other rulesets: none (`{}`).
+    #[schema(value_type = Option<Object>)]
+    pub options: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -114,6 +118,9 @@ pub struct EncounterResponse {
     pub combatants: Vec<CombatantResponse>,
     pub turn_order: Vec<TurnSlotResponse>,
     pub effects: Vec<EffectResponse>,
+    /// The ruleset's settings for this encounter.
+    #[schema(value_type = Object)]
+    pub options: serde_json::Value,
 }
 
 impl From<StoredEncounter> for EncounterResponse {
@@ -137,6 +144,7 @@ impl From<StoredEncounter> for EncounterResponse {
             combatants: encounter.combatants.into_iter().map(CombatantResponse::from).collect(),
             turn_order,
             effects: encounter.effects.into_iter().map(EffectResponse::from).collect(),
+            options: serde_json::to_value(&encounter.options).unwrap_or_default(),
         }
     }
 }

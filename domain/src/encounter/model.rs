@@ -1,5 +1,5 @@
 use super::effects::Effect;
-use crate::rulesets::{RulesetId, RulesetState, StatBlock};
+use crate::rulesets::{RulesetId, RulesetOptions, RulesetState, StatBlock};
 use serde::{Deserialize, Serialize};
 
 /// Most combatants one encounter may hold.
@@ -70,6 +70,8 @@ pub struct Encounter {
     /// In the order they joined.
     pub combatants: Vec<Combatant>,
     pub effects: Vec<Effect>,
+    /// The ruleset's settings for this encounter (e.g. adeva-d100's Lethal Damage table).
+    pub options: RulesetOptions,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,6 +125,7 @@ impl Encounter {
             version: 1,
             combatants: Vec::new(),
             effects: Vec::new(),
+            options: RulesetOptions::None,
         }
     }
 
