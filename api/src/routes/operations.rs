@@ -19,6 +19,7 @@ use serde_json::Value;
 use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::dice::{Dice, DieRoll};
 use skirmish_domain::encounter::{Encounter, Event};
+use skirmish_domain::rulesets::adeva_d100::operations as adeva;
 use skirmish_domain::rulesets::cepheus_engine::operations as cepheus;
 use skirmish_domain::rulesets::{Operation, RulesetId};
 
@@ -40,6 +41,18 @@ fn perform(
         }
         (RulesetId::CepheusEngine, Operation::Actions) => {
             let (events, report) = cepheus::act(encounter, ruleset_request(body)?, dice)?;
+            Ok((events, report_json(&report)?))
+        }
+        (RulesetId::AdevaD100, Operation::Attacks) => {
+            let (events, report) = adeva::attack(encounter, ruleset_request(body)?, dice)?;
+            Ok((events, report_json(&report)?))
+        }
+        (RulesetId::AdevaD100, Operation::Damage) => {
+            let (events, report) = adeva::damage(encounter, ruleset_request(body)?, dice)?;
+            Ok((events, report_json(&report)?))
+        }
+        (RulesetId::AdevaD100, Operation::Actions) => {
+            let (events, report) = adeva::act(encounter, ruleset_request(body)?, dice)?;
             Ok((events, report_json(&report)?))
         }
         (ruleset, operation) => Err(not_implemented(ruleset.as_str(), operation)),
@@ -79,7 +92,8 @@ fn render(mutation: Mutation<(Value, Vec<DieRoll>)>, seed: u64) -> Result<Stored
 }
 
 /// Resolves an attack in the encounter by its ruleset (cepheus-engine: 2D6 + skill + DM against
-/// 8+, every modifier listed, damage allocated to the target). Other rulesets: 501.
+/// 8+; adeva-d100: d100 roll-under with degrees of success, hits, evasion and soak), every
+/// modifier listed, damage applied to the target. arrgs, spycraft2 and lur-asko: 501.
 #[utoipa::path(operation_id = "encounter_attack",
     tag = "operations",
     params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
@@ -97,7 +111,7 @@ pub async fn attacks(
     run(&state, &caller, id.into_inner(), if_match, body, Operation::Attacks).await
 }
 
-/// Applies damage in the encounter by its ruleset. Other rulesets than cepheus-engine: 501.
+/// Applies damage in the encounter by its ruleset (cepheus-engine, adeva-d100); the others: 501.
 #[utoipa::path(operation_id = "encounter_damage",
     tag = "operations",
     params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
@@ -116,7 +130,7 @@ pub async fn damage(
 }
 
 /// Other declared actions (reactions, hasten, aim, stance, Leadership, Tactics, grapples,
-/// explosions, …) by the encounter's ruleset. Other rulesets than cepheus-engine: 501.
+/// explosions, …) by the encounter's ruleset (cepheus-engine, adeva-d100); the others: 501.
 #[utoipa::path(operation_id = "encounter_action",
     tag = "operations",
     params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),

@@ -13,6 +13,7 @@ use actix_web::{HttpResponse, get, post, web};
 use serde_json::Value;
 use serde_json::json;
 use skirmish_domain::rulesets::UnknownRuleset;
+use skirmish_domain::rulesets::adeva_d100::operations as adeva;
 use skirmish_domain::rulesets::cepheus_engine::operations as cepheus;
 use skirmish_domain::rulesets::{Operation, RulesetId};
 
@@ -113,6 +114,12 @@ async fn inline(
             (RulesetId::CepheusEngine, Operation::Damage) => {
                 report_json(&cepheus::damage_inline(ruleset_request(input.body)?, &mut dice)?)?
             }
+            (RulesetId::AdevaD100, Operation::Attacks) => {
+                report_json(&adeva::attack_inline(ruleset_request(input.body)?, &mut dice)?)?
+            }
+            (RulesetId::AdevaD100, Operation::Damage) => {
+                report_json(&adeva::damage_inline(ruleset_request(input.body)?, &mut dice)?)?
+            }
             (id, operation) => return Err(not_implemented(id.as_str(), operation)),
         };
         let seed = dice.seed();
@@ -126,7 +133,7 @@ async fn inline(
 }
 
 /// Resolves an attack from inline stat blocks, storing nothing (for bots that keep their own
-/// state). cepheus-engine is implemented; other rulesets answer 501.
+/// state). cepheus-engine and adeva-d100 are implemented; the others answer 501.
 #[utoipa::path(operation_id = "ruleset_attack",
     tag = "rulesets",
     params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`"), IdempotencyHeader),
@@ -143,8 +150,8 @@ pub async fn attacks(
     inline(&state, &caller, &ruleset, body, Operation::Attacks).await
 }
 
-/// Applies damage to an inline stat block, storing nothing. cepheus-engine is implemented;
-/// other rulesets answer 501.
+/// Applies damage to an inline stat block, storing nothing. cepheus-engine and adeva-d100
+/// are implemented; the others answer 501.
 #[utoipa::path(operation_id = "ruleset_damage",
     tag = "rulesets",
     params(("ruleset" = String, Path, description = "Ruleset id, e.g. `cepheus-engine`"), IdempotencyHeader),

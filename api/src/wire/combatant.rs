@@ -117,6 +117,7 @@ pub struct MutationResponse {
 fn state_json(state: &RulesetState) -> serde_json::Value {
     match state {
         RulesetState::CepheusEngine(state) => serde_json::to_value(state).unwrap_or_default(),
+        RulesetState::AdevaD100(state) => serde_json::to_value(state).unwrap_or_default(),
         RulesetState::None => serde_json::json!({}),
     }
 }

@@ -37,6 +37,7 @@ pub fn adeva(ag: i64) -> StatBlock {
         per: c(30),
         wp: c(30),
         fel: c(30),
+        ..Default::default()
     })
 }
 

@@ -1,7 +1,7 @@
 //! Where rulesets step into the generic flow of rounds: the end of a round (one-round changes
 //! expire, delayed actions resolve) and a delayed combatant acting.
 
-use super::{RulesetId, cepheus_engine};
+use super::{RulesetId, adeva_d100, cepheus_engine};
 use crate::encounter::{CombatantId, Encounter, Event};
 
 impl RulesetId {
@@ -10,6 +10,10 @@ impl RulesetId {
     pub fn end_of_round(self, encounter: &mut Encounter, events: &mut Vec<Event>) {
         match self {
             Self::CepheusEngine => cepheus_engine::dynamic::end_of_round(encounter, events),
+            Self::AdevaD100 => {
+                adeva_d100::dynamic::end_of_round(encounter, events);
+                forfeit_delayed_actions(encounter, events);
+            }
             _ => forfeit_delayed_actions(encounter, events),
         }
     }

@@ -6,6 +6,7 @@ pub mod arrgs;
 pub mod cepheus_engine;
 mod hooks;
 pub mod lur_asko;
+mod options;
 mod report;
 mod ruleset_id;
 pub mod spycraft2;
@@ -13,6 +14,7 @@ mod stat_block;
 mod state;
 
 pub use hooks::set_initiative;
+pub use options::{AdevaOptions, RulesetOptions};
 pub use report::RulesetReport;
 pub use ruleset_id::{Operation, RulesetId, UnknownRuleset};
 pub use stat_block::{InitiativeContext, InitiativeRoll, RuleError, StatBlock, TiePolicy};

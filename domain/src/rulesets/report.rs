@@ -1,5 +1,6 @@
 //! The ruleset-specific detail carried by the generic attack, damage and action events.
 
+use super::adeva_d100::operations as adeva;
 use super::cepheus_engine::operations::{ActionReport, AttackReport, DamageReport};
 use serde::Serialize;
 
@@ -10,4 +11,7 @@ pub enum RulesetReport {
     CepheusAttack(Box<AttackReport>),
     CepheusDamage(Box<DamageReport>),
     CepheusAction(Box<ActionReport>),
+    AdevaAttack(Box<adeva::AttackReport>),
+    AdevaDamage(Box<adeva::DamageReport>),
+    AdevaAction(Box<adeva::ActionReport>),
 }

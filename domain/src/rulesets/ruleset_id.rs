@@ -60,7 +60,7 @@ impl RulesetId {
     /// The operations the server computes for this ruleset today. Anything else answers 501.
     pub fn operations(self) -> &'static [Operation] {
         match self {
-            Self::CepheusEngine => {
+            Self::CepheusEngine | Self::AdevaD100 => {
                 &[Operation::Initiative, Operation::Attacks, Operation::Damage, Operation::Actions]
             }
             _ => &[Operation::Initiative],

@@ -1,6 +1,6 @@
 //! What a ruleset tracks per combatant during a fight, beside the client's stat block.
 
-use super::{RulesetId, cepheus_engine};
+use super::{RulesetId, adeva_d100, cepheus_engine};
 use serde::{Deserialize, Serialize};
 
 /// Engine-managed combat state. Rulesets without any keep `None`.
@@ -10,6 +10,7 @@ pub enum RulesetState {
     #[default]
     None,
     CepheusEngine(cepheus_engine::CombatState),
+    AdevaD100(adeva_d100::dynamic::CombatState),
 }
 
 impl RulesetState {
@@ -17,6 +18,7 @@ impl RulesetState {
     pub fn for_ruleset(ruleset: RulesetId) -> Self {
         match ruleset {
             RulesetId::CepheusEngine => Self::CepheusEngine(cepheus_engine::CombatState::default()),
+            RulesetId::AdevaD100 => Self::AdevaD100(adeva_d100::dynamic::CombatState::default()),
             _ => Self::None,
         }
     }

@@ -6,10 +6,12 @@ pub mod attack_sequence;
 pub mod critical;
 pub mod damage;
 pub mod decay;
+pub mod dynamic;
 pub mod evasion;
 pub mod hits;
 pub mod modifier;
 pub mod movement;
+pub mod operations;
 pub mod opposed;
 pub mod test_modifiers;
 pub mod test_roll;
@@ -37,6 +39,88 @@ pub struct Stats {
     pub per: Characteristic,
     pub wp: Characteristic,
     pub fel: Characteristic,
+    /// Maximum wounds; absent for a combatant whose wounds are not tracked (it cannot be damaged
+    /// here until it has them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wounds: Option<u32>,
+    /// Wounds lost so far (0 by default); current wounds = `wounds` − `wounds_taken`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wounds_taken: u32,
+    /// Levels of fatigue (0 by default).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fatigue: u32,
+    /// Fate Points (0 by default): with any, damage past 0 wounds is Lethal Damage, not death.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fate_points: u32,
+    /// Armour Points (0 by default).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub armour: u32,
+    /// Size modifier to movement in squares (0 by default).
+    #[serde(default, skip_serializing_if = "is_zero_i32")]
+    pub size: i32,
+    /// Deflector strengths (none by default); only the strongest is used.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deflectors: Vec<u32>,
+    /// Altitude band (Ground by default).
+    #[serde(default, skip_serializing_if = "is_ground")]
+    pub altitude: altitude::AltitudeBand,
+    /// Falling: drops one band at the end of each round (false by default).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub falling: bool,
+    /// The characteristic tested against Pinning, when not Willpower.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pinning_characteristic: Option<decay::CharacteristicName>,
+    /// Characteristic decays in force.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decays: Vec<decay::CharacteristicDecay>,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
+}
+
+fn is_zero_i32(value: &i32) -> bool {
+    *value == 0
+}
+
+fn is_ground(band: &altitude::AltitudeBand) -> bool {
+    *band == altitude::AltitudeBand::Ground
+}
+
+impl Default for Stats {
+    /// Every characteristic 0 and every optional field at its default (for builders).
+    fn default() -> Self {
+        let zero = Characteristic::new(0).unwrap_or_else(|_| unreachable!("0 is a characteristic"));
+        Self {
+            ws: zero,
+            bs: zero,
+            s: zero,
+            t: zero,
+            ag: zero,
+            int: zero,
+            per: zero,
+            wp: zero,
+            fel: zero,
+            wounds: None,
+            wounds_taken: 0,
+            fatigue: 0,
+            fate_points: 0,
+            armour: 0,
+            size: 0,
+            deflectors: Vec::new(),
+            altitude: altitude::AltitudeBand::Ground,
+            falling: false,
+            pinning_characteristic: None,
+            decays: Vec::new(),
+        }
+    }
+}
+
+impl Stats {
+    /// Wounds left now (0 when untracked).
+    pub fn current_wounds(&self) -> u32 {
+        self.wounds.unwrap_or(0).saturating_sub(self.wounds_taken)
+    }
 }
 
 /// Still tied after Agility → each rolls 1d10, higher placed higher (adeva-d100.txt, "Combat
@@ -77,6 +161,7 @@ mod tests {
             per: c(30),
             wp: c(30),
             fel: c(30),
+            ..Stats::default()
         }
     }
 

@@ -88,7 +88,7 @@ pub fn state_mut<'a>(
 ) -> Result<&'a mut CombatState, EncounterError> {
     match &mut combatant.state {
         RulesetState::CepheusEngine(state) => Ok(state),
-        RulesetState::None => Err(EncounterError::invalid(field, "not a cepheus-engine combatant")),
+        _ => Err(EncounterError::invalid(field, "not a cepheus-engine combatant")),
     }
 }
 

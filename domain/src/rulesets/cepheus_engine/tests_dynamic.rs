@@ -26,7 +26,7 @@ fn step(enc: &mut Encounter) {
 fn state(enc: &Encounter, name: &str) -> super::CombatState {
     match &enc.combatant(&id(name)).unwrap().state {
         RulesetState::CepheusEngine(state) => state.clone(),
-        RulesetState::None => panic!("not cepheus"),
+        _ => panic!("not cepheus"),
     }
 }
 

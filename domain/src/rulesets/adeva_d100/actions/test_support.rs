@@ -19,5 +19,6 @@ pub(crate) fn stats(overrides: &[(&str, i64)]) -> Stats {
         per: value("per"),
         wp: value("wp"),
         fel: value("fel"),
+        ..Default::default()
     }
 }

@@ -50,14 +50,14 @@ pub fn json<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> T {
 pub fn state(enc: &Encounter, name: &str) -> CombatState {
     match &enc.combatant(&id(name)).unwrap().state {
         RulesetState::CepheusEngine(state) => state.clone(),
-        RulesetState::None => panic!("not cepheus"),
+        _ => panic!("not cepheus"),
     }
 }
 
 pub fn state_of<'a>(enc: &'a mut Encounter, name: &str) -> &'a mut CombatState {
     match &mut enc.combatant_mut(&id(name)).unwrap().state {
         RulesetState::CepheusEngine(state) => state,
-        RulesetState::None => panic!("not cepheus"),
+        _ => panic!("not cepheus"),
     }
 }
 

@@ -1,0 +1,217 @@
+//! An attack by a stored combatant on stored targets (see the decisions in `mod.rs`).
+
+use super::super::actions::declared::DeclaredAction;
+use super::super::actions::{ActionKind, LingeringEffect, TurnBudget};
+use super::super::altitude::AltitudeAccess;
+use super::super::damage::DamageDice;
+use super::super::test_modifiers::Modifier;
+use super::super::test_roll::ModifiedTest;
+use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
+use super::{ensure_active, ensure_turn, parts_mut, snapshot};
+use crate::dice::{Dice, DieRoll};
+use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
+use crate::rulesets::RulesetReport;
+use serde::{Deserialize, Serialize};
+
+/// POST /v1/encounters/{id}/attacks for adeva-d100.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterAttack {
+    pub attacker_id: CombatantId,
+    pub target_id: CombatantId,
+    /// The attack action, e.g. `{"action": "burst", "weapon": {...}, "declared_hits": 3}`.
+    pub action: DeclaredAction,
+    /// The weapon's damage roll, e.g. `{"count": 1, "sides": 10, "bonus": 2}`.
+    pub damage: DamageDice,
+    #[serde(default)]
+    pub penetration: u32,
+    /// The main target's evasion.
+    #[serde(default)]
+    pub evasion: EvasionChoice,
+    #[serde(default)]
+    pub evasion_modifiers: Vec<Modifier>,
+    /// Further modifiers on the attack test, each with its reason.
+    #[serde(default)]
+    pub modifiers: Vec<Modifier>,
+    /// Burst / Flurry: other targets and the hits each wants.
+    #[serde(default)]
+    pub extra_targets: Vec<ExtraTarget>,
+    #[serde(default)]
+    pub long_range_weapon: bool,
+}
+
+/// Another target of a Burst or Flurry.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtraTarget {
+    pub target_id: CombatantId,
+    pub hits: u32,
+    #[serde(default)]
+    pub evasion: EvasionChoice,
+    #[serde(default)]
+    pub evasion_modifiers: Vec<Modifier>,
+}
+
+/// What the attack did to one target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetReport {
+    pub target_id: CombatantId,
+    pub target_name: String,
+    pub surprised: bool,
+    #[serde(flatten)]
+    pub outcome: TargetOutcome,
+    pub defeated: bool,
+}
+
+/// Everything one stored attack did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackReport {
+    pub attacker_id: CombatantId,
+    pub attacker_name: String,
+    pub action: String,
+    pub weapon: String,
+    pub altitude: AltitudeAccess,
+    pub attack_test: ModifiedTest,
+    pub hits_scored: u32,
+    pub targets: Vec<TargetReport>,
+    pub lingering: Vec<LingeringEffect>,
+    /// The attacker's budget after the attack.
+    pub budget: TurnBudget,
+    pub notes: Vec<String>,
+    pub dice: Vec<DieRoll>,
+}
+
+/// Resolves and stores one attack; a refusal leaves the encounter unchanged.
+pub fn attack(
+    encounter: &mut Encounter,
+    request: EncounterAttack,
+    dice: &mut Dice,
+) -> Result<(Vec<Event>, AttackReport), EncounterError> {
+    ensure_active(encounter)?;
+    let mut draft = encounter.clone();
+    let report = run(&mut draft, &request, dice)?;
+    let events = vec![Event::AttackResolved {
+        attacker_id: request.attacker_id.clone(),
+        target_id: request.target_id.clone(),
+        report: RulesetReport::AdevaAttack(Box::new(report.clone())),
+    }];
+    *encounter = draft;
+    Ok((events, report))
+}
+
+fn run(
+    draft: &mut Encounter,
+    request: &EncounterAttack,
+    dice: &mut Dice,
+) -> Result<AttackReport, EncounterError> {
+    let free =
+        matches!(request.action, DeclaredAction::AttackOfOpportunity(_) | DeclaredAction::CounterAttack(_));
+    if !free {
+        ensure_turn(draft, &request.attacker_id, "attacker_id")?;
+    }
+    let (attacker_stats, mut attacker_state, _) = snapshot(draft, &request.attacker_id, "attacker_id")?;
+    let mut ids = vec![(request.target_id.clone(), "target_id".to_string(), "evasion".to_string())];
+    for (index, extra) in request.extra_targets.iter().enumerate() {
+        ids.push((
+            extra.target_id.clone(),
+            format!("extra_targets[{index}].target_id"),
+            format!("extra_targets[{index}].evasion"),
+        ));
+    }
+    let mut seen = vec![request.attacker_id.clone()];
+    let mut snapshots = Vec::new();
+    for (id, field, _) in &ids {
+        if seen.contains(id) {
+            return Err(EncounterError::invalid(field, "a combatant may be named only once in an attack"));
+        }
+        seen.push(id.clone());
+        snapshots.push(snapshot(draft, id, field)?);
+    }
+    let mut sides = Vec::new();
+    for (index, ((_, field, evasion_field), (stats, state, surprised))) in
+        ids.iter().zip(&snapshots).enumerate()
+    {
+        let (evasion, evasion_modifiers, wanted) = if index == 0 {
+            (request.evasion, request.evasion_modifiers.clone(), None)
+        } else {
+            let extra = &request.extra_targets[index - 1];
+            (extra.evasion, extra.evasion_modifiers.clone(), Some(extra.hits))
+        };
+        sides.push(TargetSide {
+            field: field.clone(),
+            stats,
+            surprised: *surprised,
+            evasion,
+            evasion_field: evasion_field.clone(),
+            evasion_modifiers,
+            own_evasion: state.own_evasion.clone(),
+            attacks_against: state.attacks_against.clone(),
+            hits_wanted: wanted,
+            reaction_spent: state.budget.reaction_used,
+        });
+    }
+    let lethal = draft.options.adeva().and_then(|options| options.lethal_damage_table.clone());
+    let input = AttackInput {
+        action: &request.action,
+        damage: request.damage,
+        penetration: request.penetration,
+        modifiers: &request.modifiers,
+        long_range_weapon: request.long_range_weapon,
+        lethal_damage_table: lethal.as_deref(),
+    };
+    // Spend first (on a copy) so a refused action rolls nothing.
+    let spec = super::super::actions::action_spec(&request.action)
+        .map_err(|error| super::super::test_modifiers::within("action", error))?;
+    let aim = attacker_state.budget.pending_aim().cloned();
+    attacker_state.budget.spend(&spec)?;
+    let attacker = AttackerSide { stats: &attacker_stats, aim };
+    let resolved = resolve(&attacker, &sides, &input, dice)?;
+    // Store: attacker budget and lingering effects.
+    for effect in &resolved.spec.lingering {
+        if let LingeringEffect::OwnEvasion { modifier, .. } = effect {
+            attacker_state.own_evasion = Some(modifier.clone());
+        }
+    }
+    {
+        let (_, state, _) = parts_mut(draft, &request.attacker_id, "attacker_id")?;
+        *state = attacker_state.clone();
+    }
+    let mut targets = Vec::new();
+    for (((id, field, _), side), outcome) in ids.iter().zip(&sides).zip(resolved.targets) {
+        let reacted = side.evasion.is_reaction() && outcome.evasion.is_some();
+        let surprised = side.surprised;
+        let (stats, state, flags) = parts_mut(draft, id, field)?;
+        if reacted {
+            state.budget.reaction_used = true;
+            state.budget.aim = None;
+        }
+        let max = stats.wounds.unwrap_or(0);
+        stats.wounds_taken = max - outcome.wounds_after.min(max);
+        if outcome.dead {
+            flags.defeated = true;
+        }
+        let defeated = flags.defeated;
+        let name = draft.name_of(id);
+        targets.push(TargetReport { target_id: id.clone(), target_name: name, surprised, outcome, defeated });
+    }
+    let mut notes = resolved.notes;
+    if resolved.spec.action == ActionKind::HeavyAttack {
+        notes.push(
+            "Heavy Attack: −30 to the attacker's Evasion tests until the start of its next turn".into(),
+        );
+    }
+    Ok(AttackReport {
+        attacker_id: request.attacker_id.clone(),
+        attacker_name: draft.name_of(&request.attacker_id),
+        action: resolved.spec.name(),
+        weapon: resolved.weapon.name,
+        altitude: resolved.altitude,
+        attack_test: resolved.attack_test,
+        hits_scored: resolved.hits_scored,
+        targets,
+        lingering: resolved.spec.lingering,
+        budget: attacker_state.budget,
+        notes,
+        dice: resolved.dice,
+    })
+}

@@ -1,0 +1,381 @@
+//! The attack pipeline shared by the stored and inline attacks: one attack test, hits split
+//! between the main target and any extra targets, then per target its evasion, damage, critical,
+//! soak and wounds (adeva-d100.txt, "Attacking", Steps Two to Seven; "Burst"; "Flurry").
+
+use super::super::actions::declared::DeclaredAction;
+use super::super::actions::{ActionSpec, Evasion, HitRule, Weapon, WeaponClass, action_spec};
+use super::super::altitude::{AltitudeAccess, altitude_access};
+use super::super::attack_sequence::{HitResult, SURPRISE_BONUS};
+use super::super::critical::{CriticalInput, check_lethal_table, confirm_critical, wounds_dealt};
+use super::super::damage::{DamageDice, check_damage_dice, roll_hit_damage};
+use super::super::decay::{self, effective_characteristic};
+use super::super::evasion::{EvasionKind, EvasionResult, EvasionSpec, check_evasion, roll_evasion};
+use super::super::test_modifiers::{Modifier, check_modifiers, within};
+use super::super::test_roll::{ModifiedTest, modified_test};
+use super::super::wounds::{Soak, lose_wounds, negated, past_soak, soak};
+use super::super::{Characteristic, Stats, bonus};
+use crate::dice::{Dice, DieRoll};
+use crate::rulesets::RuleError;
+use serde::{Deserialize, Serialize};
+
+/// A target's evasion choice.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvasionChoice {
+    #[default]
+    None,
+    Dodge,
+    Parry,
+    PointDefence,
+    Deflect,
+}
+
+impl EvasionChoice {
+    fn kind(self) -> Option<EvasionKind> {
+        match self {
+            Self::None => None,
+            Self::Dodge => Some(EvasionKind::Dodge),
+            Self::Parry => Some(EvasionKind::Parry),
+            Self::PointDefence => Some(EvasionKind::PointDefence),
+            Self::Deflect => Some(EvasionKind::Deflect),
+        }
+    }
+
+    /// Uses the target's one Reaction (a Deflect is a free action).
+    pub fn is_reaction(self) -> bool {
+        self.kind().is_some_and(EvasionKind::is_reaction)
+    }
+}
+
+/// The attacker's side of one attack.
+pub(crate) struct AttackerSide<'a> {
+    pub stats: &'a Stats,
+    /// A pending aim bonus.
+    pub aim: Option<Modifier>,
+}
+
+/// One target's side of one attack; `field` is the JSON path naming it in refusals.
+pub(crate) struct TargetSide<'a> {
+    pub field: String,
+    pub stats: &'a Stats,
+    pub surprised: bool,
+    pub evasion: EvasionChoice,
+    pub evasion_field: String,
+    pub evasion_modifiers: Vec<Modifier>,
+    /// Heavy Attack's own −30 to its Evasion, while it lasts.
+    pub own_evasion: Option<Modifier>,
+    /// Guard Mode's modifier to attacks against it, while it lasts.
+    pub attacks_against: Option<Modifier>,
+    /// Hits wanted on an extra target (None for the main target, which keeps the rest).
+    pub hits_wanted: Option<u32>,
+    /// Its Reaction is already spent.
+    pub reaction_spent: bool,
+}
+
+/// The attack as the client declared it.
+pub(crate) struct AttackInput<'a> {
+    pub action: &'a DeclaredAction,
+    pub damage: DamageDice,
+    pub penetration: u32,
+    pub modifiers: &'a [Modifier],
+    pub long_range_weapon: bool,
+    pub lethal_damage_table: Option<&'a [String]>,
+}
+
+/// What one attack did to one target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetOutcome {
+    pub hits_allocated: u32,
+    pub evasion: Option<EvasionResult>,
+    pub hits_landed: u32,
+    pub soak: Soak,
+    pub hits: Vec<HitResult>,
+    pub wounds_before: u32,
+    pub wounds_lost: u32,
+    pub wounds_after: u32,
+    pub dead: bool,
+    pub lethal_damage: bool,
+    pub damage_past_zero: u32,
+}
+
+/// The whole attack, before it is stored.
+pub(crate) struct Resolved {
+    pub spec: ActionSpec,
+    pub weapon: Weapon,
+    pub altitude: AltitudeAccess,
+    pub attack_test: ModifiedTest,
+    pub hits_scored: u32,
+    pub targets: Vec<TargetOutcome>,
+    pub notes: Vec<String>,
+    pub dice: Vec<DieRoll>,
+}
+
+/// The weapon of an attack action, or a refusal for actions `attack` does not resolve.
+pub(crate) fn attack_weapon(action: &DeclaredAction) -> Result<&Weapon, RuleError> {
+    use super::super::actions::attack_actions::ChargeStrike;
+    Ok(match action {
+        DeclaredAction::StandardAttack(a) | DeclaredAction::HeavyAttack(a) => &a.weapon,
+        DeclaredAction::Burst(a) | DeclaredAction::Flurry(a) => &a.weapon,
+        DeclaredAction::CalledShot(a) => &a.weapon,
+        DeclaredAction::Charge(c) => match &c.strike {
+            ChargeStrike::Attack { weapon } => weapon,
+            _ => {
+                return Err(RuleError::invalid(
+                    "action.strike",
+                    "a Charge ending in a Grapple or Knock Down is taken with the act command",
+                ));
+            }
+        },
+        DeclaredAction::AttackOfOpportunity(a) => &a.weapon,
+        DeclaredAction::CounterAttack(a) => &a.weapon,
+        _ => {
+            return Err(RuleError::invalid(
+                "action",
+                "this command resolves a Standard Attack, Burst, Flurry, Called Shot, Charge, Heavy Attack, \
+                 Attack of Opportunity or Counter-Attack; take other actions with the act command",
+            ));
+        }
+    })
+}
+
+/// A characteristic after the stat block's decays.
+pub(crate) fn effective(stats: &Stats, name: decay::CharacteristicName) -> Result<Characteristic, RuleError> {
+    Ok(effective_characteristic(name.of(stats), name, &stats.decays)?.value)
+}
+
+fn decay_name(name: super::super::actions::CharacteristicName) -> decay::CharacteristicName {
+    use super::super::actions::CharacteristicName as A;
+    use decay::CharacteristicName as D;
+    match name {
+        A::Ws => D::Ws,
+        A::Bs => D::Bs,
+        A::S => D::S,
+        A::T => D::T,
+        A::Ag => D::Ag,
+        A::Int => D::Int,
+        A::Per => D::Per,
+        A::Wp => D::Wp,
+        A::Fel => D::Fel,
+    }
+}
+
+fn evasion_characteristic(kind: EvasionKind) -> Option<decay::CharacteristicName> {
+    match kind {
+        EvasionKind::Dodge => Some(decay::CharacteristicName::Ag),
+        EvasionKind::Parry => Some(decay::CharacteristicName::Ws),
+        EvasionKind::PointDefence => Some(decay::CharacteristicName::Bs),
+        EvasionKind::Deflect => None,
+    }
+}
+
+/// The evasion spec of a target, checked (errors name `evasion_field`).
+fn evasion_spec(target: &TargetSide, allowed: &[Evasion]) -> Result<Option<EvasionSpec>, RuleError> {
+    let field = target.evasion_field.as_str();
+    let Some(kind) = target.evasion.kind() else { return Ok(None) };
+    if kind.is_reaction() && target.surprised {
+        return Err(RuleError::invalid(
+            field,
+            "refused: a reaction by a surprised character (only a Deflector, a free action, may evade)",
+        ));
+    }
+    if kind.is_reaction() && target.reaction_spent {
+        return Err(RuleError::invalid(
+            field,
+            "refused: the target has already used its Reaction this round",
+        ));
+    }
+    if !allowed.contains(&Evasion::from(kind)) {
+        return Err(RuleError::invalid(field, "this evasion is not allowed against this attack"));
+    }
+    if kind == EvasionKind::Deflect && target.stats.deflectors.is_empty() {
+        return Err(RuleError::invalid(field, "the target has no Deflectors in its stat block"));
+    }
+    let mut modifiers = target.evasion_modifiers.clone();
+    modifiers.extend(target.own_evasion.clone());
+    let characteristic =
+        evasion_characteristic(kind).map(|name| effective(target.stats, name)).transpose()?;
+    let spec = EvasionSpec {
+        kind,
+        characteristic,
+        modifiers,
+        deflector_strengths: if kind == EvasionKind::Deflect {
+            target.stats.deflectors.clone()
+        } else {
+            Vec::new()
+        },
+        deflector_weakening: 0,
+    };
+    check_evasion(&spec, target.surprised).map_err(|error| within(field, error))?;
+    Ok(Some(spec))
+}
+
+/// Checks everything, then rolls the attack (see the operations decisions).
+pub(crate) fn resolve(
+    attacker: &AttackerSide,
+    targets: &[TargetSide],
+    input: &AttackInput,
+    dice: &mut Dice,
+) -> Result<Resolved, RuleError> {
+    let weapon = attack_weapon(input.action)?.clone();
+    let spec = action_spec(input.action).map_err(|error| within("action", error))?;
+    let Some(test) = spec.tests.first() else {
+        return Err(RuleError::invalid("action", "this action makes no attack test"));
+    };
+    if test.hits == HitRule::NoHits {
+        return Err(RuleError::invalid("action", "this action scores no hits"));
+    }
+    let max_hits = test.hits.attack_max_hits();
+    if targets.len() > 1 && max_hits.is_none() {
+        return Err(RuleError::invalid(
+            "extra_targets",
+            "only a Burst or Flurry may allocate hits to other targets",
+        ));
+    }
+    check_damage_dice(&input.damage).map_err(|error| within("damage", error))?;
+    if input.penetration > 100 {
+        return Err(RuleError::invalid("penetration", "penetration must lie between 0 and 100"));
+    }
+    check_modifiers("modifiers", input.modifiers)?;
+    if input.modifiers.len() > 20 {
+        return Err(RuleError::invalid("modifiers", "at most 20 modifiers may be sent"));
+    }
+    if let Some(table) = input.lethal_damage_table {
+        check_lethal_table("lethal_damage_table", table)?;
+    }
+    let reach = if weapon.class == WeaponClass::Melee {
+        super::super::altitude::Reach::Melee
+    } else {
+        super::super::altitude::Reach::Ranged
+    };
+    let mut access = None;
+    let mut evasions = Vec::new();
+    for target in targets {
+        match target.stats.wounds {
+            None => {
+                return Err(RuleError::invalid(&target.field, "the target's stat block has no wounds"));
+            }
+            Some(_) if target.stats.current_wounds() == 0 && target.stats.fate_points == 0 => {
+                return Err(RuleError::invalid(
+                    &target.field,
+                    "the target is at 0 wounds without Fate Points: dead",
+                ));
+            }
+            Some(_) => {}
+        }
+        let reached =
+            altitude_access(attacker.stats.altitude, target.stats.altitude, reach, input.long_range_weapon);
+        if !reached.allowed {
+            return Err(RuleError::invalid(&target.field, reached.reason));
+        }
+        access.get_or_insert(reached);
+        evasions.push(evasion_spec(target, &test.evasions)?);
+    }
+    let access = access.ok_or_else(|| RuleError::invalid("target_id", "an attack needs a target"))?;
+    let characteristic = effective(attacker.stats, decay_name(test.characteristic))?;
+    let main = &targets[0];
+    let mut modifiers = test.modifiers.clone();
+    modifiers.extend(attacker.aim.clone());
+    modifiers.extend(input.modifiers.iter().cloned());
+    modifiers.extend(main.attacks_against.clone());
+    if main.surprised {
+        modifiers.push(Modifier::new("target is surprised", SURPRISE_BONUS));
+    }
+    modifiers.extend(access.modifier.clone());
+    let start = dice.rolls().len();
+    let purpose = format!("attack test ({})", test.characteristic.label());
+    let attack_test = modified_test(characteristic, &modifiers, dice, &purpose)?;
+    let scored = match max_hits {
+        Some(limit) if attack_test.test.passed => attack_test.test.degrees.clamp(1, limit),
+        _ => test.hits.hits(attack_test.test.passed, attack_test.test.degrees),
+    };
+    // Extra targets take their wanted hits in order; the main target keeps the rest.
+    let mut left = scored;
+    let mut allocation = vec![0; targets.len()];
+    for (index, target) in targets.iter().enumerate().skip(1) {
+        let take = target.hits_wanted.unwrap_or(0).min(left);
+        allocation[index] = take;
+        left -= take;
+    }
+    allocation[0] = left;
+    let strength_bonus = (weapon.class != WeaponClass::Ranged)
+        .then(|| effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32))
+        .transpose()?;
+    let mut dos_available = true;
+    let mut outcomes = Vec::new();
+    for ((target, evasion), hits) in targets.iter().zip(&evasions).zip(allocation) {
+        let evasion = match evasion {
+            Some(spec) if hits > 0 => Some(roll_evasion(spec, target.surprised, hits, dice)?),
+            _ => None,
+        };
+        let landed = evasion.as_ref().map_or(hits, |e| e.outcome.hits_left);
+        let toughness = bonus(effective(target.stats, decay::CharacteristicName::T)?) as u32;
+        let soaked = soak(toughness, target.stats.armour, input.penetration);
+        let before = target.stats.current_wounds();
+        let mut outcome = TargetOutcome {
+            hits_allocated: hits,
+            evasion,
+            hits_landed: landed,
+            soak: soaked,
+            hits: Vec::new(),
+            wounds_before: before,
+            wounds_lost: 0,
+            wounds_after: before,
+            dead: false,
+            lethal_damage: false,
+            damage_past_zero: 0,
+        };
+        for number in 1..=landed {
+            let label = format!("{}: hit {number}", target.field);
+            let dos = dos_available.then(|| attack_test.test.degrees_of_success());
+            dos_available = false;
+            let damage =
+                roll_hit_damage(&input.damage, strength_bonus, dos, dice, &format!("damage: {label}"))?;
+            let past = past_soak(damage.damage, &outcome.soak);
+            let confirm_modifiers: Vec<Modifier> = target.attacks_against.iter().cloned().collect();
+            let critical = if damage.natural_maximum {
+                let critical_input = CriticalInput {
+                    characteristic,
+                    confirm_modifiers: &confirm_modifiers,
+                    damage_past_soak: past,
+                    lethal_damage_table: input.lethal_damage_table,
+                    label: &label,
+                };
+                Some(confirm_critical(&critical_input, dice)?)
+            } else {
+                None
+            };
+            let lost = wounds_dealt(past, critical.as_ref());
+            let wounds = lose_wounds(outcome.wounds_after, target.stats.fate_points, lost);
+            outcome.wounds_lost += lost;
+            outcome.wounds_after = wounds.after;
+            outcome.dead |= wounds.dead;
+            outcome.lethal_damage |= wounds.lethal_damage;
+            outcome.damage_past_zero += wounds.past_zero;
+            outcome.hits.push(HitResult {
+                hit: number,
+                negated: negated(damage.damage, &outcome.soak),
+                past_soak: past,
+                critical,
+                wounds_lost: lost,
+                wounds,
+                fatigue: false,
+                damage,
+            });
+        }
+        outcomes.push(outcome);
+    }
+    let mut notes = spec.notes.clone();
+    if outcomes.iter().any(|o| o.lethal_damage) {
+        notes.push("a target with Fate Points took damage past 0 wounds: resolve it as Lethal Damage".into());
+    }
+    Ok(Resolved {
+        spec,
+        weapon,
+        altitude: access,
+        attack_test,
+        hits_scored: scored,
+        targets: outcomes,
+        notes,
+        dice: dice.rolls()[start..].to_vec(),
+    })
+}

@@ -1,0 +1,109 @@
+//! Damage applied to a stored combatant outside an attack (adeva-d100.txt, "Attacking", Steps Six
+//! and Seven).
+//!
+//! Decisions: `soak: true` subtracts TB + AP − `penetration` (AP not below 0) from `amount`
+//! first; otherwise `amount` is lost as wounds directly. Dead and Lethal Damage as in `mod.rs`.
+
+use super::super::Stats;
+use super::super::decay::CharacteristicName;
+use super::super::wounds::{Soak, WoundsLoss, lose_wounds, past_soak, soak};
+use super::core::effective;
+use super::{ensure_adeva, parts_mut};
+use crate::dice::Dice;
+use crate::encounter::{CombatantId, Encounter, EncounterError, EncounterStatus, Event};
+use crate::rulesets::{RuleError, RulesetReport};
+use serde::{Deserialize, Serialize};
+
+/// POST /v1/encounters/{id}/damage for adeva-d100.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterDamage {
+    pub combatant_id: CombatantId,
+    pub amount: u32,
+    #[serde(default)]
+    pub soak: bool,
+    #[serde(default)]
+    pub penetration: u32,
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// What the damage did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DamageReport {
+    pub combatant_id: CombatantId,
+    pub name: String,
+    pub amount: u32,
+    pub soak: Option<Soak>,
+    pub wounds: WoundsLoss,
+    pub defeated: bool,
+    pub notes: Vec<String>,
+}
+
+/// Works out wounds lost by a stat block; `field` prefixes refusals.
+pub(crate) fn apply(
+    stats: &Stats,
+    amount: u32,
+    with_soak: bool,
+    penetration: u32,
+    field: &str,
+) -> Result<(Option<Soak>, WoundsLoss, Vec<String>), RuleError> {
+    if stats.wounds.is_none() {
+        return Err(RuleError::invalid(field, "the stat block has no wounds"));
+    }
+    if amount > 10_000 || penetration > 100 {
+        return Err(RuleError::invalid("amount", "amount must be at most 10000 and penetration at most 100"));
+    }
+    let soaked = if with_soak {
+        let tb = super::super::bonus(effective(stats, CharacteristicName::T)?) as u32;
+        Some(soak(tb, stats.armour, penetration))
+    } else {
+        None
+    };
+    let lost = soaked.as_ref().map_or(amount, |s| past_soak(amount, s));
+    let wounds = lose_wounds(stats.current_wounds(), stats.fate_points, lost);
+    let mut notes = Vec::new();
+    if wounds.lethal_damage {
+        notes.push(format!("{} damage past 0 wounds: resolve it as Lethal Damage", wounds.past_zero));
+    }
+    Ok((soaked, wounds, notes))
+}
+
+pub fn damage(
+    encounter: &mut Encounter,
+    request: EncounterDamage,
+    _dice: &mut Dice,
+) -> Result<(Vec<Event>, DamageReport), EncounterError> {
+    ensure_adeva(encounter)?;
+    if encounter.status == EncounterStatus::Ended {
+        return Err(EncounterError::Conflict("the encounter has ended".into()));
+    }
+    let mut draft = encounter.clone();
+    let (stats, _, flags) = parts_mut(&mut draft, &request.combatant_id, "combatant_id")?;
+    let (soak, wounds, mut notes) =
+        apply(stats, request.amount, request.soak, request.penetration, "combatant_id")?;
+    let max = stats.wounds.unwrap_or(0);
+    stats.wounds_taken = max - wounds.after.min(max);
+    if wounds.dead {
+        flags.defeated = true;
+    }
+    let defeated = flags.defeated;
+    if let Some(reason) = request.reason {
+        notes.insert(0, reason);
+    }
+    let report = DamageReport {
+        name: draft.name_of(&request.combatant_id),
+        combatant_id: request.combatant_id.clone(),
+        amount: request.amount,
+        soak,
+        wounds,
+        defeated,
+        notes,
+    };
+    let events = vec![Event::DamageApplied {
+        combatant_id: request.combatant_id,
+        report: RulesetReport::AdevaDamage(Box::new(report.clone())),
+    }];
+    *encounter = draft;
+    Ok((events, report))
+}

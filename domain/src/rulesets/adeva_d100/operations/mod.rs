@@ -1,0 +1,129 @@
+//! Adeva d100 operations on a stored encounter (attacks, damage, declared actions) and their
+//! stateless twins that take stat blocks inline (adeva-d100.txt, "Combat Rules").
+//!
+//! Every command works on a clone of the encounter and only replaces the original when it has
+//! succeeded, so a refused command changes nothing (dice already rolled are discarded).
+//!
+//! Decisions:
+//! - Only an adeva-d100 encounter accepts these commands (others: conflict). Attacks and actions
+//!   need an active encounter; damage may be applied at any time before the encounter ends.
+//! - An attack is taken on the attacker's turn (`encounter.current`), except an Attack of
+//!   Opportunity and a Counter-Attack (free actions on other characters' turns). The declared
+//!   action is spent on the attacker's `TurnBudget` (refusals on field `action`).
+//! - Surprise: a combatant flagged `surprised` is surprised in round 1 only: attacks against it get
+//!   +30 and it may not dodge, parry or point-defend (field `evasion`, "a reaction by a surprised
+//!   character"); a Deflect (free, unlimited, strongest Deflector only) is still allowed.
+//! - Evasion characteristics: dodge tests Agility, parry Weapon Skill, point defence Ballistic
+//!   Skill (the text does not say); decays apply to every characteristic tested.
+//! - Multi-hit: a Burst or Flurry may list `extra_targets`, each wanting some hits. The caller's
+//!   word is taken that each is within range (10 squares of the main target for a Burst) and not
+//!   harder to hit. Extra targets take their hits in the order listed, out of the hits scored; the
+//!   main target keeps the rest. The one attack test uses the main target's modifiers (surprise,
+//!   altitude, Guard Mode). "The enemy may make one evasion per attack": each target is an enemy
+//!   of the attack, so each gets its own one evasion against the hits allocated to it (spending
+//!   its own Reaction). Altitude is checked for every target.
+//! - The Degrees of Success replace a die of the first hit that lands, whichever target it is on.
+//! - Melee and thrown weapons add the attacker's Strength Bonus; ranged weapons do not. Soak is
+//!   TB + AP − Penetration (AP not below 0). Critical confirmation uses the tested characteristic
+//!   with no modifiers but Guard Mode's; the Lethal Damage chart names come from the encounter's
+//!   `lethal_damage_table` option.
+//! - Wounds: `wounds_taken` grows by the wounds lost, up to `wounds`. At 0 wounds without Fate
+//!   Points the combatant is dead and `flags.defeated` is set; with Fate Points, damage past 0 is
+//!   reported as Lethal Damage for the table (Fate is not spent automatically).
+//! - Aim is read from the budget before the attack is spent (spending uses it up).
+//! - Heavy Attack leaves −30 on the attacker's own Evasion, Guard Mode leaves its modifier on
+//!   attacks against the actor; both end at the start of the actor's next turn (`dynamic.rs`).
+
+pub mod actions;
+pub mod attack_op;
+pub mod core;
+pub mod damage_op;
+pub mod inline;
+
+pub use actions::{Action, ActionOutcome, ActionReport, act};
+pub use attack_op::{AttackReport, EncounterAttack, ExtraTarget, TargetReport, attack};
+pub use core::{EvasionChoice, TargetOutcome};
+pub use damage_op::{DamageReport, EncounterDamage, damage};
+pub use inline::{
+    InlineAttack, InlineAttackReport, InlineDamage, InlineDamageReport, attack_inline, damage_inline,
+};
+
+use super::Stats;
+use super::dynamic::CombatState;
+use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, EncounterStatus};
+use crate::rulesets::{RulesetId, RulesetState, StatBlock};
+
+pub(crate) fn ensure_adeva(encounter: &Encounter) -> Result<(), EncounterError> {
+    if encounter.ruleset != RulesetId::AdevaD100 {
+        return Err(EncounterError::Conflict(format!(
+            "this is a {} encounter; these commands follow adeva-d100 rules",
+            encounter.ruleset
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) fn ensure_active(encounter: &Encounter) -> Result<(), EncounterError> {
+    ensure_adeva(encounter)?;
+    match encounter.status {
+        EncounterStatus::Active => Ok(()),
+        status => Err(EncounterError::Conflict(format!(
+            "the encounter is {}: start it before attacking or acting",
+            status.as_str()
+        ))),
+    }
+}
+
+pub(crate) fn ensure_turn(
+    encounter: &Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<(), EncounterError> {
+    if encounter.current.as_ref() == Some(id) {
+        return Ok(());
+    }
+    Err(EncounterError::invalid(field, format!("it is not {}'s turn", encounter.name_of(id))))
+}
+
+/// The stat block and combat state of a combatant, mutably (errors name `field`).
+pub(crate) fn parts_mut<'a>(
+    encounter: &'a mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<(&'a mut Stats, &'a mut CombatState, &'a mut crate::encounter::Flags), EncounterError> {
+    let combatant = encounter.combatant_mut(id).ok_or_else(|| {
+        EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter"))
+    })?;
+    match combatant {
+        Combatant { stats: StatBlock::AdevaD100(stats), state, flags, .. } => {
+            if !matches!(state, RulesetState::AdevaD100(_)) {
+                *state = RulesetState::AdevaD100(CombatState::default());
+            }
+            let RulesetState::AdevaD100(state) = state else { unreachable!("set just above") };
+            Ok((stats, state, flags))
+        }
+        other => {
+            Err(EncounterError::invalid(field, format!("{} is not an adeva-d100 combatant", other.name)))
+        }
+    }
+}
+
+/// A clone of the stat block and (refreshed) state of a combatant.
+pub(crate) fn snapshot(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<(Stats, CombatState, bool), EncounterError> {
+    let round = encounter.round;
+    let own = encounter.current.as_ref() == Some(id);
+    let surprised_now = round <= 1;
+    let (stats, state, flags) = parts_mut(encounter, id, field)?;
+    if flags.defeated {
+        return Err(EncounterError::invalid(field, "this combatant is defeated"));
+    }
+    state.refresh(round, own);
+    Ok((stats.clone(), state.clone(), flags.surprised && surprised_now))
+}
+
+#[cfg(test)]
+mod tests;
