@@ -1,6 +1,7 @@
 //! End-to-end tests: the real app on 127.0.0.1 with its own SQLite file, driven over HTTP.
 
 mod adeva;
+mod adeva_fight;
 mod advance;
 mod cepheus_actions;
 mod cepheus_errors;

@@ -8,7 +8,12 @@
 //!   it while it is not current ends a turn still marked as under way. Lingering "until the start
 //!   of your next turn" effects (Heavy Attack's −30 to Evasion, Guard Mode) end at that same reset.
 //! - Surprise is read from the combatant's `flags.surprised` in round 1 (the encounter model's
-//!   flag), not from the budget.
+//!   flag) and copied into `TurnBudget.surprised` when the state is first refreshed: its first turn
+//!   is lost (every action on it refused, field `action`) and it takes no reactions until then.
+//! - The turn of the current round has started when the combatant is current or has
+//!   `acted_this_round`; the reset happens then even if no command touched it on its turn.
+//! - A stat block sent with `falling: true` but no recorded start falls from its band at the time
+//!   of the first end of round (recorded then); on the Ground it simply stops falling, no crash.
 //! - End of round: a falling combatant drops one band; reaching the Ground it crashes. The hook
 //!   has no dice, so the crash's 1d10 + squares damage is left pending (`pending_crash`) and
 //!   rolled and applied by the `resolve_crash` action; the drop is reported as an `ActionTaken`
@@ -43,19 +48,71 @@ pub struct CombatState {
     /// A crash the end of a round brought, not yet rolled (see the decisions).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_crash: Option<AltitudeBand>,
+    /// Knocked prone (Knock Down, Take Down); cleared by the table.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prone: bool,
+    /// Failed a Pinning test (Suppressive Fire, Overwatch).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pinned: bool,
+    /// Feint: this combatant may not dodge or parry the feinter's next melee attack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feinted_by: Option<CombatantId>,
+    /// Objects this combatant dropped (Disarm).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
+    /// A standing Overwatch, until it fires or the combatant takes a non-free action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overwatch: Option<super::actions::overwatch::Overwatch>,
+    /// The other participant of this combatant's grapple.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grappled_with: Option<CombatantId>,
+    /// Its place in that grapple.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grapple_role: Option<super::actions::grapple::GrappleRole>,
+    /// An extended action under way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extended: Option<super::actions::ExtendedAction>,
+    /// Take Down: stunned until the end of this round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stunned_until_round: Option<u32>,
 }
 
 impl CombatState {
-    /// Brings the budget up to date for `round`, `own_turn` saying whether the combatant is current.
-    pub fn refresh(&mut self, round: u32, own_turn: bool) {
-        if own_turn {
-            if self.turn_round != Some(round) {
-                self.budget.start_turn();
-                self.own_evasion = None;
-                self.attacks_against = None;
-                self.turn_round = Some(round);
-            }
-        } else if self.budget.on_own_turn {
+    /// Brings the budget up to date for `round` (adeva-d100.txt, "Combat Structure", Steps Two and
+    /// Four; "Heavy Attack", "Guard Mode": "until the start of your next turn").
+    ///
+    /// `own_turn`: the combatant is current; `turn_passed`: it has had (or skipped) its turn this
+    /// round (`acted_this_round`); `surprised`: it is flagged surprised and this is round 1. Its
+    /// turn of `round` has started when either holds; if the stored `turn_round` is older, the turn
+    /// is started now even though no command touched it on that turn (and, when it is no longer
+    /// current, ended again), so the reaction, Heavy Attack's −30 and Guard Mode end exactly at the
+    /// start of its next turn. A surprised combatant's first turn is marked lost (`turn_lost`).
+    pub fn refresh(&mut self, round: u32, own_turn: bool, turn_passed: bool, surprised: bool) {
+        if surprised && self.turn_round.is_none() {
+            self.budget.surprised = true;
+        }
+        if round > 1 {
+            // Surprise covers round 1 only.
+            self.budget.surprised = false;
+        }
+        // A whole round went by untouched: its turn of the previous round started (and ended).
+        if let Some(last) = self.turn_round
+            && last + 1 < round
+        {
+            self.budget.start_turn();
+            self.budget.end_turn();
+            self.own_evasion = None;
+            self.attacks_against = None;
+            self.turn_round = Some(round - 1);
+        }
+        let started = own_turn || turn_passed;
+        if started && self.turn_round.is_none_or(|r| r < round) {
+            self.budget.start_turn();
+            self.own_evasion = None;
+            self.attacks_against = None;
+            self.turn_round = Some(round);
+        }
+        if !own_turn && self.budget.on_own_turn {
             self.budget.end_turn();
         }
     }
@@ -75,7 +132,14 @@ pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
             continue;
         }
         let from = stats.altitude;
-        let started = state.fall_started_at.unwrap_or(from);
+        if from == AltitudeBand::Ground {
+            // Already down (a stat block sent `falling` on the Ground): nothing to fall, no crash.
+            stats.falling = false;
+            state.fall_started_at = None;
+            continue;
+        }
+        // A stat-block `falling` with no recorded start falls from where it is now.
+        let started = *state.fall_started_at.get_or_insert(from);
         let to = match from {
             AltitudeBand::High => AltitudeBand::Low,
             AltitudeBand::Low | AltitudeBand::Ground => AltitudeBand::Ground,

@@ -28,7 +28,7 @@ pub type Characteristic = Score<0, 100>;
 
 /// The nine characteristics.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, try_from = "StatsWire")]
 pub struct Stats {
     pub ws: Characteristic,
     pub bs: Characteristic,
@@ -73,6 +73,90 @@ pub struct Stats {
     /// Characteristic decays in force.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decays: Vec<decay::CharacteristicDecay>,
+}
+
+/// [`Stats`] as read, before the checks across fields.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StatsWire {
+    ws: Characteristic,
+    bs: Characteristic,
+    s: Characteristic,
+    t: Characteristic,
+    ag: Characteristic,
+    int: Characteristic,
+    per: Characteristic,
+    wp: Characteristic,
+    fel: Characteristic,
+    /// Maximum wounds; absent for a combatant whose wounds are not tracked (it cannot be damaged
+    /// here until it has them).
+    #[serde(default)]
+    wounds: Option<u32>,
+    /// Wounds lost so far (0 by default); current wounds = `wounds` − `wounds_taken`.
+    #[serde(default)]
+    wounds_taken: u32,
+    /// Levels of fatigue (0 by default).
+    #[serde(default)]
+    fatigue: u32,
+    /// Fate Points (0 by default): with any, damage past 0 wounds is Lethal Damage, not death.
+    #[serde(default)]
+    fate_points: u32,
+    /// Armour Points (0 by default).
+    #[serde(default)]
+    armour: u32,
+    /// Size modifier to movement in squares (0 by default).
+    #[serde(default)]
+    size: i32,
+    /// Deflector strengths (none by default); only the strongest is used.
+    #[serde(default)]
+    deflectors: Vec<u32>,
+    /// Altitude band (Ground by default).
+    #[serde(default)]
+    altitude: altitude::AltitudeBand,
+    /// Falling: drops one band at the end of each round (false by default).
+    #[serde(default)]
+    falling: bool,
+    /// The characteristic tested against Pinning, when not Willpower.
+    #[serde(default)]
+    pinning_characteristic: Option<decay::CharacteristicName>,
+    /// Characteristic decays in force.
+    #[serde(default)]
+    decays: Vec<decay::CharacteristicDecay>,
+}
+
+impl TryFrom<StatsWire> for Stats {
+    type Error = String;
+
+    /// Refuses `wounds_taken` above `wounds` (or any without `wounds`) when a stat block is read
+    /// (adeva-d100.txt, "Attacking", Step Seven: wounds run from the maximum down to 0).
+    fn try_from(wire: StatsWire) -> Result<Self, Self::Error> {
+        let max = wire.wounds.unwrap_or(0);
+        if wire.wounds_taken > max {
+            return Err(format!("wounds_taken ({}) may not exceed wounds ({max})", wire.wounds_taken));
+        }
+        Ok(Self {
+            ws: wire.ws,
+            bs: wire.bs,
+            s: wire.s,
+            t: wire.t,
+            ag: wire.ag,
+            int: wire.int,
+            per: wire.per,
+            wp: wire.wp,
+            fel: wire.fel,
+            wounds: wire.wounds,
+            wounds_taken: wire.wounds_taken,
+            fatigue: wire.fatigue,
+            fate_points: wire.fate_points,
+            armour: wire.armour,
+            size: wire.size,
+            deflectors: wire.deflectors,
+            altitude: wire.altitude,
+            falling: wire.falling,
+            pinning_characteristic: wire.pinning_characteristic,
+            decays: wire.decays,
+        })
+    }
 }
 
 fn is_zero(value: &u32) -> bool {
@@ -163,6 +247,20 @@ mod tests {
             fel: c(30),
             ..Stats::default()
         }
+    }
+
+    #[test]
+    fn wounds_taken_above_wounds_is_refused_when_read() {
+        let mut value = serde_json::to_value(stats_with_agility(30)).unwrap();
+        value["wounds"] = 10.into();
+        value["wounds_taken"] = 10.into();
+        assert!(serde_json::from_value::<Stats>(value.clone()).is_ok());
+        value["wounds_taken"] = 11.into();
+        let error = serde_json::from_value::<Stats>(value.clone()).unwrap_err().to_string();
+        assert!(error.contains("wounds_taken (11) may not exceed wounds (10)"), "{error}");
+        value.as_object_mut().unwrap().remove("wounds");
+        value["wounds_taken"] = 1.into();
+        assert!(serde_json::from_value::<Stats>(value).is_err());
     }
 
     #[test]

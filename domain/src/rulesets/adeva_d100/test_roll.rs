@@ -180,6 +180,34 @@ pub fn pinning_test(
     Ok(PinningResult { test, pinned })
 }
 
+/// A Pinning test of a stat block: its `pinning_characteristic` (Willpower when absent), after
+/// its characteristic decays ("Characteristic Decay"), with `modifiers` (adeva-d100.txt,
+/// "Action List": Overwatch and Suppressive Fire). Every stored operation that makes a Pinning
+/// test should go through this, so the stat block's choice is honoured.
+pub fn pinning_test_of(
+    stats: &super::Stats,
+    modifiers: &[Modifier],
+    dice: &mut Dice,
+) -> Result<PinningResult, RuleError> {
+    use super::decay::{CharacteristicName, effective_characteristic};
+    let name = stats.pinning_characteristic.unwrap_or(CharacteristicName::Wp);
+    let value = effective_characteristic(name.of(stats), name, &stats.decays)?.value;
+    let label = match name {
+        CharacteristicName::Ws => "WS",
+        CharacteristicName::Bs => "BS",
+        CharacteristicName::S => "S",
+        CharacteristicName::T => "T",
+        CharacteristicName::Ag => "Ag",
+        CharacteristicName::Int => "Int",
+        CharacteristicName::Per => "Per",
+        CharacteristicName::Wp => "WP",
+        CharacteristicName::Fel => "Fel",
+    };
+    let test = modified_test(value, modifiers, dice, &format!("pinning test ({label})"))?;
+    let pinned = !test.test.passed;
+    Ok(PinningResult { test, pinned })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

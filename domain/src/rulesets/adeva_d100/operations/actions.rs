@@ -9,12 +9,34 @@
 //!   crash (1d10 + squares, `altitude.rs`, soaked by TB + AP). `fatigue` adds levels; `decay`
 //!   adds a characteristic decay. These three are the GM's and need no turn.
 
+use super::super::actions::ExtendedAction;
+use super::super::actions::Weapon;
 use super::super::actions::declared::DeclaredAction;
+use super::super::actions::economy::Interruption;
+use super::super::actions::grapple::GrappleMove;
+use super::super::actions::manoeuvres::{Disarm, DisarmOutcome, KnockDownOutcome};
+use super::super::actions::manoeuvres::{TakeDown, TakeDownResult};
+use super::super::actions::overwatch::{
+    FirstToAct, Overwatch, OverwatchAttack, OverwatchTrigger, TriggerVerdict,
+};
+use super::super::actions::pinning::PinningOutcome;
+use super::super::actions::starship::{Ram, RamDamage};
+use super::super::actions::suppressive::{AutoMode, SuppressiveFire, SuppressiveOutcome};
 use super::super::actions::{ActionSpec, LingeringEffect, action_spec};
-use super::super::altitude::{AltitudeBand, crash_squares};
+use super::super::altitude::{AltitudeBand, AltitudeChange, crash_squares};
+use super::super::damage::{DamageDice, HitDamage};
 use super::super::decay::{CharacteristicDecay, check_decays};
+use super::super::movement::{MoveKind, MovementBands};
+use super::super::opposed::OpposedResult;
+use super::super::test_modifiers::Modifier;
 use super::super::test_modifiers::within;
+use super::super::test_roll::ModifiedTest;
+use super::attack_op::AttackReport;
 use super::damage_op::apply;
+use super::economy_op;
+use super::fire_op::{self, Observed, Trigger, WeaponAttack};
+use super::grapple_op;
+use super::manoeuvres_op;
 use super::{ensure_active, ensure_turn, parts_mut, snapshot};
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
@@ -25,23 +47,242 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
-    Declared { actor_id: CombatantId, declared: DeclaredAction },
-    Fall { actor_id: CombatantId },
-    ResolveCrash { actor_id: CombatantId },
-    Fatigue { actor_id: CombatantId, levels: u32 },
-    Decay { actor_id: CombatantId, decay: CharacteristicDecay },
+    Declared {
+        actor_id: CombatantId,
+        declared: DeclaredAction,
+    },
+    Fall {
+        actor_id: CombatantId,
+    },
+    ResolveCrash {
+        actor_id: CombatantId,
+    },
+    Fatigue {
+        actor_id: CombatantId,
+        levels: u32,
+    },
+    Decay {
+        actor_id: CombatantId,
+        decay: CharacteristicDecay,
+    },
+    /// "Movement", "Altitude": `{"action": "move", "actor_id", "kind": "half_move", "altitude_to"?}`.
+    Move {
+        actor_id: CombatantId,
+        kind: MoveKind,
+        #[serde(default)]
+        altitude_to: Option<AltitudeBand>,
+    },
+    /// "Knock Down".
+    KnockDown {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        #[serde(default)]
+        after_half_move: bool,
+    },
+    /// "Disarm".
+    Disarm {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        has_talent: bool,
+        #[serde(default)]
+        advanced_disarm: bool,
+        #[serde(default)]
+        object: Option<String>,
+    },
+    /// "Take Down".
+    TakeDown {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        weapon: Weapon,
+        has_talent: bool,
+        damage: DamageDice,
+        #[serde(default)]
+        penetration: u32,
+        #[serde(default)]
+        dodge: bool,
+        #[serde(default)]
+        modifiers: Vec<Modifier>,
+    },
+    /// "Ram" (starships).
+    Ram {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        #[serde(flatten)]
+        ram: Ram,
+        #[serde(default)]
+        dodge: bool,
+        #[serde(default)]
+        modifiers: Vec<Modifier>,
+    },
+    /// "Feint".
+    Feint {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+    },
+    /// "Multiple Attack": each weapon through the attack command at −20.
+    MultipleAttack {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        equipped_weapons: u32,
+        weapons: Vec<WeaponAttack>,
+        #[serde(default)]
+        modifiers: Vec<Modifier>,
+    },
+    /// "Suppressive Fire".
+    SuppressiveFire {
+        actor_id: CombatantId,
+        weapon: Weapon,
+        mode: AutoMode,
+        victims: Vec<CombatantId>,
+        #[serde(default)]
+        penalties: Vec<Modifier>,
+    },
+    /// "Overwatch": set it.
+    OverwatchSet {
+        actor_id: CombatantId,
+        weapon: Weapon,
+        kill_zone_radius_squares: u32,
+        attack: OverwatchAttack,
+        triggers: Vec<OverwatchTrigger>,
+    },
+    /// "Overwatch": something `target_id` did may fire `actor_id`'s Overwatch.
+    OverwatchTrigger {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        observed: Observed,
+        #[serde(default)]
+        simultaneous: bool,
+        #[serde(default)]
+        ally_yields: bool,
+        #[serde(default)]
+        gm_fires: bool,
+    },
+    /// "Grapple (Initiate)".
+    Grapple {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        hand_free: bool,
+        #[serde(default)]
+        dodge: bool,
+    },
+    /// The actions listed under "Grapple (Initiate)"; the role comes from the stored grapple.
+    GrappleAction {
+        actor_id: CombatantId,
+        #[serde(rename = "move")]
+        grapple_move: GrappleMove,
+    },
+    /// "Extended Actions": start one (its first turn of work).
+    ExtendedStart {
+        actor_id: CombatantId,
+        name: String,
+        #[serde(default)]
+        turns_needed: Option<u32>,
+        restarts_if_interrupted: bool,
+    },
+    /// Another turn of the extended action under way.
+    ExtendedWork {
+        actor_id: CombatantId,
+    },
+    /// The GM: the extended action under way is interrupted.
+    ExtendedInterrupt {
+        actor_id: CombatantId,
+    },
 }
 
 /// What an action did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ActionOutcome {
-    Declared { spec: Box<ActionSpec> },
-    Fell { from: AltitudeBand, to: AltitudeBand, crashed: bool },
-    FallStarted { from: AltitudeBand },
-    Crash { damage: u32, wounds_after: u32, defeated: bool },
-    Fatigue { levels: u32 },
-    Decay { decays: Vec<CharacteristicDecay> },
+    Declared {
+        spec: Box<ActionSpec>,
+    },
+    Fell {
+        from: AltitudeBand,
+        to: AltitudeBand,
+        crashed: bool,
+    },
+    FallStarted {
+        from: AltitudeBand,
+    },
+    Crash {
+        damage: u32,
+        wounds_after: u32,
+        defeated: bool,
+    },
+    Fatigue {
+        levels: u32,
+    },
+    Decay {
+        decays: Vec<CharacteristicDecay>,
+    },
+    Moved {
+        move_kind: MoveKind,
+        squares: u32,
+        bands: MovementBands,
+        altitude: Option<AltitudeChange>,
+    },
+    KnockDown {
+        target_id: CombatantId,
+        contest: Box<OpposedResult>,
+        outcome: KnockDownOutcome,
+    },
+    Disarm {
+        target_id: CombatantId,
+        contest: Box<OpposedResult>,
+        outcome: DisarmOutcome,
+        object: String,
+    },
+    Feint {
+        target_id: CombatantId,
+        contest: Box<OpposedResult>,
+        won: bool,
+    },
+    MultipleAttack {
+        target_id: CombatantId,
+        attacks: Vec<AttackReport>,
+    },
+    SuppressiveFire {
+        outcome: Box<SuppressiveOutcome>,
+    },
+    OverwatchSet {
+        overwatch: Box<Overwatch>,
+    },
+    OverwatchTrigger {
+        target_id: CombatantId,
+        verdict: TriggerVerdict,
+        first: Option<Box<FirstToAct>>,
+        pinning: Option<Box<PinningOutcome>>,
+    },
+    Grapple {
+        target_id: CombatantId,
+        test: Box<ModifiedTest>,
+        dodge: Option<Box<ModifiedTest>>,
+        started: bool,
+    },
+    GrappleAction {
+        other_id: CombatantId,
+        spec: Box<ActionSpec>,
+        contests: Vec<OpposedResult>,
+    },
+    TakeDown {
+        target_id: CombatantId,
+        test: Box<ModifiedTest>,
+        dodge: Option<Box<ModifiedTest>>,
+        damage: Option<Box<HitDamage>>,
+        result: Option<Box<TakeDownResult>>,
+    },
+    Ram {
+        target_id: CombatantId,
+        test: Box<ModifiedTest>,
+        dodge: Option<Box<ModifiedTest>>,
+        damage: RamDamage,
+        impacts: Vec<u32>,
+    },
+    Extended {
+        extended: ExtendedAction,
+        complete: bool,
+        interruption: Option<Interruption>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -152,5 +393,71 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             stats.decays = decays.clone();
             Ok((actor_id, "decay".into(), ActionOutcome::Decay { decays }, Vec::new()))
         }
+        Action::Move { actor_id, kind, altitude_to } => {
+            manoeuvres_op::movement(draft, actor_id, kind, altitude_to)
+        }
+        Action::KnockDown { actor_id, target_id, after_half_move } => {
+            manoeuvres_op::knock_down(draft, actor_id, target_id, after_half_move, dice)
+        }
+        Action::Disarm { actor_id, target_id, has_talent, advanced_disarm, object } => {
+            let input = Disarm { has_talent, advanced_disarm };
+            manoeuvres_op::disarm(draft, actor_id, target_id, input, object, dice)
+        }
+        Action::Feint { actor_id, target_id } => manoeuvres_op::feint(draft, actor_id, target_id, dice),
+        Action::MultipleAttack { actor_id, target_id, equipped_weapons, weapons, modifiers } => {
+            fire_op::multiple_attack(draft, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
+        }
+        Action::SuppressiveFire { actor_id, weapon, mode, victims, penalties } => fire_op::suppressive_fire(
+            draft,
+            actor_id,
+            SuppressiveFire { weapon, mode },
+            victims,
+            penalties,
+            dice,
+        ),
+        Action::OverwatchSet { actor_id, weapon, kill_zone_radius_squares, attack, triggers } => {
+            let input = Overwatch { weapon, kill_zone_radius_squares, attack, triggers };
+            fire_op::overwatch_set(draft, actor_id, input)
+        }
+        Action::OverwatchTrigger { actor_id, target_id, observed, simultaneous, ally_yields, gm_fires } => {
+            let input =
+                Trigger { actor: actor_id, target: target_id, observed, simultaneous, ally_yields, gm_fires };
+            fire_op::overwatch_trigger(draft, input, dice)
+        }
+        Action::Grapple { actor_id, target_id, hand_free, dodge } => {
+            grapple_op::initiate(draft, actor_id, target_id, hand_free, dodge, dice)
+        }
+        Action::GrappleAction { actor_id, grapple_move } => {
+            grapple_op::grapple_action(draft, actor_id, grapple_move, dice)
+        }
+        Action::TakeDown {
+            actor_id,
+            target_id,
+            weapon,
+            has_talent,
+            damage,
+            penetration,
+            dodge,
+            modifiers,
+        } => {
+            let request = manoeuvres_op::TakeDownRequest {
+                actor: actor_id,
+                target: target_id,
+                input: TakeDown { weapon, has_talent },
+                damage,
+                penetration,
+                dodge,
+                modifiers,
+            };
+            manoeuvres_op::take_down(draft, request, dice)
+        }
+        Action::Ram { actor_id, target_id, ram, dodge, modifiers } => {
+            manoeuvres_op::ram(draft, actor_id, target_id, ram, dodge, modifiers, dice)
+        }
+        Action::ExtendedStart { actor_id, name, turns_needed, restarts_if_interrupted } => {
+            economy_op::start(draft, actor_id, &name, turns_needed, restarts_if_interrupted)
+        }
+        Action::ExtendedWork { actor_id } => economy_op::keep_working(draft, actor_id),
+        Action::ExtendedInterrupt { actor_id } => economy_op::interrupt(draft, actor_id),
     }
 }

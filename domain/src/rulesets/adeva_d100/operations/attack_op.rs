@@ -1,7 +1,7 @@
 //! An attack by a stored combatant on stored targets (see the decisions in `mod.rs`).
 
 use super::super::actions::declared::DeclaredAction;
-use super::super::actions::{ActionKind, LingeringEffect, TurnBudget};
+use super::super::actions::{ActionKind, LingeringEffect, TurnBudget, WeaponClass};
 use super::super::altitude::AltitudeAccess;
 use super::super::damage::DamageDice;
 use super::super::test_modifiers::Modifier;
@@ -22,7 +22,9 @@ pub struct EncounterAttack {
     /// The attack action, e.g. `{"action": "burst", "weapon": {...}, "declared_hits": 3}`.
     pub action: DeclaredAction,
     /// The weapon's damage roll, e.g. `{"count": 1, "sides": 10, "bonus": 2}`.
-    pub damage: DamageDice,
+    /// Left out for an unarmed attack.
+    #[serde(default)]
+    pub damage: Option<DamageDice>,
     #[serde(default)]
     pub penetration: u32,
     /// The main target's evasion.
@@ -38,6 +40,10 @@ pub struct EncounterAttack {
     pub extra_targets: Vec<ExtraTarget>,
     #[serde(default)]
     pub long_range_weapon: bool,
+    /// An unarmed attack: 1d5 − 3 + SB, no penetration (adeva-d100.txt, "Unarmed Attacks"); a
+    /// weapon named "unarmed" counts too.
+    #[serde(default)]
+    pub unarmed: bool,
 }
 
 /// Another target of a Burst or Flurry.
@@ -50,6 +56,16 @@ pub struct ExtraTarget {
     pub evasion: EvasionChoice,
     #[serde(default)]
     pub evasion_modifiers: Vec<Modifier>,
+    /// Burst: squares from the declared target (at most 10); left out, the caller's word.
+    #[serde(default)]
+    pub squares_from_target: Option<u32>,
+    /// Flurry: within the attacker's reach; left out, the caller's word.
+    #[serde(default)]
+    pub within_reach: Option<bool>,
+    /// Circumstances the engine does not know (cover, fog…) making this target's attack modifier
+    /// differ from the declared target's; it must not be harder to hit.
+    #[serde(default)]
+    pub attack_modifier: i32,
 }
 
 /// What the attack did to one target.
@@ -73,6 +89,9 @@ pub struct AttackReport {
     pub altitude: AltitudeAccess,
     pub attack_test: ModifiedTest,
     pub hits_scored: u32,
+    /// The burst jammed on 94+ and scored no hits.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub jammed: bool,
     pub targets: Vec<TargetReport>,
     pub lingering: Vec<LingeringEffect>,
     /// The attacker's budget after the attack.
@@ -127,6 +146,12 @@ fn run(
         seen.push(id.clone());
         snapshots.push(snapshot(draft, id, field)?);
     }
+    // Feint: only a melee Standard Attack or Called Shot profits (adeva-d100.txt, "Feint").
+    let feint_applies = match &request.action {
+        DeclaredAction::StandardAttack(a) => a.weapon.class == WeaponClass::Melee,
+        DeclaredAction::CalledShot(a) => a.weapon.class == WeaponClass::Melee,
+        _ => false,
+    };
     let mut sides = Vec::new();
     for (index, ((_, field, evasion_field), (stats, state, surprised))) in
         ids.iter().zip(&snapshots).enumerate()
@@ -137,6 +162,7 @@ fn run(
             let extra = &request.extra_targets[index - 1];
             (extra.evasion, extra.evasion_modifiers.clone(), Some(extra.hits))
         };
+        let extra = index.checked_sub(1).map(|i| &request.extra_targets[i]);
         sides.push(TargetSide {
             field: field.clone(),
             stats,
@@ -148,6 +174,10 @@ fn run(
             attacks_against: state.attacks_against.clone(),
             hits_wanted: wanted,
             reaction_spent: state.budget.reaction_used,
+            feinted: feint_applies && state.feinted_by.as_ref() == Some(&request.attacker_id),
+            squares_from_target: extra.and_then(|e| e.squares_from_target),
+            within_reach: extra.and_then(|e| e.within_reach),
+            attack_modifier: extra.map_or(0, |e| e.attack_modifier),
         });
     }
     let lethal = draft.options.adeva().and_then(|options| options.lethal_damage_table.clone());
@@ -157,11 +187,18 @@ fn run(
         penetration: request.penetration,
         modifiers: &request.modifiers,
         long_range_weapon: request.long_range_weapon,
+        unarmed: request.unarmed || super::core::named_unarmed(&request.action),
         lethal_damage_table: lethal.as_deref(),
     };
     // Spend first (on a copy) so a refused action rolls nothing.
     let spec = super::super::actions::action_spec(&request.action)
         .map_err(|error| super::super::test_modifiers::within("action", error))?;
+    if !free && attacker_state.budget.turn_lost {
+        return Err(EncounterError::invalid(
+            "action",
+            "refused: surprised characters lose their first turn (Combat Structure, Step Two)",
+        ));
+    }
     let aim = attacker_state.budget.pending_aim().cloned();
     attacker_state.budget.spend(&spec)?;
     let attacker = AttackerSide { stats: &attacker_stats, aim };
@@ -187,6 +224,11 @@ fn run(
         }
         let max = stats.wounds.unwrap_or(0);
         stats.wounds_taken = max - outcome.wounds_after.min(max);
+        stats.fatigue = (stats.fatigue + outcome.fatigue_levels).min(1000);
+        // A Feint opens only the feinter's next attack (adeva-d100.txt, "Feint").
+        if state.feinted_by.as_ref() == Some(&request.attacker_id) {
+            state.feinted_by = None;
+        }
         if outcome.dead {
             flags.defeated = true;
         }
@@ -208,6 +250,7 @@ fn run(
         altitude: resolved.altitude,
         attack_test: resolved.attack_test,
         hits_scored: resolved.hits_scored,
+        jammed: resolved.jammed,
         targets,
         lingering: resolved.spec.lingering,
         budget: attacker_state.budget,

@@ -1,7 +1,35 @@
 //! The attack pipeline shared by the stored and inline attacks: one attack test, hits split
 //! between the main target and any extra targets, then per target its evasion, damage, critical,
 //! soak and wounds (adeva-d100.txt, "Attacking", Steps Two to Seven; "Burst"; "Flurry").
+//!
+//! Decisions (besides those in `mod.rs`):
+//! - Jams ("Suppressive Fire": "Burst attacks jam on a 94 or higher"): a test whose action spec
+//!   carries `jams_on` (ranged Bursts) jams when the d100 shows that or more; a jammed burst
+//!   scores no hits, whatever the test said, and `jammed` is reported.
+//! - Spreading ("Burst", "Flurry"): hits go through `spread_hits`. The first hit always stays on
+//!   the declared target; the extra targets take their wanted hits in order out of the others (a
+//!   request for more than are left is trimmed, not refused: the hits are not known when they are
+//!   declared). Each extra target's attack modifier is the engine's (Guard Mode, surprise,
+//!   altitude) plus its `attack_modifier`; one harder to hit than the declared target is refused
+//!   (`extra_targets[i].attack_modifier`), as is a Burst target over 10 squares away
+//!   (`extra_targets[i].squares_from_target`) or a Flurry target out of reach
+//!   (`extra_targets[i].within_reach`). Left out, distance and reach are the caller's word.
+//! - Unarmed ("Unarmed Attacks"): an unarmed attack (`unarmed: true`, or a weapon named
+//!   "unarmed") is a melee attack dealing 1d5 − 3 + SB with no penetration (the request's damage
+//!   and penetration must be left out); each hit of at least the target's TB (before soak, see
+//!   `unarmed.rs`) costs it a level of fatigue (`fatigue_levels`); the Unarmed and Primitive
+//!   qualities are reported in the notes.
+//! - Feint ("Feint"): a target the attacker has feinted (`feinted_by`) may not dodge or parry a
+//!   melee Standard Attack or Called Shot by it (field `evasion`); Deflect and Point Defence
+//!   remain.
+//! - Fatigue: "Attacking", Step Two says fatigue applies penalties but gives no value, so none is
+//!   applied; a fatigued attacker gets a note asking for it as a modifier.
+//! - Limits: at most [`MAX_CLIENT_MODIFIERS`] (28) client modifiers on the attack and on each
+//!   evasion, leaving room under the test's 30 for the engine's own; Lethal Damage chart names
+//!   at most [`MAX_LETHAL_NAME_CHARS`] characters.
 
+use super::super::actions::ActionKind;
+use super::super::actions::attack_actions::{HitSpread, OtherTarget, Spread, spread_hits};
 use super::super::actions::declared::DeclaredAction;
 use super::super::actions::{ActionSpec, Evasion, HitRule, Weapon, WeaponClass, action_spec};
 use super::super::altitude::{AltitudeAccess, altitude_access};
@@ -12,11 +40,17 @@ use super::super::decay::{self, effective_characteristic};
 use super::super::evasion::{EvasionKind, EvasionResult, EvasionSpec, check_evasion, roll_evasion};
 use super::super::test_modifiers::{Modifier, check_modifiers, within};
 use super::super::test_roll::{ModifiedTest, modified_test};
+use super::super::unarmed::{UNARMED_DAMAGE, UNARMED_QUALITIES, unarmed_damage};
 use super::super::wounds::{Soak, lose_wounds, negated, past_soak, soak};
 use super::super::{Characteristic, Stats, bonus};
 use crate::dice::{Dice, DieRoll};
 use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};
+
+/// Most modifiers a client may send on one test (the engine adds its own up to 30).
+pub const MAX_CLIENT_MODIFIERS: usize = 28;
+/// Longest Lethal Damage chart entry name, in characters.
+pub const MAX_LETHAL_NAME_CHARS: usize = 100;
 
 /// A target's evasion choice.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,16 +104,28 @@ pub(crate) struct TargetSide<'a> {
     pub hits_wanted: Option<u32>,
     /// Its Reaction is already spent.
     pub reaction_spent: bool,
+    /// The attacker has feinted it: no dodge or parry against a melee Standard Attack or Called
+    /// Shot ("Feint").
+    pub feinted: bool,
+    /// Extra target of a Burst: squares from the declared target (None: the caller's word).
+    pub squares_from_target: Option<u32>,
+    /// Extra target of a Flurry: within reach (None: the caller's word).
+    pub within_reach: Option<bool>,
+    /// The client's own difference in the attack modifier against this target.
+    pub attack_modifier: i32,
 }
 
 /// The attack as the client declared it.
 pub(crate) struct AttackInput<'a> {
     pub action: &'a DeclaredAction,
-    pub damage: DamageDice,
+    /// None only for an unarmed attack.
+    pub damage: Option<DamageDice>,
     pub penetration: u32,
     pub modifiers: &'a [Modifier],
     pub long_range_weapon: bool,
     pub lethal_damage_table: Option<&'a [String]>,
+    /// An unarmed attack ("Unarmed Attacks").
+    pub unarmed: bool,
 }
 
 /// What one attack did to one target.
@@ -96,6 +142,13 @@ pub struct TargetOutcome {
     pub dead: bool,
     pub lethal_damage: bool,
     pub damage_past_zero: u32,
+    /// Levels of fatigue the attack cost the target (unarmed hits of at least its TB).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fatigue_levels: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 /// The whole attack, before it is stored.
@@ -105,6 +158,8 @@ pub(crate) struct Resolved {
     pub altitude: AltitudeAccess,
     pub attack_test: ModifiedTest,
     pub hits_scored: u32,
+    /// The burst jammed (no hits).
+    pub jammed: bool,
     pub targets: Vec<TargetOutcome>,
     pub notes: Vec<String>,
     pub dice: Vec<DieRoll>,
@@ -136,6 +191,11 @@ pub(crate) fn attack_weapon(action: &DeclaredAction) -> Result<&Weapon, RuleErro
             ));
         }
     })
+}
+
+/// Whether the attack's weapon is named "unarmed" (any case).
+pub(crate) fn named_unarmed(action: &DeclaredAction) -> bool {
+    attack_weapon(action).is_ok_and(|weapon| weapon.name.trim().eq_ignore_ascii_case("unarmed"))
 }
 
 /// A characteristic after the stat block's decays.
@@ -182,6 +242,18 @@ fn evasion_spec(target: &TargetSide, allowed: &[Evasion]) -> Result<Option<Evasi
         return Err(RuleError::invalid(
             field,
             "refused: the target has already used its Reaction this round",
+        ));
+    }
+    if target.feinted && matches!(kind, EvasionKind::Dodge | EvasionKind::Parry) {
+        return Err(RuleError::invalid(
+            field,
+            "refused: the attacker's Feint won, so this attack may not be parried or dodged (Feint)",
+        ));
+    }
+    if target.evasion_modifiers.len() > MAX_CLIENT_MODIFIERS {
+        return Err(RuleError::invalid(
+            format!("{field}_modifiers"),
+            format!("at most {MAX_CLIENT_MODIFIERS} modifiers may be sent"),
         ));
     }
     if !allowed.contains(&Evasion::from(kind)) {
@@ -231,16 +303,42 @@ pub(crate) fn resolve(
             "only a Burst or Flurry may allocate hits to other targets",
         ));
     }
-    check_damage_dice(&input.damage).map_err(|error| within("damage", error))?;
+    let damage_dice = if input.unarmed {
+        if weapon.class != WeaponClass::Melee {
+            return Err(RuleError::invalid("action.weapon.class", "an unarmed attack is a melee attack"));
+        }
+        if input.damage.is_some() || input.penetration != 0 {
+            return Err(RuleError::invalid(
+                "damage",
+                "an unarmed attack deals 1d5 − 3 + SB with no penetration: leave damage and penetration out",
+            ));
+        }
+        UNARMED_DAMAGE
+    } else {
+        let Some(damage) = input.damage else {
+            return Err(RuleError::invalid("damage", "a weapon attack needs its damage dice"));
+        };
+        check_damage_dice(&damage).map_err(|error| within("damage", error))?;
+        damage
+    };
     if input.penetration > 100 {
         return Err(RuleError::invalid("penetration", "penetration must lie between 0 and 100"));
     }
     check_modifiers("modifiers", input.modifiers)?;
-    if input.modifiers.len() > 20 {
-        return Err(RuleError::invalid("modifiers", "at most 20 modifiers may be sent"));
+    if input.modifiers.len() > MAX_CLIENT_MODIFIERS {
+        return Err(RuleError::invalid(
+            "modifiers",
+            format!("at most {MAX_CLIENT_MODIFIERS} modifiers may be sent"),
+        ));
     }
     if let Some(table) = input.lethal_damage_table {
         check_lethal_table("lethal_damage_table", table)?;
+        if let Some(index) = table.iter().position(|name| name.chars().count() > MAX_LETHAL_NAME_CHARS) {
+            return Err(RuleError::invalid(
+                format!("lethal_damage_table[{index}]"),
+                format!("a chart entry name has at most {MAX_LETHAL_NAME_CHARS} characters"),
+            ));
+        }
     }
     let reach = if weapon.class == WeaponClass::Melee {
         super::super::altitude::Reach::Melee
@@ -249,6 +347,7 @@ pub(crate) fn resolve(
     };
     let mut access = None;
     let mut evasions = Vec::new();
+    let mut engine_modifiers = Vec::new();
     for target in targets {
         match target.stats.wounds {
             None => {
@@ -267,6 +366,11 @@ pub(crate) fn resolve(
         if !reached.allowed {
             return Err(RuleError::invalid(&target.field, reached.reason));
         }
+        let engine: i32 = target.attacks_against.iter().map(|m| m.value).sum::<i32>()
+            + if target.surprised { SURPRISE_BONUS } else { 0 }
+            + reached.modifier.iter().map(|m| m.value).sum::<i32>()
+            + target.attack_modifier;
+        engine_modifiers.push(engine);
         access.get_or_insert(reached);
         evasions.push(evasion_spec(target, &test.evasions)?);
     }
@@ -284,19 +388,15 @@ pub(crate) fn resolve(
     let start = dice.rolls().len();
     let purpose = format!("attack test ({})", test.characteristic.label());
     let attack_test = modified_test(characteristic, &modifiers, dice, &purpose)?;
+    let jammed = test.jams_on.is_some_and(|jam| attack_test.test.roll >= jam);
     let scored = match max_hits {
+        _ if jammed => 0,
         Some(limit) if attack_test.test.passed => attack_test.test.degrees.clamp(1, limit),
         _ => test.hits.hits(attack_test.test.passed, attack_test.test.degrees),
     };
-    // Extra targets take their wanted hits in order; the main target keeps the rest.
-    let mut left = scored;
-    let mut allocation = vec![0; targets.len()];
-    for (index, target) in targets.iter().enumerate().skip(1) {
-        let take = target.hits_wanted.unwrap_or(0).min(left);
-        allocation[index] = take;
-        left -= take;
-    }
-    allocation[0] = left;
+    let allocation = allocate(&spec, targets, &engine_modifiers, scored)?;
+    let strength_bonus_value =
+        effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32)?;
     let strength_bonus = (weapon.class != WeaponClass::Ranged)
         .then(|| effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32))
         .transpose()?;
@@ -323,13 +423,22 @@ pub(crate) fn resolve(
             dead: false,
             lethal_damage: false,
             damage_past_zero: 0,
+            fatigue_levels: 0,
         };
         for number in 1..=landed {
             let label = format!("{}: hit {number}", target.field);
             let dos = dos_available.then(|| attack_test.test.degrees_of_success());
             dos_available = false;
-            let damage =
-                roll_hit_damage(&input.damage, strength_bonus, dos, dice, &format!("damage: {label}"))?;
+            let (damage, fatigue) = if input.unarmed {
+                let hit =
+                    unarmed_damage(strength_bonus_value, toughness, dos, dice, &format!("damage: {label}"))?;
+                (hit.damage, hit.fatigue)
+            } else {
+                let damage =
+                    roll_hit_damage(&damage_dice, strength_bonus, dos, dice, &format!("damage: {label}"))?;
+                (damage, false)
+            };
+            outcome.fatigue_levels += u32::from(fatigue);
             let past = past_soak(damage.damage, &outcome.soak);
             let confirm_modifiers: Vec<Modifier> = target.attacks_against.iter().cloned().collect();
             let critical = if damage.natural_maximum {
@@ -358,13 +467,32 @@ pub(crate) fn resolve(
                 critical,
                 wounds_lost: lost,
                 wounds,
-                fatigue: false,
+                fatigue,
                 damage,
             });
         }
         outcomes.push(outcome);
     }
     let mut notes = spec.notes.clone();
+    if jammed {
+        notes.push(format!(
+            "the burst jammed: d100 {} is {} or more (Suppressive Fire: \"Burst attacks jam on a 94 or higher\"); no hits",
+            attack_test.test.roll,
+            test.jams_on.unwrap_or_default()
+        ));
+    }
+    if input.unarmed {
+        notes.push(format!(
+            "unarmed attack: 1d5 − 3 + SB impact, no penetration; qualities {}",
+            UNARMED_QUALITIES.join(", ")
+        ));
+    }
+    if attacker.stats.fatigue > 0 {
+        notes.push(format!(
+            "the attacker has {} level(s) of fatigue: the text gives fatigue a penalty but no value; send it as a modifier",
+            attacker.stats.fatigue
+        ));
+    }
     if outcomes.iter().any(|o| o.lethal_damage) {
         notes.push("a target with Fate Points took damage past 0 wounds: resolve it as Lethal Damage".into());
     }
@@ -374,8 +502,94 @@ pub(crate) fn resolve(
         altitude: access,
         attack_test,
         hits_scored: scored,
+        jammed,
         targets: outcomes,
         notes,
         dice: dice.rolls()[start..].to_vec(),
     })
+}
+
+/// Spreads `scored` hits with `spread_hits`: the first stays on the declared target, extra
+/// targets take their wanted hits in order out of the rest (trimmed to what is left), the
+/// declared target keeps whatever is not sent (adeva-d100.txt, "Burst", "Flurry"). Refusals name
+/// `extra_targets[i]`.
+fn allocate(
+    spec: &ActionSpec,
+    targets: &[TargetSide],
+    engine_modifiers: &[i32],
+    scored: u32,
+) -> Result<Vec<u32>, RuleError> {
+    let mut allocation = vec![0; targets.len()];
+    allocation[0] = scored;
+    if targets.len() < 2 {
+        return Ok(allocation);
+    }
+    let spread = if spec.action == ActionKind::Flurry { Spread::Flurry } else { Spread::Burst };
+    let others = |budget: Option<u32>| {
+        let mut left = budget;
+        let mut list = Vec::new();
+        let mut indices = Vec::new();
+        for (index, target) in targets.iter().enumerate().skip(1) {
+            let wanted = target.hits_wanted.unwrap_or(0);
+            let take = match left {
+                Some(l) => {
+                    let t = wanted.min(l);
+                    left = Some(l - t);
+                    t
+                }
+                None => wanted,
+            };
+            if take == 0 && budget.is_some() {
+                continue;
+            }
+            indices.push(index);
+            list.push(OtherTarget {
+                name: target.field.clone(),
+                hits: take,
+                attack_modifier: engine_modifiers[index],
+                squares_from_target: target.squares_from_target.or(Some(0)),
+                within_reach: target.within_reach.or(Some(true)),
+            });
+        }
+        (list, indices)
+    };
+    let rename = |error: RuleError, indices: &[usize]| match error {
+        RuleError::Invalid { field, message } => {
+            let field = match field.strip_prefix("others[") {
+                Some(rest) => {
+                    let (number, tail) = rest.split_once(']').unwrap_or((rest, ""));
+                    let original = number.parse::<usize>().ok().and_then(|i| indices.get(i)).copied();
+                    match (original, tail.strip_prefix(".name")) {
+                        (Some(i), Some(_)) => format!("extra_targets[{}].target_id", i - 1),
+                        (Some(i), None) => format!("extra_targets[{}]{tail}", i - 1),
+                        (None, _) => "extra_targets".to_string(),
+                    }
+                }
+                None if field == "others" => "extra_targets".to_string(),
+                None => field,
+            };
+            RuleError::Invalid { field, message }
+        }
+        other => other,
+    };
+    // Checked as declared, before the hits are known (every wanted hit on top of the first).
+    let (declared, indices) = others(None);
+    let wanted: u32 = declared.iter().map(|o| o.hits).sum();
+    let request = |others| HitSpread {
+        target: targets[0].field.clone(),
+        target_attack_modifier: engine_modifiers[0],
+        others,
+    };
+    spread_hits(spread, wanted.saturating_add(1), &request(declared)).map_err(|e| rename(e, &indices))?;
+    if scored == 0 {
+        allocation[0] = 0;
+        return Ok(allocation);
+    }
+    let (actual, indices) = others(Some(scored - 1));
+    let spread_out = spread_hits(spread, scored, &request(actual)).map_err(|e| rename(e, &indices))?;
+    allocation[0] = spread_out[0].hits;
+    for (hits, index) in spread_out.iter().skip(1).zip(&indices) {
+        allocation[*index] = hits.hits;
+    }
+    Ok(allocation)
 }

@@ -19,7 +19,9 @@ pub struct InlineAttack {
     pub attacker: Stats,
     pub target: Stats,
     pub action: DeclaredAction,
-    pub damage: DamageDice,
+    /// Left out for an unarmed attack.
+    #[serde(default)]
+    pub damage: Option<DamageDice>,
     #[serde(default)]
     pub penetration: u32,
     #[serde(default)]
@@ -32,6 +34,10 @@ pub struct InlineAttack {
     pub target_surprised: bool,
     #[serde(default)]
     pub long_range_weapon: bool,
+    /// An unarmed attack: 1d5 − 3 + SB, no penetration (adeva-d100.txt, "Unarmed Attacks"); a
+    /// weapon named "unarmed" counts too.
+    #[serde(default)]
+    pub unarmed: bool,
     #[serde(default)]
     pub lethal_damage_table: Option<Vec<String>>,
 }
@@ -42,6 +48,8 @@ pub struct InlineAttackReport {
     pub altitude: AltitudeAccess,
     pub attack_test: ModifiedTest,
     pub hits_scored: u32,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub jammed: bool,
     pub target: TargetOutcome,
     pub notes: Vec<String>,
     pub dice: Vec<DieRoll>,
@@ -59,6 +67,10 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
         attacks_against: None,
         hits_wanted: None,
         reaction_spent: false,
+        feinted: false,
+        squares_from_target: None,
+        within_reach: None,
+        attack_modifier: 0,
     };
     let input = AttackInput {
         action: &request.action,
@@ -66,6 +78,7 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
         penetration: request.penetration,
         modifiers: &request.modifiers,
         long_range_weapon: request.long_range_weapon,
+        unarmed: request.unarmed || super::core::named_unarmed(&request.action),
         lethal_damage_table: request.lethal_damage_table.as_deref(),
     };
     let attacker = AttackerSide { stats: &request.attacker, aim: None };
@@ -75,6 +88,7 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
         altitude: resolved.altitude,
         attack_test: resolved.attack_test,
         hits_scored: resolved.hits_scored,
+        jammed: resolved.jammed,
         target: resolved.targets.remove(0),
         notes: resolved.notes,
         dice: resolved.dice,

@@ -15,10 +15,10 @@
 //!   character"); a Deflect (free, unlimited, strongest Deflector only) is still allowed.
 //! - Evasion characteristics: dodge tests Agility, parry Weapon Skill, point defence Ballistic
 //!   Skill (the text does not say); decays apply to every characteristic tested.
-//! - Multi-hit: a Burst or Flurry may list `extra_targets`, each wanting some hits. The caller's
-//!   word is taken that each is within range (10 squares of the main target for a Burst) and not
-//!   harder to hit. Extra targets take their hits in the order listed, out of the hits scored; the
-//!   main target keeps the rest. The one attack test uses the main target's modifiers (surprise,
+//! - Multi-hit: a Burst or Flurry may list `extra_targets`, each wanting some hits, spread with
+//!   `spread_hits` (the first hit stays on the main target; range, reach and "not harder to hit"
+//!   are checked from what is sent and stored, see `core.rs`). Extra targets take their hits in
+//!   the order listed, out of the hits scored; the main target keeps the rest. The one attack test uses the main target's modifiers (surprise,
 //!   altitude, Guard Mode). "The enemy may make one evasion per attack": each target is an enemy
 //!   of the attack, so each gets its own one evasion against the hits allocated to it (spending
 //!   its own Reaction). Altitude is checked for every target.
@@ -38,7 +38,11 @@ pub mod actions;
 pub mod attack_op;
 pub mod core;
 pub mod damage_op;
+mod economy_op;
+mod fire_op;
+mod grapple_op;
 pub mod inline;
+mod manoeuvres_op;
 
 pub use actions::{Action, ActionOutcome, ActionReport, act};
 pub use attack_op::{AttackReport, EncounterAttack, ExtraTarget, TargetReport, attack};
@@ -117,13 +121,18 @@ pub(crate) fn snapshot(
     let round = encounter.round;
     let own = encounter.current.as_ref() == Some(id);
     let surprised_now = round <= 1;
+    let passed = encounter.combatant(id).is_some_and(|c| c.acted_this_round);
     let (stats, state, flags) = parts_mut(encounter, id, field)?;
     if flags.defeated {
         return Err(EncounterError::invalid(field, "this combatant is defeated"));
     }
-    state.refresh(round, own);
+    state.refresh(round, own, passed, flags.surprised && surprised_now);
     Ok((stats.clone(), state.clone(), flags.surprised && surprised_now))
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_actions;
+#[cfg(test)]
+mod tests_attack_path;

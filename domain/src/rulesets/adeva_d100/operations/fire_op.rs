@@ -1,0 +1,342 @@
+//! Multiple Attack, Suppressive Fire and Overwatch on a stored encounter (adeva-d100.txt,
+//! "Action List": Multiple Attack, Suppressive Fire, Overwatch).
+//!
+//! Decisions:
+//! - Multiple Attack spends its full action, then each weapon is resolved through the attack
+//!   command (`attack`) as a Standard Attack, or a Burst / Flurry when it declares hits, with one
+//!   extra modifier "multiple attack: −20 in place of the +10" worth −30, so the test is the
+//!   characteristic −20 (plus the Burst/Flurry hit penalty, which stacks). Each weapon attack is
+//!   run against the budget as it stood before the Multiple Attack (aim only on the first), and
+//!   the budget is then left as the Multiple Attack spent it. Each weapon has its own damage
+//!   and the target its own evasion per weapon; the reports are returned in order.
+//! - Suppressive Fire: victims are stored combatants, listed in the order of the victim dice;
+//!   each is named by its id for the resolver. Hits and jams are reported (damage from the hits
+//!   goes through the damage command: the victims are random, the weapon's dice are the
+//!   table's). Each victim's Pinning test uses its stat block's `pinning_characteristic`
+//!   (Willpower otherwise) after its decays; failing sets its `pinned` flag.
+//! - Overwatch: `overwatch_set` spends the full action and stores the Overwatch on the actor's
+//!   combat state. Any later non-free action through the act command ends it (the attack
+//!   command does not know of it). `overwatch_trigger` checks the triggers against the observed
+//!   enemy; if it fires (or the GM says so with `gm_fires`), an opposed Agility test settles a
+//!   simultaneous action (`simultaneous`, an ally may `ally_yields`). The attack itself is not
+//!   rolled here: the attack command only resolves attacks on the attacker's own turn, so the
+//!   readied attack is reported for the table. Afterwards, hit or miss, the observed enemy makes
+//!   its Pinning test (its `pinning_characteristic`), and the Overwatch is used up.
+
+use super::super::Stats;
+use super::super::actions::CharacteristicName as TestedName;
+use super::super::actions::attack_actions::{
+    MultiHitAttack, MultipleAttack, MultipleAttackWeapon, SingleAttack,
+};
+use super::super::actions::declared::DeclaredAction;
+use super::super::actions::overwatch::{
+    FirstToAct, ObservedAction, Overwatch, TriggerVerdict, check_triggers, pinning_after_overwatch,
+    who_goes_first,
+};
+use super::super::actions::pinning::{PinningOutcome, PinningSubject};
+use super::super::actions::suppressive::{
+    SuppressiveFire, SuppressiveOutcome, SuppressiveVolley, resolve_suppressive_fire,
+};
+use super::super::actions::{WeaponClass, action_spec};
+use super::super::damage::DamageDice;
+use super::super::decay::CharacteristicName;
+use super::super::test_modifiers::Modifier;
+use super::actions::ActionOutcome;
+use super::attack_op::{AttackReport, EncounterAttack, attack};
+use super::core::{EvasionChoice, effective};
+use super::manoeuvres_op::{Ran, spend};
+use super::{ensure_turn, parts_mut, snapshot};
+use crate::dice::Dice;
+use crate::encounter::{CombatantId, Encounter, EncounterError};
+use serde::Deserialize;
+
+/// One weapon of a Multiple Attack as the client sends it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponAttack {
+    #[serde(flatten)]
+    pub weapon: MultipleAttackWeapon,
+    /// Left out for an unarmed attack.
+    #[serde(default)]
+    pub damage: Option<DamageDice>,
+    #[serde(default)]
+    pub penetration: u32,
+    #[serde(default)]
+    pub unarmed: bool,
+    #[serde(default)]
+    pub evasion: EvasionChoice,
+}
+
+pub(super) fn pinning_name(name: CharacteristicName) -> TestedName {
+    match name {
+        CharacteristicName::Ws => TestedName::Ws,
+        CharacteristicName::Bs => TestedName::Bs,
+        CharacteristicName::S => TestedName::S,
+        CharacteristicName::T => TestedName::T,
+        CharacteristicName::Ag => TestedName::Ag,
+        CharacteristicName::Int => TestedName::Int,
+        CharacteristicName::Per => TestedName::Per,
+        CharacteristicName::Wp => TestedName::Wp,
+        CharacteristicName::Fel => TestedName::Fel,
+    }
+}
+
+/// The resolvers test the raw characteristic; the stored stat block's decays apply, so the
+/// tested characteristic is replaced by its effective value first.
+fn subject(id: &CombatantId, mut stats: Stats) -> Result<PinningSubject, EncounterError> {
+    let name = stats.pinning_characteristic.unwrap_or(CharacteristicName::Wp);
+    let value = effective(&stats, name)?;
+    match name {
+        CharacteristicName::Ws => stats.ws = value,
+        CharacteristicName::Bs => stats.bs = value,
+        CharacteristicName::S => stats.s = value,
+        CharacteristicName::T => stats.t = value,
+        CharacteristicName::Ag => stats.ag = value,
+        CharacteristicName::Int => stats.int = value,
+        CharacteristicName::Per => stats.per = value,
+        CharacteristicName::Wp => stats.wp = value,
+        CharacteristicName::Fel => stats.fel = value,
+    }
+    let characteristic = stats.pinning_characteristic.map(pinning_name);
+    Ok(PinningSubject { name: id.to_string(), stats, characteristic, location: None })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn multiple_attack(
+    draft: &mut Encounter,
+    actor: CombatantId,
+    target: CombatantId,
+    equipped_weapons: u32,
+    weapons: Vec<WeaponAttack>,
+    modifiers: Vec<Modifier>,
+    dice: &mut Dice,
+) -> Result<Ran, EncounterError> {
+    let declared =
+        MultipleAttack { equipped_weapons, attacks: weapons.iter().map(|w| w.weapon.clone()).collect() };
+    let spec = action_spec(&DeclaredAction::MultipleAttack(declared)).map_err(rename_attacks)?;
+    ensure_turn(draft, &actor, "actor_id")?;
+    let (_, before, _) = snapshot(draft, &actor, "actor_id")?;
+    spend(draft, &actor, &spec)?;
+    let after = parts_mut(draft, &actor, "actor_id")?.1.budget.clone();
+    let mut reports: Vec<AttackReport> = Vec::new();
+    for (index, entry) in weapons.into_iter().enumerate() {
+        {
+            let state = parts_mut(draft, &actor, "actor_id")?.1;
+            state.budget = before.budget.clone();
+            if index > 0 {
+                state.budget.aim = None;
+            }
+        }
+        let weapon = entry.weapon.weapon.clone();
+        let action = match entry.weapon.declared_hits {
+            None => DeclaredAction::StandardAttack(SingleAttack { weapon }),
+            Some(declared_hits) if weapon.class == WeaponClass::Ranged => {
+                DeclaredAction::Burst(MultiHitAttack { weapon, declared_hits })
+            }
+            Some(declared_hits) => DeclaredAction::Flurry(MultiHitAttack { weapon, declared_hits }),
+        };
+        let mut all = vec![Modifier::new("multiple attack: −20 in place of the +10", -30)];
+        all.extend(modifiers.iter().cloned());
+        let request = EncounterAttack {
+            attacker_id: actor.clone(),
+            target_id: target.clone(),
+            action,
+            damage: entry.damage,
+            penetration: entry.penetration,
+            evasion: entry.evasion,
+            evasion_modifiers: Vec::new(),
+            modifiers: all,
+            extra_targets: Vec::new(),
+            long_range_weapon: false,
+            unarmed: entry.unarmed,
+        };
+        let (_, report) = attack(draft, request, dice).map_err(|error| prefix(error, index))?;
+        reports.push(report);
+    }
+    parts_mut(draft, &actor, "actor_id")?.1.budget = after;
+    let notes = vec![format!("{} weapon attacks, each at −20", reports.len())];
+    Ok((
+        actor,
+        "multiple attack".into(),
+        ActionOutcome::MultipleAttack { target_id: target, attacks: reports },
+        notes,
+    ))
+}
+
+fn rename_attacks(error: crate::rulesets::RuleError) -> EncounterError {
+    let error: EncounterError = error.into();
+    match error {
+        EncounterError::Invalid { field, message } => {
+            EncounterError::invalid(field.replacen("attacks", "weapons", 1), message)
+        }
+        other => other,
+    }
+}
+
+fn prefix(error: EncounterError, index: usize) -> EncounterError {
+    match error {
+        EncounterError::Invalid { field, message } => {
+            EncounterError::invalid(format!("weapons[{index}].{field}"), message)
+        }
+        other => other,
+    }
+}
+
+pub(super) fn suppressive_fire(
+    draft: &mut Encounter,
+    actor: CombatantId,
+    input: SuppressiveFire,
+    victims: Vec<CombatantId>,
+    penalties: Vec<Modifier>,
+    dice: &mut Dice,
+) -> Result<Ran, EncounterError> {
+    let spec = action_spec(&DeclaredAction::SuppressiveFire(input.clone()))?;
+    let mut subjects = Vec::new();
+    for (index, victim) in victims.iter().enumerate() {
+        let field = format!("victims[{index}]");
+        if *victim == actor || victims[..index].contains(victim) {
+            return Err(EncounterError::invalid(field, "each victim is another combatant, named once"));
+        }
+        let (stats, _, _) = snapshot(draft, victim, &field)?;
+        subjects.push(subject(victim, stats)?);
+    }
+    spend(draft, &actor, &spec)?;
+    let (stats, _, _) = snapshot(draft, &actor, "actor_id")?;
+    let bs = effective(&stats, CharacteristicName::Bs)?;
+    let volley = SuppressiveVolley { bs, penalties, victims: subjects };
+    let outcome: SuppressiveOutcome = resolve_suppressive_fire(&input, &volley, dice)?;
+    let mut notes = Vec::new();
+    if outcome.jammed {
+        notes.push(format!("{} jammed (94+)", input.weapon.name));
+    }
+    apply_pinning(draft, &victims, &outcome.pinning, &mut notes)?;
+    for hits in &outcome.hits {
+        notes.push(format!(
+            "{} takes {} hit(s): apply the damage with the damage command",
+            hits.target, hits.hits
+        ));
+    }
+    Ok((
+        actor,
+        "suppressive fire".into(),
+        ActionOutcome::SuppressiveFire { outcome: Box::new(outcome) },
+        notes,
+    ))
+}
+
+fn apply_pinning(
+    draft: &mut Encounter,
+    ids: &[CombatantId],
+    pinning: &[PinningOutcome],
+    notes: &mut Vec<String>,
+) -> Result<(), EncounterError> {
+    for (id, outcome) in ids.iter().zip(pinning) {
+        if outcome.pinned {
+            parts_mut(draft, id, "victims")?.1.pinned = true;
+            notes.push(format!("{} is pinned", draft.name_of(id)));
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn overwatch_set(
+    draft: &mut Encounter,
+    actor: CombatantId,
+    input: Overwatch,
+) -> Result<Ran, EncounterError> {
+    let spec = action_spec(&DeclaredAction::Overwatch(input.clone()))?;
+    spend(draft, &actor, &spec)?;
+    parts_mut(draft, &actor, "actor_id")?.1.overwatch = Some(input.clone());
+    let notes = spec.notes.clone();
+    Ok((actor, "overwatch".into(), ActionOutcome::OverwatchSet { overwatch: Box::new(input) }, notes))
+}
+
+/// What the client says it saw.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Observed {
+    pub in_kill_zone: bool,
+    #[serde(default = "yes")]
+    pub is_enemy: bool,
+    /// Whom the observed action attacks, if it is an attack.
+    #[serde(default)]
+    pub attack_target_id: Option<CombatantId>,
+    /// Where it stood when it triggered the Overwatch.
+    #[serde(default)]
+    pub location: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+pub(super) struct Trigger {
+    pub actor: CombatantId,
+    pub target: CombatantId,
+    pub observed: Observed,
+    pub simultaneous: bool,
+    pub ally_yields: bool,
+    pub gm_fires: bool,
+}
+
+pub(super) fn overwatch_trigger(
+    draft: &mut Encounter,
+    input: Trigger,
+    dice: &mut Dice,
+) -> Result<Ran, EncounterError> {
+    let Trigger { actor, target, observed, simultaneous, ally_yields, gm_fires } = input;
+    if actor == target {
+        return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
+    }
+    let (actor_stats, actor_state, _) = snapshot(draft, &actor, "actor_id")?;
+    let Some(overwatch) = actor_state.overwatch.clone() else {
+        return Err(EncounterError::invalid("actor_id", "this combatant has no Overwatch set"));
+    };
+    let (target_stats, target_state, _) = snapshot(draft, &target, "target_id")?;
+    let attack_target = observed.attack_target_id.as_ref().map(|id| draft.name_of(id));
+    let seen = ObservedAction {
+        actor: draft.name_of(&target),
+        actor_is_enemy: observed.is_enemy,
+        in_kill_zone: observed.in_kill_zone,
+        attack_target,
+        actor_reactions_left: u32::from(!target_state.budget.reaction_used),
+    };
+    let verdict = check_triggers(&overwatch.triggers, &seen);
+    let fires = verdict == TriggerVerdict::Fires || (verdict == TriggerVerdict::GmDecides && gm_fires);
+    let mut notes = Vec::new();
+    if !fires {
+        notes.push("the Overwatch does not fire and stays set".into());
+        let outcome =
+            ActionOutcome::OverwatchTrigger { target_id: target, verdict, first: None, pinning: None };
+        return Ok((actor, "overwatch trigger".into(), outcome, notes));
+    }
+    let first: Option<FirstToAct> = if simultaneous {
+        let ours = effective(&actor_stats, CharacteristicName::Ag)?;
+        let theirs = effective(&target_stats, CharacteristicName::Ag)?;
+        Some(who_goes_first(ours, theirs, !observed.is_enemy, ally_yields, dice)?)
+    } else {
+        None
+    };
+    notes.push(format!(
+        "resolve the readied {:?} attack with {} against {} now{}",
+        overwatch.attack,
+        overwatch.weapon.name,
+        draft.name_of(&target),
+        match &first {
+            Some(f) if !f.overwatch_first => ", after the other character's action",
+            _ => "",
+        }
+    ));
+    let mut subject = subject(&target, target_stats)?;
+    subject.location = observed.location.clone();
+    let pinning = pinning_after_overwatch(std::slice::from_ref(&subject), dice)?;
+    apply_pinning(draft, std::slice::from_ref(&target), &pinning, &mut notes)?;
+    parts_mut(draft, &actor, "actor_id")?.1.overwatch = None;
+    let outcome = ActionOutcome::OverwatchTrigger {
+        target_id: target,
+        verdict,
+        first: first.map(Box::new),
+        pinning: pinning.into_iter().next().map(Box::new),
+    };
+    Ok((actor, "overwatch trigger".into(), outcome, notes))
+}
