@@ -18,6 +18,17 @@
 //!   has no dice, so the crash's 1d10 + squares damage is left pending (`pending_crash`) and
 //!   rolled and applied by the `resolve_crash` action; the drop is reported as an `ActionTaken`
 //!   event (action "fall").
+//! - Stunned (Take Down, "stunned for one round"): `stunned_until_round` is the round after the
+//!   stun, so the stunned combatant loses its next turn whatever the initiative order; every
+//!   attack and action it would take is refused (field `action`) while the round is not past it,
+//!   and the end of that round clears the field.
+//! - Pinned ("held where it stood"): the text does not say when pinning ends. Decided: at the end
+//!   of the pinned combatant's next turn started after it was pinned (pinned during its own turn,
+//!   e.g. by an Overwatch its action triggered, it is held for the rest of that turn and the whole
+//!   next one). While pinned it may not take any action with the Movement subtype (refused,
+//!   field `action`).
+//! - Prone: the text gives no modifier for being prone, so only the state is tracked; the `stand`
+//!   action (a half action, on its turn) clears it.
 
 use super::actions::TurnBudget;
 use super::altitude::AltitudeBand;
@@ -48,12 +59,16 @@ pub struct CombatState {
     /// A crash the end of a round brought, not yet rolled (see the decisions).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_crash: Option<AltitudeBand>,
-    /// Knocked prone (Knock Down, Take Down); cleared by the table.
+    /// Knocked prone (Knock Down); cleared by the `stand` action (a half action).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub prone: bool,
-    /// Failed a Pinning test (Suppressive Fire, Overwatch).
+    /// Failed a Pinning test (Suppressive Fire, Overwatch): held where it stood, it cannot move
+    /// (see the decisions for when it ends).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pinned: bool,
+    /// A turn of this pinned combatant has started since it was pinned; pinning ends with it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pinned_turn: bool,
     /// Feint: this combatant may not dodge or parry the feinter's next melee attack.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feinted_by: Option<CombatantId>,
@@ -72,7 +87,8 @@ pub struct CombatState {
     /// An extended action under way.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<super::actions::ExtendedAction>,
-    /// Take Down: stunned until the end of this round.
+    /// Take Down: stunned until the end of this round; it may not attack or act until then and
+    /// the field is cleared at that end of round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stunned_until_round: Option<u32>,
 }
@@ -101,6 +117,9 @@ impl CombatState {
         {
             self.budget.start_turn();
             self.budget.end_turn();
+            // That turn was the pinned combatant's held turn: pinning ends with it.
+            self.pinned = false;
+            self.pinned_turn = false;
             self.own_evasion = None;
             self.attacks_against = None;
             self.turn_round = Some(round - 1);
@@ -111,9 +130,14 @@ impl CombatState {
             self.own_evasion = None;
             self.attacks_against = None;
             self.turn_round = Some(round);
+            self.pinned_turn = self.pinned;
         }
         if !own_turn && self.budget.on_own_turn {
             self.budget.end_turn();
+            if self.pinned_turn {
+                self.pinned = false;
+                self.pinned_turn = false;
+            }
         }
     }
 }
@@ -121,6 +145,15 @@ impl CombatState {
 /// End of round: falling combatants drop one band (see the decisions).
 pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
     let ids: Vec<CombatantId> = encounter.combatants.iter().map(|c| c.id.clone()).collect();
+    let round = encounter.round;
+    // A stun ends with the round it lasts until (Take Down: "stunned for one round").
+    for combatant in &mut encounter.combatants {
+        if let RulesetState::AdevaD100(state) = &mut combatant.state
+            && state.stunned_until_round.is_some_and(|until| until <= round)
+        {
+            state.stunned_until_round = None;
+        }
+    }
     for id in ids {
         let Some(combatant) = encounter.combatant_mut(&id) else { continue };
         let (StatBlock::AdevaD100(stats), RulesetState::AdevaD100(state)) =

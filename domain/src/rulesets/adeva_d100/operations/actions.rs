@@ -20,7 +20,7 @@ use super::super::actions::overwatch::{
     FirstToAct, Overwatch, OverwatchAttack, OverwatchTrigger, TriggerVerdict,
 };
 use super::super::actions::pinning::PinningOutcome;
-use super::super::actions::starship::{Ram, RamDamage};
+use super::super::actions::starship::{Boarding, Ram, RamDamage};
 use super::super::actions::suppressive::{AutoMode, SuppressiveFire, SuppressiveOutcome};
 use super::super::actions::{ActionSpec, LingeringEffect, action_spec};
 use super::super::altitude::{AltitudeBand, AltitudeChange, crash_squares};
@@ -32,11 +32,12 @@ use super::super::test_modifiers::Modifier;
 use super::super::test_modifiers::within;
 use super::super::test_roll::ModifiedTest;
 use super::attack_op::AttackReport;
+use super::core::EvasionChoice;
 use super::damage_op::apply;
 use super::economy_op;
-use super::fire_op::{self, Observed, Trigger, WeaponAttack};
+use super::fire_op::{self, Observed, ReadiedAttack, Trigger, WeaponAttack};
 use super::grapple_op;
-use super::manoeuvres_op;
+use super::manoeuvres_op::{self, BoardingEvasion};
 use super::{ensure_active, ensure_turn, parts_mut, snapshot};
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
@@ -71,6 +72,25 @@ pub enum Action {
         kind: MoveKind,
         #[serde(default)]
         altitude_to: Option<AltitudeBand>,
+    },
+    /// Stand up from prone (a half action; the text gives no more, see `dynamic.rs`).
+    Stand {
+        actor_id: CombatantId,
+    },
+    /// "Boarding" (starships): a WS test modified by the Marines, evaded by dodging, deflecting
+    /// or Repel Boarders; a hit deals the Marines' damage to the Hull, ignoring AP and TB.
+    Boarding {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        #[serde(flatten)]
+        boarding: Boarding,
+        /// The Marines' damage profile.
+        damage: DamageDice,
+        /// The target evades (dodge, deflect or Repel Boarders), as its reaction.
+        #[serde(default)]
+        evasion: Option<BoardingEvasion>,
+        #[serde(default)]
+        evasion_modifiers: Vec<Modifier>,
     },
     /// "Knock Down".
     KnockDown {
@@ -156,6 +176,17 @@ pub enum Action {
         ally_yields: bool,
         #[serde(default)]
         gm_fires: bool,
+        /// The readied attack's damage roll; needed when the Overwatch fires (the attack path refuses a
+        /// weapon attack without it, field `damage`).
+        #[serde(default)]
+        damage: Option<DamageDice>,
+        #[serde(default)]
+        penetration: u32,
+        /// The observed enemy's evasion against it.
+        #[serde(default)]
+        evasion: EvasionChoice,
+        #[serde(default)]
+        modifiers: Vec<Modifier>,
     },
     /// "Grapple (Initiate)".
     Grapple {
@@ -251,6 +282,8 @@ pub enum ActionOutcome {
         target_id: CombatantId,
         verdict: TriggerVerdict,
         first: Option<Box<FirstToAct>>,
+        /// The readied attack, rolled when the Overwatch fires.
+        attack: Option<Box<AttackReport>>,
         pinning: Option<Box<PinningOutcome>>,
     },
     Grapple {
@@ -270,6 +303,15 @@ pub enum ActionOutcome {
         dodge: Option<Box<ModifiedTest>>,
         damage: Option<Box<HitDamage>>,
         result: Option<Box<TakeDownResult>>,
+    },
+    Stood {},
+    Boarding {
+        target_id: CombatantId,
+        test: Box<ModifiedTest>,
+        evasion: Option<Box<ModifiedTest>>,
+        hit: bool,
+        /// Taken from the Hull (wounds), ignoring AP and TB.
+        hull_damage: Option<u32>,
     },
     Ram {
         target_id: CombatantId,
@@ -321,8 +363,51 @@ pub fn act(
 
 type Ran = (CombatantId, String, ActionOutcome, Vec<String>);
 
-fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
+/// Who takes the action, for the actions a combatant takes itself (not the GM's).
+fn acting(action: &Action) -> Option<&CombatantId> {
     match action {
+        Action::Fall { .. }
+        | Action::ResolveCrash { .. }
+        | Action::Fatigue { .. }
+        | Action::Decay { .. }
+        | Action::ExtendedInterrupt { .. } => None,
+        Action::Declared { actor_id, .. }
+        | Action::Move { actor_id, .. }
+        | Action::Stand { actor_id }
+        | Action::Boarding { actor_id, .. }
+        | Action::KnockDown { actor_id, .. }
+        | Action::Disarm { actor_id, .. }
+        | Action::TakeDown { actor_id, .. }
+        | Action::Ram { actor_id, .. }
+        | Action::Feint { actor_id, .. }
+        | Action::MultipleAttack { actor_id, .. }
+        | Action::SuppressiveFire { actor_id, .. }
+        | Action::OverwatchSet { actor_id, .. }
+        | Action::OverwatchTrigger { actor_id, .. }
+        | Action::Grapple { actor_id, .. }
+        | Action::GrappleAction { actor_id, .. }
+        | Action::ExtendedStart { actor_id, .. }
+        | Action::ExtendedWork { actor_id } => Some(actor_id),
+    }
+}
+
+fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
+    if let Some(actor) = acting(&action) {
+        super::ensure_not_stunned(draft, actor)?;
+    }
+    match action {
+        Action::Stand { actor_id } => manoeuvres_op::stand(draft, actor_id),
+        Action::Boarding { actor_id, target_id, boarding, damage, evasion, evasion_modifiers } => {
+            let request = manoeuvres_op::BoardingRequest {
+                actor: actor_id,
+                target: target_id,
+                input: boarding,
+                damage,
+                evasion,
+                evasion_modifiers,
+            };
+            manoeuvres_op::boarding(draft, request, dice)
+        }
         Action::Declared { actor_id, declared } => {
             ensure_turn(draft, &actor_id, "actor_id")?;
             let spec = action_spec(&declared).map_err(|error| within("declared", error))?;
@@ -419,9 +504,28 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             let input = Overwatch { weapon, kill_zone_radius_squares, attack, triggers };
             fire_op::overwatch_set(draft, actor_id, input)
         }
-        Action::OverwatchTrigger { actor_id, target_id, observed, simultaneous, ally_yields, gm_fires } => {
-            let input =
-                Trigger { actor: actor_id, target: target_id, observed, simultaneous, ally_yields, gm_fires };
+        Action::OverwatchTrigger {
+            actor_id,
+            target_id,
+            observed,
+            simultaneous,
+            ally_yields,
+            gm_fires,
+            damage,
+            penetration,
+            evasion,
+            modifiers,
+        } => {
+            let attack = ReadiedAttack { damage, penetration, evasion, modifiers };
+            let input = Trigger {
+                actor: actor_id,
+                target: target_id,
+                observed,
+                simultaneous,
+                ally_yields,
+                gm_fires,
+                attack,
+            };
             fire_op::overwatch_trigger(draft, input, dice)
         }
         Action::Grapple { actor_id, target_id, hand_free, dodge } => {

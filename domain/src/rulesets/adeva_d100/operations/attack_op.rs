@@ -108,7 +108,7 @@ pub fn attack(
 ) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     ensure_active(encounter)?;
     let mut draft = encounter.clone();
-    let report = run(&mut draft, &request, dice)?;
+    let report = run(&mut draft, &request, dice, Mode::OwnAction)?;
     let events = vec![Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),
@@ -118,16 +118,42 @@ pub fn attack(
     Ok((events, report))
 }
 
-fn run(
+/// How an attack comes to be rolled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// Through the attack command: on the attacker's turn unless it is an Attack of Opportunity
+    /// or a Counter-Attack; it spends its action.
+    OwnAction,
+    /// A standing Overwatch fires (adeva-d100.txt, "Overwatch": "This attack occurs the moment
+    /// the conditions are met"): off the attacker's turn, already paid for by the Overwatch's
+    /// full action, so nothing is spent.
+    Overwatch,
+}
+
+/// Rolls an Overwatch's readied attack on the draft (see [`Mode::Overwatch`]).
+pub(super) fn overwatch_attack(
     draft: &mut Encounter,
     request: &EncounterAttack,
     dice: &mut Dice,
 ) -> Result<AttackReport, EncounterError> {
-    let free =
-        matches!(request.action, DeclaredAction::AttackOfOpportunity(_) | DeclaredAction::CounterAttack(_));
+    run(draft, request, dice, Mode::Overwatch)
+}
+
+fn run(
+    draft: &mut Encounter,
+    request: &EncounterAttack,
+    dice: &mut Dice,
+    mode: Mode,
+) -> Result<AttackReport, EncounterError> {
+    let free = mode == Mode::Overwatch
+        || matches!(
+            request.action,
+            DeclaredAction::AttackOfOpportunity(_) | DeclaredAction::CounterAttack(_)
+        );
     if !free {
         ensure_turn(draft, &request.attacker_id, "attacker_id")?;
     }
+    super::ensure_not_stunned(draft, &request.attacker_id)?;
     let (attacker_stats, mut attacker_state, _) = snapshot(draft, &request.attacker_id, "attacker_id")?;
     let mut ids = vec![(request.target_id.clone(), "target_id".to_string(), "evasion".to_string())];
     for (index, extra) in request.extra_targets.iter().enumerate() {
@@ -193,6 +219,7 @@ fn run(
     // Spend first (on a copy) so a refused action rolls nothing.
     let spec = super::super::actions::action_spec(&request.action)
         .map_err(|error| super::super::test_modifiers::within("action", error))?;
+    super::ensure_may_move(draft, &request.attacker_id, &spec)?;
     if !free && attacker_state.budget.turn_lost {
         return Err(EncounterError::invalid(
             "action",
@@ -200,7 +227,17 @@ fn run(
         ));
     }
     let aim = attacker_state.budget.pending_aim().cloned();
-    attacker_state.budget.spend(&spec)?;
+    if mode == Mode::OwnAction {
+        attacker_state.budget.spend(&spec)?;
+        // "If you perform any actions, such as dodging, before Overwatch resolves, your Overwatch
+        // immediately ends" (adeva-d100.txt, "Overwatch").
+        if super::super::actions::overwatch::ends_overwatch(&spec) {
+            attacker_state.overwatch = None;
+        }
+    } else {
+        // The Overwatch is used up once it fires.
+        attacker_state.overwatch = None;
+    }
     let attacker = AttackerSide { stats: &attacker_stats, aim };
     let resolved = resolve(&attacker, &sides, &input, dice)?;
     // Store: attacker budget and lingering effects.
@@ -221,6 +258,8 @@ fn run(
         if reacted {
             state.budget.reaction_used = true;
             state.budget.aim = None;
+            // A dodge is an action: it ends a standing Overwatch ("Overwatch").
+            state.overwatch = None;
         }
         let max = stats.wounds.unwrap_or(0);
         stats.wounds_taken = max - outcome.wounds_after.min(max);

@@ -18,10 +18,14 @@
 //!   combat state. Any later non-free action through the act command ends it (the attack
 //!   command does not know of it). `overwatch_trigger` checks the triggers against the observed
 //!   enemy; if it fires (or the GM says so with `gm_fires`), an opposed Agility test settles a
-//!   simultaneous action (`simultaneous`, an ally may `ally_yields`). The attack itself is not
-//!   rolled here: the attack command only resolves attacks on the attacker's own turn, so the
-//!   readied attack is reported for the table. Afterwards, hit or miss, the observed enemy makes
-//!   its Pinning test (its `pinning_characteristic`), and the Overwatch is used up.
+//!   simultaneous action (`simultaneous`, an ally may `ally_yields`). The readied attack is then
+//!   rolled through the attack path against the observed enemy ("This attack occurs the moment
+//!   the conditions are met"), off the overwatcher's turn and spending nothing (the Overwatch's
+//!   full action paid for it); the trigger carries its `damage`, `penetration`, the target's
+//!   `evasion` and further `modifiers`. If the other character won the Agility test the attack
+//!   is still rolled, after its action (noted). Afterwards, hit or miss, the observed enemy makes
+//!   its Pinning test (its `pinning_characteristic`), and the Overwatch is used up. A non-free
+//!   attack made through the attack command, or a dodge/parry as a reaction, also ends it.
 
 use super::super::Stats;
 use super::super::actions::CharacteristicName as TestedName;
@@ -30,8 +34,8 @@ use super::super::actions::attack_actions::{
 };
 use super::super::actions::declared::DeclaredAction;
 use super::super::actions::overwatch::{
-    FirstToAct, ObservedAction, Overwatch, TriggerVerdict, check_triggers, pinning_after_overwatch,
-    who_goes_first,
+    FirstToAct, ObservedAction, Overwatch, OverwatchAttack, TriggerVerdict, check_triggers,
+    pinning_after_overwatch, who_goes_first,
 };
 use super::super::actions::pinning::{PinningOutcome, PinningSubject};
 use super::super::actions::suppressive::{
@@ -42,7 +46,7 @@ use super::super::damage::DamageDice;
 use super::super::decay::CharacteristicName;
 use super::super::test_modifiers::Modifier;
 use super::actions::ActionOutcome;
-use super::attack_op::{AttackReport, EncounterAttack, attack};
+use super::attack_op::{AttackReport, EncounterAttack, attack, overwatch_attack};
 use super::core::{EvasionChoice, effective};
 use super::manoeuvres_op::{Ran, spend};
 use super::{ensure_turn, parts_mut, snapshot};
@@ -277,6 +281,16 @@ pub(super) struct Trigger {
     pub simultaneous: bool,
     pub ally_yields: bool,
     pub gm_fires: bool,
+    pub attack: ReadiedAttack,
+}
+
+/// What the readied attack needs to be rolled when the Overwatch fires.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(super) struct ReadiedAttack {
+    pub damage: Option<DamageDice>,
+    pub penetration: u32,
+    pub evasion: EvasionChoice,
+    pub modifiers: Vec<Modifier>,
 }
 
 pub(super) fn overwatch_trigger(
@@ -284,7 +298,7 @@ pub(super) fn overwatch_trigger(
     input: Trigger,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
-    let Trigger { actor, target, observed, simultaneous, ally_yields, gm_fires } = input;
+    let Trigger { actor, target, observed, simultaneous, ally_yields, gm_fires, attack: readied } = input;
     if actor == target {
         return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
     }
@@ -306,8 +320,13 @@ pub(super) fn overwatch_trigger(
     let mut notes = Vec::new();
     if !fires {
         notes.push("the Overwatch does not fire and stays set".into());
-        let outcome =
-            ActionOutcome::OverwatchTrigger { target_id: target, verdict, first: None, pinning: None };
+        let outcome = ActionOutcome::OverwatchTrigger {
+            target_id: target,
+            verdict,
+            first: None,
+            attack: None,
+            pinning: None,
+        };
         return Ok((actor, "overwatch trigger".into(), outcome, notes));
     }
     let first: Option<FirstToAct> = if simultaneous {
@@ -317,16 +336,30 @@ pub(super) fn overwatch_trigger(
     } else {
         None
     };
-    notes.push(format!(
-        "resolve the readied {:?} attack with {} against {} now{}",
-        overwatch.attack,
-        overwatch.weapon.name,
-        draft.name_of(&target),
-        match &first {
-            Some(f) if !f.overwatch_first => ", after the other character's action",
-            _ => "",
+    if matches!(&first, Some(f) if !f.overwatch_first) {
+        notes.push("the other character's action went first; the Overwatch fires after it".into());
+    }
+    let weapon = overwatch.weapon.clone();
+    let action = match overwatch.attack {
+        OverwatchAttack::Standard {} => DeclaredAction::StandardAttack(SingleAttack { weapon }),
+        OverwatchAttack::Burst { declared_hits } => {
+            DeclaredAction::Burst(MultiHitAttack { weapon, declared_hits })
         }
-    ));
+    };
+    let request = EncounterAttack {
+        attacker_id: actor.clone(),
+        target_id: target.clone(),
+        action,
+        damage: readied.damage,
+        penetration: readied.penetration,
+        evasion: readied.evasion,
+        evasion_modifiers: Vec::new(),
+        modifiers: readied.modifiers,
+        extra_targets: Vec::new(),
+        long_range_weapon: false,
+        unarmed: false,
+    };
+    let report = overwatch_attack(draft, &request, dice)?;
     let mut subject = subject(&target, target_stats)?;
     subject.location = observed.location.clone();
     let pinning = pinning_after_overwatch(std::slice::from_ref(&subject), dice)?;
@@ -336,6 +369,7 @@ pub(super) fn overwatch_trigger(
         target_id: target,
         verdict,
         first: first.map(Box::new),
+        attack: Some(Box::new(report)),
         pinning: pinning.into_iter().next().map(Box::new),
     };
     Ok((actor, "overwatch trigger".into(), outcome, notes))

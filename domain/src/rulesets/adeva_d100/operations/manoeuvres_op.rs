@@ -14,13 +14,15 @@
 //!   and fatigue commands). Disarm notes the named `object` (default "held object") in the
 //!   target's `dropped`. A won Feint sets the target's `feinted_by` to the actor, for the attack
 //!   path to read; a lost one clears nothing.
+//! - `stand` (half action) clears `prone`; Boarding is rolled by `boarding` (see their docs).
+//!   `spend` refuses a Movement action of a pinned combatant (`super::ensure_may_move`).
 
 use super::super::actions::declared::DeclaredAction;
 use super::super::actions::manoeuvres::{
     Disarm, DisarmOutcome, KnockDown, KnockDownOutcome, TakeDown, TakeDownResult, disarm_outcome,
     knock_down_outcome, resolve_take_down,
 };
-use super::super::actions::starship::{Ram, ram_damage};
+use super::super::actions::starship::{Boarding, Ram, ram_damage};
 use super::super::actions::{ActionKind, ActionSpec, ActionSubtype, ActionType, action_spec};
 use super::super::altitude::{AltitudeBand, AltitudeChange, change_altitude};
 use super::super::bonus;
@@ -37,6 +39,7 @@ use super::damage_op::apply;
 use super::{ensure_turn, parts_mut, snapshot};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
+use serde::{Deserialize, Serialize};
 
 pub(super) type Ran = (CombatantId, String, ActionOutcome, Vec<String>);
 
@@ -48,6 +51,7 @@ pub(super) fn spend(
 ) -> Result<(), EncounterError> {
     ensure_turn(draft, actor, "actor_id")?;
     snapshot(draft, actor, "actor_id")?;
+    super::ensure_may_move(draft, actor, spec)?;
     let (_, state, _) = parts_mut(draft, actor, "actor_id")?;
     state.budget.spend(spec)?;
     if super::super::actions::overwatch::ends_overwatch(spec) {
@@ -398,4 +402,129 @@ pub(super) fn ram(
         impacts,
     };
     Ok((actor, "ram".into(), outcome, notes))
+}
+
+/// Stand up from prone: a half action on the actor's turn that clears `prone` (the text gives
+/// prone no modifier and no way up; see `dynamic.rs`). Refused (field `actor_id`) when the actor
+/// is not prone. Standing is not a move, so a pinned combatant may stand.
+pub(super) fn stand(draft: &mut Encounter, actor: CombatantId) -> Result<Ran, EncounterError> {
+    let (_, state, _) = snapshot(draft, &actor, "actor_id")?;
+    if !state.prone {
+        return Err(EncounterError::invalid("actor_id", "only a prone combatant can stand up"));
+    }
+    let spec = ActionSpec::new(ActionKind::Other("stand".into()), ActionType::Half, Vec::new());
+    spend(draft, &actor, &spec)?;
+    parts_mut(draft, &actor, "actor_id")?.1.prone = false;
+    let notes = vec![format!("{} stands up", draft.name_of(&actor))];
+    Ok((actor, "stand".into(), ActionOutcome::Stood {}, notes))
+}
+
+/// How the target ship evades a Boarding ("dodging, deflecting or by using the 'Repel Boarders'
+/// action").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardingEvasionKind {
+    Dodge,
+    Deflect,
+    RepelBoarders,
+}
+
+/// The target's evasion against a Boarding and the threshold it tests (its Agility for a dodge,
+/// its Deflector's strength, its Repel Boarders test: the text gives none, the caller's word).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardingEvasion {
+    pub kind: BoardingEvasionKind,
+    pub threshold: u32,
+}
+
+pub(super) struct BoardingRequest {
+    pub actor: CombatantId,
+    pub target: CombatantId,
+    pub input: Boarding,
+    pub damage: DamageDice,
+    pub evasion: Option<BoardingEvasion>,
+    pub evasion_modifiers: Vec<Modifier>,
+}
+
+/// Boarding (adeva-d100.txt, "Boarding"). Decisions: a half action on the actor's turn against
+/// another stored starship (`target_is_starship`); the WS test (decays applied) takes the
+/// `marines` modifiers; one hit. The target's `evasion` is tested against its given threshold:
+/// a dodge or Repel Boarders spends its Reaction ("Combat Structure", Step Four: dodging needs a
+/// Reaction; Repel Boarders is taken as one), a Deflector test is free. If it fails to evade, the
+/// Marines' `damage` dice are rolled (no DoS substitution, no SB: the profile is the Marines')
+/// and taken from the target's wounds (its Hull) with no soak ("ignoring AP and TB"). The Subdual
+/// quality is noted, not applied (the engine has no Subdual rule).
+pub(super) fn boarding(
+    draft: &mut Encounter,
+    request: BoardingRequest,
+    dice: &mut Dice,
+) -> Result<Ran, EncounterError> {
+    let BoardingRequest { actor, target, input, damage, evasion, evasion_modifiers } = request;
+    if actor == target {
+        return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
+    }
+    let spec = declared_spec(&DeclaredAction::Boarding(input.clone()))?;
+    check_damage_dice(&damage).map_err(|e| within("damage", e))?;
+    let (_, target_state, _) = snapshot(draft, &target, "target_id")?;
+    let mut target_budget = target_state.budget.clone();
+    if let Some(evasion) = evasion {
+        if evasion.threshold > 200 {
+            return Err(EncounterError::invalid("evasion.threshold", "at most 200"));
+        }
+        if evasion.kind != BoardingEvasionKind::Deflect {
+            let reaction =
+                ActionSpec::new(ActionKind::Other("evasion".into()), ActionType::Reaction, Vec::new());
+            target_budget.spend(&reaction).map_err(|e| match EncounterError::from(e) {
+                EncounterError::Invalid { message, .. } => EncounterError::invalid("evasion", message),
+                other => other,
+            })?;
+        }
+    }
+    spend(draft, &actor, &spec)?;
+    let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
+    let ws = effective(&actor_stats, CharacteristicName::Ws)?;
+    let test = modified_test(ws, &input.marines, dice, "boarding: WS test (Marines)")
+        .map_err(|e| within("marines", e))?;
+    let mut evasion_test = None;
+    if let (true, Some(evasion)) = (test.test.passed, evasion) {
+        let threshold = i32::try_from(evasion.threshold).unwrap_or(200);
+        let label = format!("boarding: {:?} evasion", evasion.kind);
+        evasion_test = Some(
+            super::super::test_roll::threshold_test(threshold, &evasion_modifiers, dice, &label)
+                .map_err(|e| within("evasion_modifiers", e))?,
+        );
+        parts_mut(draft, &target, "target_id")?.1.budget = target_budget;
+    }
+    let hit = test.test.passed && !evasion_test.as_ref().is_some_and(|t| t.test.passed);
+    let mut notes = Vec::new();
+    let mut hull_damage = None;
+    if hit {
+        let mut amount: i64 = i64::from(damage.bonus);
+        for _ in 0..damage.count {
+            amount += i64::from(dice.roll(damage.sides, "boarding: Marines' damage")?);
+        }
+        let amount = u32::try_from(amount.max(0)).unwrap_or(0);
+        let name = draft.name_of(&target);
+        let (stats, _, flags) = parts_mut(draft, &target, "target_id")?;
+        let (_, wounds, more) = apply(stats, amount, false, 0, "target_id")?;
+        let max = stats.wounds.unwrap_or(0);
+        stats.wounds_taken = max - wounds.after.min(max);
+        flags.defeated |= wounds.dead;
+        notes.push(format!(
+            "{name}'s Hull: {amount} damage ignoring AP and TB, {} → {}",
+            wounds.before, wounds.after
+        ));
+        notes.extend(more);
+        notes.push("Subdual quality: apply its effect at the table".into());
+        hull_damage = Some(amount);
+    }
+    let outcome = ActionOutcome::Boarding {
+        target_id: target,
+        test: Box::new(test),
+        evasion: evasion_test.map(Box::new),
+        hit,
+        hull_damage,
+    };
+    Ok((actor, "boarding".into(), outcome, notes))
 }

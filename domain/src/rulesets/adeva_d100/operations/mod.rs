@@ -89,6 +89,46 @@ pub(crate) fn ensure_turn(
     Err(EncounterError::invalid(field, format!("it is not {}'s turn", encounter.name_of(id))))
 }
 
+/// A stunned combatant can neither attack nor act until its stun's round has passed
+/// (adeva-d100.txt, "Take Down": "stunned for one round"); refused with field `action`.
+pub(crate) fn ensure_not_stunned(encounter: &Encounter, id: &CombatantId) -> Result<(), EncounterError> {
+    let Some(Combatant { state: RulesetState::AdevaD100(state), .. }) = encounter.combatant(id) else {
+        return Ok(());
+    };
+    match state.stunned_until_round {
+        Some(until) if encounter.round <= until => Err(EncounterError::invalid(
+            "action",
+            format!(
+                "refused: {} is stunned (Take Down) and cannot attack or act until round {until} has passed",
+                encounter.name_of(id)
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A pinned combatant is "held where it stood" (adeva-d100.txt, "Overwatch", "Suppressive
+/// Fire"): any action with the Movement subtype is refused, field `action`.
+pub(crate) fn ensure_may_move(
+    encounter: &Encounter,
+    id: &CombatantId,
+    spec: &super::actions::ActionSpec,
+) -> Result<(), EncounterError> {
+    let Some(Combatant { state: RulesetState::AdevaD100(state), .. }) = encounter.combatant(id) else {
+        return Ok(());
+    };
+    if state.pinned && spec.has_subtype(super::actions::ActionSubtype::Movement) {
+        return Err(EncounterError::invalid(
+            "action",
+            format!(
+                "refused: {} is pinned, held where it stood, and cannot move until the end of its next turn",
+                encounter.name_of(id)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The stat block and combat state of a combatant, mutably (errors name `field`).
 pub(crate) fn parts_mut<'a>(
     encounter: &'a mut Encounter,

@@ -309,17 +309,25 @@ fn an_overwatch_is_stored_fires_wins_the_agility_test_and_pins_its_target() {
     let ActionOutcome::OverwatchTrigger { verdict, .. } = report.outcome else { panic!() };
     assert_eq!(verdict, crate::rulesets::adeva_d100::actions::overwatch::TriggerVerdict::DoesNotFire);
     assert!(state_of(&enc, "Ana").overwatch.is_some());
-    // Simultaneous: Ana Ag 30, d100 10 → 3 DoS; Bo Ag 40, d100 60 fails → Ana first. Bo's
-    // Pinning test: Wp 30, d100 70 fails → pinned. The Overwatch is used up.
+    // Bo's turn now: the Overwatch fires off Ana's turn, spending nothing.
+    advance(&mut enc, Advance::NextTurn).unwrap();
+    // Simultaneous: Ana Ag 30, d100 10 → 3 DoS; Bo Ag 40, d100 60 fails → Ana first.
+    // The readied Standard Attack: BS 40 + 10 = 50, d100 30 → hit, 2 DoS; no evasion.
+    // 1d10 die 6 → damage 6 against TB 3 → 3 wounds. Bo's Pinning test: Wp 30, d100 70 fails
+    // → pinned. The Overwatch is used up.
     let (_, report) = act(
         &mut enc,
         action(json!({"action": "overwatch_trigger", "actor_id": "Ana", "target_id": "Bo",
-            "observed": {"in_kill_zone": true, "location": "the doorway"}, "simultaneous": true})),
-        &mut dice(&[10, 60, 70]),
+            "observed": {"in_kill_zone": true, "location": "the doorway"}, "simultaneous": true,
+            "damage": {"count": 1, "sides": 10}})),
+        &mut dice(&[10, 60, 30, 6, 70]),
     )
     .unwrap();
-    let ActionOutcome::OverwatchTrigger { first, pinning, .. } = report.outcome else { panic!() };
+    let ActionOutcome::OverwatchTrigger { first, attack, pinning, .. } = report.outcome else { panic!() };
     assert!(first.unwrap().overwatch_first);
+    let attack = attack.unwrap();
+    assert_eq!((attack.attack_test.test.target, attack.hits_scored), (50, 1));
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 3);
     let pinning = pinning.unwrap();
     assert!(pinning.pinned);
     assert_eq!(pinning.held_at.as_deref(), Some("the doorway"));
@@ -332,6 +340,34 @@ fn an_overwatch_is_stored_fires_wins_the_agility_test_and_pins_its_target() {
         &[],
     );
     assert_eq!(field, "actor_id");
+}
+
+#[test]
+fn an_attack_through_the_attack_command_ends_a_standing_overwatch() {
+    // "If you perform any actions ... your Overwatch immediately ends" (Overwatch).
+    let mut enc = fight();
+    act(
+        &mut enc,
+        action(json!({"action": "overwatch_set", "actor_id": "Ana",
+            "weapon": {"name": "Gun", "class": "ranged"}, "kill_zone_radius_squares": 5,
+            "attack": {"kind": "standard"}, "triggers": [{"condition": "any_enemy_acts"}]})),
+        &mut dice(&[]),
+    )
+    .unwrap();
+    // The Overwatch took Ana's full action; in round 2 she attacks instead (BS 40 + 10 = 50,
+    // d100 90 misses), a half action that ends the standing Overwatch.
+    advance(&mut enc, Advance::NextTurn).unwrap();
+    advance(&mut enc, Advance::NextTurn).unwrap();
+    advance(&mut enc, Advance::NextTurn).unwrap();
+    assert!(state_of(&enc, "Ana").overwatch.is_some());
+    let request: EncounterAttack = serde_json::from_value(json!({
+        "attacker_id": "Ana", "target_id": "Bo",
+        "action": {"action": "standard_attack", "weapon": {"name": "Gun", "class": "ranged"}},
+        "damage": {"count": 1, "sides": 10}}))
+    .unwrap();
+    let (_, report) = attack(&mut enc, request, &mut dice(&[90])).unwrap();
+    assert_eq!(report.hits_scored, 0);
+    assert!(state_of(&enc, "Ana").overwatch.is_none());
 }
 
 fn grapple_bo(enc: &mut Encounter) {
@@ -514,4 +550,106 @@ fn unknown_fields_are_refused_even_beside_flattened_ones() {
     let multiple = json!({"action": "multiple_attack", "actor_id": "Ana", "target_id": "Bo", "equipped_weapons": 2,
         "weapons": [{"weapon": {"name": "Pistol", "class": "ranged"}, "bogus": 1}]});
     assert!(serde_json::from_value::<Action>(multiple).is_err());
+}
+
+fn set_state(enc: &mut Encounter, name: &str, change: impl FnOnce(&mut super::super::dynamic::CombatState)) {
+    let mut state = state_of(enc, name);
+    change(&mut state);
+    enc.combatant_mut(&id(name)).unwrap().state = RulesetState::AdevaD100(state);
+}
+
+#[test]
+fn a_stunned_combatant_cannot_act_or_attack_until_its_round_has_passed() {
+    // Take Down: "stunned for one round"; stored as stunned until the end of round 1 here.
+    let mut enc = fight();
+    set_state(&mut enc, "Ana", |s| s.stunned_until_round = Some(1));
+    let (field, message) =
+        refused(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+    assert_eq!(field, "action");
+    assert!(message.contains("stunned"), "{message}");
+    let request: EncounterAttack = serde_json::from_value(json!({
+        "attacker_id": "Ana", "target_id": "Bo",
+        "action": {"action": "standard_attack", "weapon": {"name": "Gun", "class": "ranged"}},
+        "damage": {"count": 1, "sides": 10}}))
+    .unwrap();
+    let error = attack(&mut enc, request.clone(), &mut dice(&[10])).unwrap_err();
+    assert!(matches!(error, EncounterError::Invalid { ref field, .. } if field == "action"));
+    // The end of round 1 clears it; in round 2 Ana acts again.
+    let mut events = Vec::new();
+    crate::rulesets::adeva_d100::dynamic::end_of_round(&mut enc, &mut events);
+    assert_eq!(state_of(&enc, "Ana").stunned_until_round, None);
+    // BS 40 + 10 = 50, d100 90 misses, but the attack is rolled.
+    let (_, report) = attack(&mut enc, request, &mut dice(&[90])).unwrap();
+    assert_eq!(report.hits_scored, 0);
+}
+
+#[test]
+fn a_pinned_combatant_cannot_move_until_the_end_of_its_next_turn() {
+    let mut enc = fight();
+    // Ana's turn of round 1 is under way (a half move), then she is pinned: held for the rest
+    // of it.
+    act(&mut enc, action(json!({"action": "move", "actor_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
+        .unwrap();
+    set_state(&mut enc, "Ana", |s| s.pinned = true);
+    let (field, message) =
+        refused(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+    assert_eq!(field, "action");
+    assert!(message.contains("pinned"), "{message}");
+    // Round 2, Ana's next turn: still held.
+    for _ in 0..3 {
+        advance(&mut enc, Advance::NextTurn).unwrap();
+    }
+    let (field, _) =
+        refused(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+    assert_eq!(field, "action");
+    // Round 3: that next turn is over, the pinning has ended.
+    for _ in 0..3 {
+        advance(&mut enc, Advance::NextTurn).unwrap();
+    }
+    act(&mut enc, action(json!({"action": "move", "actor_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
+        .unwrap();
+    assert!(!state_of(&enc, "Ana").pinned);
+}
+
+#[test]
+fn standing_up_is_a_half_action_that_clears_prone() {
+    let mut enc = fight();
+    let (field, _) = refused(&mut enc, json!({"action": "stand", "actor_id": "Ana"}), &[]);
+    assert_eq!(field, "actor_id");
+    set_state(&mut enc, "Ana", |s| s.prone = true);
+    act(&mut enc, action(json!({"action": "stand", "actor_id": "Ana"})), &mut dice(&[])).unwrap();
+    assert!(!state_of(&enc, "Ana").prone);
+    assert_eq!(state_of(&enc, "Ana").budget.half_actions, 1);
+}
+
+#[test]
+fn boarding_tests_ws_with_the_marines_and_hits_the_hull_ignoring_soak() {
+    // Ana WS 40 + 10 (veteran marines) = 50, d100 20 → hit. Bo dodges with threshold 40
+    // (its Reaction), d100 70 fails. Marines 2d10 + 1: dice 4 and 5 → 10, no soak (TB 3 ignored):
+    // Bo's Hull (wounds) 10 → 0.
+    let mut enc = fight();
+    let (_, report) = act(
+        &mut enc,
+        action(json!({"action": "boarding", "actor_id": "Ana", "target_id": "Bo",
+            "target_is_starship": true, "marines": [{"reason": "veteran marines", "value": 10}],
+            "damage": {"count": 2, "sides": 10, "bonus": 1},
+            "evasion": {"kind": "dodge", "threshold": 40}})),
+        &mut dice(&[20, 70, 4, 5]),
+    )
+    .unwrap();
+    let ActionOutcome::Boarding { test, evasion, hit, hull_damage, .. } = report.outcome else { panic!() };
+    assert_eq!(test.test.target, 50);
+    assert!(!evasion.unwrap().test.passed);
+    assert_eq!((hit, hull_damage), (true, Some(10)));
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 10);
+    assert!(state_of(&enc, "Bo").budget.reaction_used);
+    assert_eq!(state_of(&enc, "Ana").budget.half_actions, 1);
+    // Not against a starship: refused.
+    let (field, _) = refused(
+        &mut enc,
+        json!({"action": "boarding", "actor_id": "Ana", "target_id": "Cy", "target_is_starship": false,
+            "damage": {"count": 1, "sides": 10}}),
+        &[],
+    );
+    assert_eq!(field, "target_is_starship");
 }
