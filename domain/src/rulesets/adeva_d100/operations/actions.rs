@@ -156,6 +156,11 @@ pub enum Action {
         victims: Vec<CombatantId>,
         #[serde(default)]
         penalties: Vec<Modifier>,
+        /// The weapon's damage; required when any hit lands.
+        #[serde(default)]
+        damage: Option<DamageDice>,
+        #[serde(default)]
+        penetration: u32,
     },
     /// "Overwatch": set it.
     OverwatchSet {
@@ -274,6 +279,9 @@ pub enum ActionOutcome {
     },
     SuppressiveFire {
         outcome: Box<SuppressiveOutcome>,
+        /// Each hit's damage, soak and wounds, in hit order.
+        #[serde(default)]
+        damage: Vec<fire_op::SuppressiveHit>,
     },
     OverwatchSet {
         overwatch: Box<Overwatch>,
@@ -492,14 +500,10 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
         Action::MultipleAttack { actor_id, target_id, equipped_weapons, weapons, modifiers } => {
             fire_op::multiple_attack(draft, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
         }
-        Action::SuppressiveFire { actor_id, weapon, mode, victims, penalties } => fire_op::suppressive_fire(
-            draft,
-            actor_id,
-            SuppressiveFire { weapon, mode },
-            victims,
-            penalties,
-            dice,
-        ),
+        Action::SuppressiveFire { actor_id, weapon, mode, victims, penalties, damage, penetration } => {
+            let volley = fire_op::Volley { victims, penalties, damage, penetration };
+            fire_op::suppressive_fire(draft, actor_id, SuppressiveFire { weapon, mode }, volley, dice)
+        }
         Action::OverwatchSet { actor_id, weapon, kill_zone_radius_squares, attack, triggers } => {
             let input = Overwatch { weapon, kill_zone_radius_squares, attack, triggers };
             fire_op::overwatch_set(draft, actor_id, input)

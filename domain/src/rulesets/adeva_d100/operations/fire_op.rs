@@ -10,9 +10,16 @@
 //!   the budget is then left as the Multiple Attack spent it. Each weapon has its own damage
 //!   and the target its own evasion per weapon; the reports are returned in order.
 //! - Suppressive Fire: victims are stored combatants, listed in the order of the victim dice;
-//!   each is named by its id for the resolver. Hits and jams are reported (damage from the hits
-//!   goes through the damage command: the victims are random, the weapon's dice are the
-//!   table's). Each victim's Pinning test uses its stat block's `pinning_characteristic`
+//!   each is named by its id for the resolver. Each hit deals "hits with your weapon"
+//!   (adeva-d100.txt, "Suppressive Fire"): in hit order, the weapon's `damage` dice
+//!   (`roll_hit_damage`, no Strength Bonus, no DoS swap: the DoS already bought the extra hits),
+//!   soak TB + AP − `penetration`, then the wounds are taken off the victim's stored wounds as
+//!   the damage command does; 0 wounds without Fate sets `defeated`, damage past 0 with Fate is
+//!   a Lethal Damage note. A natural maximum is reported and noted, but no Critical Hit is
+//!   confirmed (the text names no test for it here; the table's). `damage` is required only
+//!   when a hit lands, which is known after the BS test: the action is then refused (field
+//!   `damage`) and nothing is stored, though the dice were drawn. Damage dice come after the
+//!   Pinning tests. Each victim's Pinning test uses its stat block's `pinning_characteristic`
 //!   (Willpower otherwise) after its decays; failing sets its `pinned` flag.
 //! - Overwatch: `overwatch_set` spends the full action and stores the Overwatch on the actor's
 //!   combat state. Any later non-free action through the act command ends it (the attack
@@ -42,9 +49,10 @@ use super::super::actions::suppressive::{
     SuppressiveFire, SuppressiveOutcome, SuppressiveVolley, resolve_suppressive_fire,
 };
 use super::super::actions::{WeaponClass, action_spec};
-use super::super::damage::DamageDice;
+use super::super::damage::{DamageDice, HitDamage, check_damage_dice, roll_hit_damage};
 use super::super::decay::CharacteristicName;
 use super::super::test_modifiers::Modifier;
+use super::super::wounds::{Soak, WoundsLoss, lose_wounds, past_soak, soak};
 use super::actions::ActionOutcome;
 use super::attack_op::{AttackReport, EncounterAttack, attack, overwatch_attack};
 use super::core::{EvasionChoice, effective};
@@ -52,7 +60,7 @@ use super::manoeuvres_op::{Ran, spend};
 use super::{ensure_turn, parts_mut, snapshot};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// One weapon of a Multiple Attack as the client sends it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -186,15 +194,42 @@ fn prefix(error: EncounterError, index: usize) -> EncounterError {
     }
 }
 
+/// What a Suppressive Fire request carries besides the weapon and mode.
+pub(super) struct Volley {
+    pub victims: Vec<CombatantId>,
+    pub penalties: Vec<Modifier>,
+    pub damage: Option<DamageDice>,
+    pub penetration: u32,
+}
+
+/// One Suppressive Fire hit on its victim: damage, soak and the wounds it took.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuppressiveHit {
+    pub victim_id: CombatantId,
+    /// The hit's number in the volley, from 1.
+    pub hit: u32,
+    pub damage: HitDamage,
+    pub soak: Soak,
+    pub past_soak: u32,
+    pub wounds: WoundsLoss,
+    pub defeated: bool,
+}
+
 pub(super) fn suppressive_fire(
     draft: &mut Encounter,
     actor: CombatantId,
     input: SuppressiveFire,
-    victims: Vec<CombatantId>,
-    penalties: Vec<Modifier>,
+    volley: Volley,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
+    let Volley { victims, penalties, damage, penetration } = volley;
     let spec = action_spec(&DeclaredAction::SuppressiveFire(input.clone()))?;
+    if let Some(weapon) = &damage {
+        check_damage_dice(weapon).map_err(|error| rename(error.into(), "damage"))?;
+    }
+    if penetration > 100 {
+        return Err(EncounterError::invalid("penetration", "penetration must be at most 100"));
+    }
     let mut subjects = Vec::new();
     for (index, victim) in victims.iter().enumerate() {
         let field = format!("victims[{index}]");
@@ -214,18 +249,84 @@ pub(super) fn suppressive_fire(
         notes.push(format!("{} jammed (94+)", input.weapon.name));
     }
     apply_pinning(draft, &victims, &outcome.pinning, &mut notes)?;
-    for hits in &outcome.hits {
-        notes.push(format!(
-            "{} takes {} hit(s): apply the damage with the damage command",
-            hits.target, hits.hits
-        ));
+    let mut hits = Vec::new();
+    if !outcome.victim_rolls.is_empty() {
+        // Whether a hit lands is known only once the BS test is rolled; the draft is dropped.
+        let Some(weapon) = damage else {
+            return Err(EncounterError::invalid("damage", "the volley hit: send the weapon's damage dice"));
+        };
+        for (number, roll) in (1..).zip(&outcome.victim_rolls) {
+            let Some(index) = victims.iter().position(|id| id.to_string() == roll.victim) else {
+                continue;
+            };
+            let hit = suppressive_hit(draft, &victims[index], index, number, &weapon, penetration, dice)?;
+            if hit.damage.natural_maximum {
+                notes.push(format!(
+                    "hit {number} on {} rolled a natural maximum: any Critical Hit is the table's",
+                    draft.name_of(&hit.victim_id)
+                ));
+            }
+            if hit.wounds.lethal_damage {
+                notes.push(format!(
+                    "{} damage past 0 wounds on {}: resolve it as Lethal Damage",
+                    hit.wounds.past_zero,
+                    draft.name_of(&hit.victim_id)
+                ));
+            }
+            hits.push(hit);
+        }
     }
     Ok((
         actor,
         "suppressive fire".into(),
-        ActionOutcome::SuppressiveFire { outcome: Box::new(outcome) },
+        ActionOutcome::SuppressiveFire { outcome: Box::new(outcome), damage: hits },
         notes,
     ))
+}
+
+/// One hit: the weapon's dice (no DoS swap), soak by TB + AP − Pen, then wounds as the damage
+/// command applies them (adeva-d100.txt, "Suppressive Fire"; "Attacking", Steps Five to Seven).
+fn suppressive_hit(
+    draft: &mut Encounter,
+    victim: &CombatantId,
+    index: usize,
+    number: u32,
+    weapon: &DamageDice,
+    penetration: u32,
+    dice: &mut Dice,
+) -> Result<SuppressiveHit, EncounterError> {
+    let field = format!("victims[{index}]");
+    let (stats, _, flags) = parts_mut(draft, victim, &field)?;
+    let Some(max) = stats.wounds else {
+        return Err(EncounterError::invalid(field, "the stat block has no wounds"));
+    };
+    let damage = roll_hit_damage(weapon, None, None, dice, &format!("damage: {field}: hit {number}"))?;
+    let toughness = super::super::bonus(effective(stats, CharacteristicName::T)?) as u32;
+    let soaked = soak(toughness, stats.armour, penetration);
+    let past = past_soak(damage.damage, &soaked);
+    let wounds = lose_wounds(stats.current_wounds(), stats.fate_points, past);
+    stats.wounds_taken = max - wounds.after.min(max);
+    if wounds.dead {
+        flags.defeated = true;
+    }
+    Ok(SuppressiveHit {
+        victim_id: victim.clone(),
+        hit: number,
+        damage,
+        soak: soaked,
+        past_soak: past,
+        wounds,
+        defeated: flags.defeated,
+    })
+}
+
+fn rename(error: EncounterError, field: &str) -> EncounterError {
+    match error {
+        EncounterError::Invalid { field: inner, message } => {
+            EncounterError::invalid(format!("{field}.{inner}"), message)
+        }
+        other => other,
+    }
 }
 
 fn apply_pinning(

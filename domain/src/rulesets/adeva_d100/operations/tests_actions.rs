@@ -235,6 +235,8 @@ fn suppressive_fire_hits_random_victims_and_pins_on_the_stat_blocks_characterist
     // BS 40 − 20 = 20, d100 5 → 2 DoS → 1 + 1 = 2 hits (semi-auto 3). Victim d2: 1 (Bo), 2 (Cy).
     // Pinning at −10: Bo Wp 30 − 10 = 20, d100 50 fails (pinned); Cy tests Ag 60 − 10 = 50 (its
     // stat block's choice), d100 45 passes (on Wp it would have failed).
+    // Damage 1d10+2, Pen 0; soak TB 3 (T 30) + AP 0 = 3. Hit 1 (Bo): d10 6 + 2 = 8 − 3 = 5 →
+    // wounds 10 → 5. Hit 2 (Cy): d10 4 + 2 = 6 − 3 = 3 → 10 → 7.
     let mut enc = fight();
     if let StatBlock::AdevaD100(stats) = &mut enc.combatant_mut(&id("Cy")).unwrap().stats {
         stats.ag = Characteristic::new(60).unwrap();
@@ -244,11 +246,18 @@ fn suppressive_fire_hits_random_victims_and_pins_on_the_stat_blocks_characterist
         &mut enc,
         action(json!({"action": "suppressive_fire", "actor_id": "Ana", "mode": "semi_auto",
             "weapon": {"name": "Autogun", "class": "ranged", "hit_rating": 3, "semi_auto": 3},
-            "victims": ["Bo", "Cy"]})),
-        &mut dice(&[5, 1, 2, 50, 45]),
+            "victims": ["Bo", "Cy"], "damage": {"count": 1, "sides": 10, "bonus": 2}})),
+        &mut dice(&[5, 1, 2, 50, 45, 6, 4]),
     )
     .unwrap();
-    let ActionOutcome::SuppressiveFire { outcome } = report.outcome else { panic!() };
+    let ActionOutcome::SuppressiveFire { outcome, damage } = report.outcome else { panic!() };
+    let totals: Vec<i32> = damage[0].damage.steps.iter().map(|step| step.total).collect();
+    assert_eq!(totals, [6, 8]);
+    assert_eq!((damage[0].victim_id.clone(), damage[0].soak.value, damage[0].past_soak), (id("Bo"), 3, 5));
+    assert_eq!((damage[1].victim_id.clone(), damage[1].damage.damage, damage[1].past_soak), (id("Cy"), 6, 3));
+    assert_eq!(stats_of(&enc, "Bo").current_wounds(), 5);
+    assert_eq!(stats_of(&enc, "Cy").current_wounds(), 7);
+    assert!(!enc.combatant(&id("Bo")).unwrap().flags.defeated);
     assert_eq!(outcome.attack.test.target, 20);
     assert_eq!(outcome.hits_scored, 2);
     assert!(!outcome.jammed);
@@ -270,7 +279,8 @@ fn suppressive_fire_jams_on_94_and_still_calls_for_pinning() {
         &mut dice(&[95, 5]),
     )
     .unwrap();
-    let ActionOutcome::SuppressiveFire { outcome } = report.outcome else { panic!() };
+    let ActionOutcome::SuppressiveFire { outcome, damage } = report.outcome else { panic!() };
+    assert!(damage.is_empty());
     assert!(outcome.jammed);
     assert_eq!(outcome.hits_scored, 0);
     assert!(!state_of(&enc, "Bo").pinned);
@@ -283,6 +293,33 @@ fn suppressive_fire_jams_on_94_and_still_calls_for_pinning() {
         &[],
     );
     assert_eq!(field, "victims[1]");
+}
+
+#[test]
+fn suppressive_fire_hits_deal_damage_and_a_hit_can_kill() {
+    // Full auto: BS 40 − 20 = 20, d100 5 → 2 DoS → 1 + 1 = 2 hits; one victim, no victim die.
+    // Pinning: Bo Wp 30 − 20 = 10, d100 50 fails. Damage 2d10, Pen 2; soak TB 3 + AP (0 − 2 → 0)
+    // = 3. Hit 1: 9 + 8 = 17 − 3 = 14 → wounds 10 → 0, no Fate: dead, defeated. Hit 2: 3 + 2 =
+    // 5 − 3 = 2 → 0 stays 0.
+    let request = json!({"action": "suppressive_fire", "actor_id": "Ana", "mode": "full_auto",
+        "weapon": {"name": "Autogun", "class": "ranged", "hit_rating": 3, "full_auto": 5},
+        "victims": ["Bo"], "damage": {"count": 2, "sides": 10}, "penetration": 2});
+    let mut enc = fight();
+    let (_, report) = act(&mut enc, action(request.clone()), &mut dice(&[5, 50, 9, 8, 3, 2])).unwrap();
+    let ActionOutcome::SuppressiveFire { outcome, damage } = report.outcome else { panic!() };
+    assert_eq!(outcome.hits_scored, 2);
+    assert_eq!((damage[0].damage.damage, damage[0].past_soak), (17, 14));
+    assert_eq!((damage[0].wounds.before, damage[0].wounds.after, damage[0].wounds.dead), (10, 0, true));
+    assert!(damage[0].defeated);
+    assert_eq!((damage[1].past_soak, damage[1].wounds.after), (2, 0));
+    assert_eq!(stats_of(&enc, "Bo").current_wounds(), 0);
+    assert!(enc.combatant(&id("Bo")).unwrap().flags.defeated);
+    assert!(state_of(&enc, "Bo").pinned);
+    // The same volley without damage dice is refused once a hit lands; nothing is stored.
+    let mut without = request;
+    without.as_object_mut().unwrap().remove("damage");
+    let (field, _) = refused(&mut fight(), without, &[5, 50]);
+    assert_eq!(field, "damage");
 }
 
 #[test]
