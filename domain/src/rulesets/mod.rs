@@ -4,6 +4,7 @@
 pub mod adeva_d100;
 pub mod arrgs;
 pub mod cepheus_engine;
+mod guards;
 mod hooks;
 pub mod lur_asko;
 mod options;

@@ -18,18 +18,19 @@
 //!   command would refuse it).
 //! - Allies' assistance is not modelled (send it as a modifier outside this engine).
 
+use super::super::actions::action_spec;
 use super::super::actions::declared::DeclaredAction;
 use super::super::actions::grapple::{
     BreakFreeWith, GrappleAction, GrappleFollowUp, GrappleInitiate, GrappleMove, GrappleRole, push_distance,
 };
 use super::super::actions::manoeuvres::{KnockDownOutcome, knock_down_outcome};
-use super::super::actions::{ActionKind, ActionSpec, ActionType, action_spec};
 use super::super::decay::CharacteristicName;
 use super::super::opposed::{OpposedResult, Side};
 use super::super::test_roll::{ModifiedTest, modified_test};
 use super::actions::ActionOutcome;
 use super::core::effective;
 use super::damage_op::apply;
+use super::manoeuvres_op::spend_dodge;
 use super::manoeuvres_op::{Ran, contest, spend};
 use super::{parts_mut, snapshot};
 use crate::dice::Dice;
@@ -77,14 +78,7 @@ pub(super) fn initiate(
     }
     let mut target_budget = target_state.budget.clone();
     if dodge {
-        if surprised {
-            return Err(EncounterError::invalid("dodge", "refused: a reaction by a surprised character"));
-        }
-        let reaction = ActionSpec::new(ActionKind::Other("dodge".into()), ActionType::Reaction, Vec::new());
-        target_budget.spend(&reaction).map_err(|e| match EncounterError::from(e) {
-            EncounterError::Invalid { message, .. } => EncounterError::invalid("dodge", message),
-            other => other,
-        })?;
+        spend_dodge(&mut target_budget, surprised)?;
     }
     spend(draft, &actor, &spec)?;
     let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;

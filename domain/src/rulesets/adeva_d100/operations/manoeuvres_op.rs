@@ -273,14 +273,7 @@ pub(super) fn take_down(
     let (target_stats, target_state, surprised) = snapshot(draft, &target, "target_id")?;
     let mut target_budget = target_state.budget.clone();
     if dodge {
-        if surprised {
-            return Err(EncounterError::invalid("dodge", "refused: a reaction by a surprised character"));
-        }
-        let reaction = ActionSpec::new(ActionKind::Other("dodge".into()), ActionType::Reaction, Vec::new());
-        target_budget.spend(&reaction).map_err(|e| match EncounterError::from(e) {
-            EncounterError::Invalid { message, .. } => EncounterError::invalid("dodge", message),
-            other => other,
-        })?;
+        spend_dodge(&mut target_budget, surprised)?;
     }
     spend(draft, &actor, &spec)?;
     if surprised {
@@ -527,4 +520,20 @@ pub(super) fn boarding(
         hull_damage,
     };
     Ok((actor, "boarding".into(), outcome, notes))
+}
+
+/// The target's dodge against a manoeuvre spends its Reaction; a surprised character has none
+/// (adeva-d100.txt, "Combat Structure", Step Two). Errors name the request's `dodge` field.
+pub(super) fn spend_dodge(
+    budget: &mut super::super::actions::economy::TurnBudget,
+    surprised: bool,
+) -> Result<(), EncounterError> {
+    if surprised {
+        return Err(EncounterError::invalid("dodge", "refused: a reaction by a surprised character"));
+    }
+    let reaction = ActionSpec::new(ActionKind::Other("dodge".into()), ActionType::Reaction, Vec::new());
+    budget.spend(&reaction).map_err(|error| match EncounterError::from(error) {
+        EncounterError::Invalid { message, .. } => EncounterError::invalid("dodge", message),
+        other => other,
+    })
 }

@@ -54,28 +54,17 @@ pub use inline::{
 
 use super::Stats;
 use super::dynamic::CombatState;
-use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, EncounterStatus};
+use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError};
 use crate::rulesets::{RulesetId, RulesetState, StatBlock};
 
+/// Refuses a command on an encounter of another ruleset.
 pub(crate) fn ensure_adeva(encounter: &Encounter) -> Result<(), EncounterError> {
-    if encounter.ruleset != RulesetId::AdevaD100 {
-        return Err(EncounterError::Conflict(format!(
-            "this is a {} encounter; these commands follow adeva-d100 rules",
-            encounter.ruleset
-        )));
-    }
-    Ok(())
+    crate::rulesets::guards::ensure_ruleset(encounter, RulesetId::AdevaD100)
 }
 
+/// Refuses a command unless rounds are running in a AdevaD100 encounter.
 pub(crate) fn ensure_active(encounter: &Encounter) -> Result<(), EncounterError> {
-    ensure_adeva(encounter)?;
-    match encounter.status {
-        EncounterStatus::Active => Ok(()),
-        status => Err(EncounterError::Conflict(format!(
-            "the encounter is {}: start it before attacking or acting",
-            status.as_str()
-        ))),
-    }
+    crate::rulesets::guards::ensure_active(encounter, RulesetId::AdevaD100)
 }
 
 pub(crate) fn ensure_turn(

@@ -48,31 +48,18 @@ pub use request::{Reaction, Weapon};
 use super::dynamic::{CombatState, check_penalties};
 use super::modifier::Modifier;
 use super::{Characteristic, Stats, characteristic_dm};
-use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, EncounterStatus};
+use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError};
 use crate::rulesets::{RulesetId, StatBlock};
 use serde::{Deserialize, Serialize};
 
 /// Refuses a command on an encounter of another ruleset.
 pub(crate) fn ensure_cepheus(encounter: &Encounter) -> Result<(), EncounterError> {
-    if encounter.ruleset != RulesetId::CepheusEngine {
-        return Err(EncounterError::Conflict(format!(
-            "this is a {} encounter; these commands follow cepheus-engine rules",
-            encounter.ruleset
-        )));
-    }
-    Ok(())
+    crate::rulesets::guards::ensure_ruleset(encounter, RulesetId::CepheusEngine)
 }
 
-/// Refuses a command unless rounds are running.
+/// Refuses a command unless rounds are running in a CepheusEngine encounter.
 pub(crate) fn ensure_active(encounter: &Encounter) -> Result<(), EncounterError> {
-    ensure_cepheus(encounter)?;
-    match encounter.status {
-        EncounterStatus::Active => Ok(()),
-        status => Err(EncounterError::Conflict(format!(
-            "the encounter is {}: start it before attacking or acting",
-            status.as_str()
-        ))),
-    }
+    crate::rulesets::guards::ensure_active(encounter, RulesetId::CepheusEngine)
 }
 
 pub(crate) fn combatant<'a>(
