@@ -42,3 +42,27 @@ impl<const MIN: i32, const MAX: i32> From<Score<MIN, MAX>> for i32 {
         score.0
     }
 }
+
+/// Published as an integer schema with its bounds (`minimum`/`maximum`), named after them
+/// (`Score0To30`, `ScoreMinus20To20`): utoipa references every non-primitive field by name, so
+/// each bound pair needs a name of its own.
+#[cfg(feature = "schema")]
+impl<const MIN: i32, const MAX: i32> utoipa::PartialSchema for Score<MIN, MAX> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)))
+            .minimum(Some(f64::from(MIN)))
+            .maximum(Some(f64::from(MAX)))
+            .into()
+    }
+}
+
+#[cfg(feature = "schema")]
+impl<const MIN: i32, const MAX: i32> utoipa::ToSchema for Score<MIN, MAX> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        let bound = |value: i32| if value < 0 { format!("Minus{}", value.unsigned_abs()) } else { value.to_string() };
+        format!("Score{}To{}", bound(MIN), bound(MAX)).into()
+    }
+}

@@ -53,7 +53,7 @@ pub fn set_initiative(
     events.push(Event::InitiativeChanged { combatant_id, name, from, to, reason: reason.into() });
 }
 
-fn forfeit_delayed_actions(encounter: &mut Encounter, events: &mut Vec<Event>) {
+pub(crate) fn forfeit_delayed_actions(encounter: &mut Encounter, events: &mut Vec<Event>) {
     for combatant in encounter.combatants.iter_mut().filter(|c| c.delaying) {
         combatant.delaying = false;
         events.push(Event::TurnSkipped {

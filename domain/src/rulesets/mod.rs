@@ -8,6 +8,7 @@ mod guards;
 mod hooks;
 pub mod lur_asko;
 mod options;
+pub mod plugin;
 mod report;
 mod ruleset_id;
 pub mod spycraft2;
@@ -15,6 +16,7 @@ mod stat_block;
 mod state;
 
 pub use hooks::set_initiative;
+pub use plugin::{Command, CommandVisitor, Data, Ruleset, RulesetInfo, RulesetVisitor, Stateless, Summary};
 pub use options::{AdevaOptions, RulesetOptions};
 pub use report::RulesetReport;
 pub use ruleset_id::{Operation, RulesetId, UnknownRuleset};

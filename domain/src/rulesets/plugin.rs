@@ -1,0 +1,147 @@
+//! The ruleset plug-in seam: what a rule system supplies to the generic encounter engine.
+//!
+//! A ruleset is one folder under `rulesets/<id>/` with a unit type implementing [`Ruleset`]
+//! (stat block, per-combatant combat state, encounter options, initiative and tie-break, round
+//! hooks) and one unit type per operation implementing [`Command`] (and [`Stateless`] when it
+//! also works on inline stat blocks), each with its own typed request and report. The ruleset is
+//! then registered with one line in `rulesets/mod.rs`; the `registry!` macro generates the
+//! [`super::RulesetId`] enum, the stat-block / state / options / report unions and every
+//! dispatch, and the api walks [`for_each_command`](super::for_each_command) to publish one typed
+//! route per operation. No other file names a ruleset.
+
+use super::{InitiativeContext, InitiativeRoll, RuleError, RulesetId, TiePolicy};
+use crate::dice::Dice;
+use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt::Debug;
+
+/// With the `schema` feature, every ruleset type must also be a named OpenAPI schema.
+#[cfg(feature = "schema")]
+pub trait Schema: utoipa::ToSchema {}
+#[cfg(feature = "schema")]
+impl<T: utoipa::ToSchema> Schema for T {}
+/// Without the `schema` feature there is nothing to publish.
+#[cfg(not(feature = "schema"))]
+pub trait Schema {}
+#[cfg(not(feature = "schema"))]
+impl<T> Schema for T {}
+
+/// What every ruleset type is: plain data read from and written to JSON, published as a schema.
+pub trait Data: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync + 'static + Schema {}
+impl<T> Data for T where T: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync + 'static + Schema {}
+
+/// A report that can say what happened in one plain-English line (a chat bot posts it as is).
+pub trait Summary {
+    fn summary(&self) -> String;
+}
+
+/// How a ruleset is described to clients (`GET /v1/rulesets`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RulesetInfo {
+    /// e.g. "Cepheus Engine (2D6 + DMs, range bands, dynamic initiative)".
+    pub name: &'static str,
+    /// Where a reader finds the rules: game, chapter, licence.
+    pub source: &'static str,
+    /// How initiative is reached, in one line.
+    pub initiative: &'static str,
+    /// How ties are broken, in one line.
+    pub tie_break: &'static str,
+}
+
+/// A rule system, as the generic encounter engine sees it.
+pub trait Ruleset: Sized + Send + Sync + 'static {
+    /// The id: the stored text, the URL segment and the spec tag.
+    const ID: RulesetId;
+    /// Prefix of every schema name of this ruleset, e.g. `CepheusEngine`.
+    const SCHEMA_PREFIX: &'static str;
+    const INFO: RulesetInfo;
+    /// How combatants with equal initiative and equal tie keys are ordered.
+    const TIE_POLICY: TiePolicy;
+    /// A combatant's stat block, as the client sends it.
+    type Stats: Data;
+    /// What the engine tracks per combatant during a fight (not sent by clients).
+    type State: Data + Default;
+    /// Encounter settings chosen when the encounter is created.
+    type Options: Data + Default;
+    /// The union of this ruleset's reports, as carried by its events.
+    type Report: Data;
+
+    /// A stat block for the docs and the spec's examples.
+    fn stats_example() -> Self::Stats;
+
+    /// Rolls (or reads) one combatant's initiative.
+    fn initiative(
+        stats: &Self::Stats,
+        context: InitiativeContext,
+        dice: &mut Dice,
+        purpose: &str,
+    ) -> Result<InitiativeRoll, RuleError>;
+
+    /// Keys compared, highest first, when two initiative scores are equal.
+    fn tie_keys(stats: &Self::Stats) -> Vec<i32>;
+
+    /// Checks settings the types cannot.
+    fn validate_options(_options: &Self::Options) -> Result<(), RuleError> {
+        Ok(())
+    }
+
+    /// Runs after the end-of-round moment, before the next round starts. By default a combatant
+    /// still delaying loses its held action.
+    fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+        super::hooks::forfeit_delayed_actions(encounter, events);
+    }
+
+    /// A delaying combatant acts now, on the count `count`; by default its initiative becomes
+    /// that count.
+    fn act_from_delay(encounter: &mut Encounter, id: &CombatantId, count: i32, events: &mut Vec<Event>) {
+        super::hooks::set_initiative(encounter, id, count, "acted from a delay on this count", events);
+    }
+
+    /// Lists the ruleset's operations (each becomes a typed route).
+    fn commands<V: CommandVisitor>(visitor: &mut V);
+}
+
+/// One operation of a ruleset on a stored encounter:
+/// `POST /v1/encounters/{id}/<ruleset id>/<NAME>`.
+pub trait Command: Sized + 'static {
+    type Ruleset: Ruleset;
+    /// The URL segment, e.g. `attacks`.
+    const NAME: &'static str;
+    /// One paragraph for the spec: what the operation resolves, with its rule source.
+    const DESCRIPTION: &'static str;
+    type Request: Data;
+    /// The same report type answers the stored and the stateless form.
+    type Report: Data + Summary;
+
+    /// A request for the spec's example.
+    fn example() -> Self::Request;
+
+    /// Runs the operation. A refused operation leaves `encounter` unchanged.
+    fn run(
+        encounter: &mut Encounter,
+        request: Self::Request,
+        dice: &mut Dice,
+    ) -> Result<(Vec<Event>, Self::Report), EncounterError>;
+}
+
+/// The stateless twin of a [`Command`]: the stat blocks come inline, nothing is stored:
+/// `POST /v1/rulesets/<ruleset id>/<NAME>`.
+pub trait Stateless: Command {
+    type InlineRequest: Data;
+
+    fn inline_example() -> Self::InlineRequest;
+
+    fn run_inline(request: Self::InlineRequest, dice: &mut Dice) -> Result<Self::Report, RuleError>;
+}
+
+/// Walks the registered operations (see [`Ruleset::commands`]).
+pub trait CommandVisitor {
+    fn command<C: Command>(&mut self);
+    fn stateless<C: Stateless>(&mut self);
+}
+
+/// Walks the registered rulesets.
+pub trait RulesetVisitor {
+    fn ruleset<R: Ruleset>(&mut self);
+}
