@@ -7,6 +7,7 @@ pub mod error;
 pub mod extract;
 pub mod keys;
 pub mod openapi;
+pub mod panics;
 pub mod rate_limit;
 pub mod reply;
 pub mod routes;

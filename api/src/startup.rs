@@ -5,6 +5,7 @@ use crate::config::Settings;
 use crate::error::ApiError;
 use crate::extract::MAX_BODY_BYTES;
 use crate::openapi::openapi;
+use crate::panics::catch_panics;
 use crate::rate_limit::{RateLimit, RateLimiter};
 use crate::routes::{self, AppState, RouteTable, not_found_or_method_not_allowed};
 use actix_web::dev::Server;
@@ -49,6 +50,7 @@ impl Application {
         let mut server = HttpServer::new(move || {
             App::new()
                 .wrap(middleware::from_fn(authenticate))
+                .wrap(middleware::from_fn(catch_panics))
                 .wrap(Logger::new("%r %s %b %Dms"))
                 .app_data(state.clone())
                 .app_data(table.clone())
