@@ -98,6 +98,7 @@ impl ApiError {
             Self::BadRequest { field, detail } | Self::Invalid { field, detail } => {
                 (detail.clone(), Some(field.clone()))
             }
+            Self::PreconditionFailed { .. } => (self.to_string(), Some("If-Match".to_owned())),
             Self::Internal(_) => {
                 ("the server failed to handle this request; it has been logged".into(), None)
             }

@@ -293,7 +293,7 @@ async fn a_refused_request_is_not_remembered_so_its_retry_runs_again() {
     let current = send("\"2\"").await;
     let retry = send("\"2\"").await;
 
-    stale.assert_problem(412, None, "stale If-Match");
+    stale.assert_problem(412, Some("If-Match"), "stale If-Match");
     assert_eq!(current.status, 201, "{}", current.body);
     assert_eq!(current.header("idempotent-replayed"), None, "the 412 was not stored");
     assert_replay(&current, &retry, "after success");
