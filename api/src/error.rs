@@ -55,8 +55,10 @@ pub enum ApiError {
     PreconditionFailed { expected: i64, current: i64 },
     #[error("the request body is larger than {limit} bytes")]
     PayloadTooLarge { limit: usize },
-    #[error("send the body as application/json")]
-    UnsupportedMediaType,
+    /// A body in a media type, charset or content coding the server does not read; `field` is
+    /// the header at fault (`Content-Type` or `Content-Encoding`).
+    #[error("{detail}")]
+    UnsupportedMediaType { field: &'static str, detail: String },
     #[error("{0}")]
     NotImplemented(String),
     #[error("{method} is not allowed here; allowed: {allowed}")]
@@ -85,7 +87,7 @@ impl ApiError {
             Self::Conflict(_) => ("conflict", "Not possible in the current state"),
             Self::PreconditionFailed { .. } => ("stale-version", "Stale version"),
             Self::PayloadTooLarge { .. } => ("payload-too-large", "Request body too large"),
-            Self::UnsupportedMediaType => ("unsupported-media-type", "Unsupported media type"),
+            Self::UnsupportedMediaType { .. } => ("unsupported-media-type", "Unsupported media type"),
             Self::NotImplemented(_) => ("not-implemented", "Not implemented for this ruleset"),
             Self::MethodNotAllowed { .. } => ("method-not-allowed", "Method not allowed"),
             Self::Internal(_) => ("internal", "Internal server error"),
@@ -98,6 +100,7 @@ impl ApiError {
             Self::BadRequest { field, detail } | Self::Invalid { field, detail } => {
                 (detail.clone(), Some(field.clone()))
             }
+            Self::UnsupportedMediaType { field, detail } => (detail.clone(), Some((*field).to_owned())),
             Self::PreconditionFailed { .. } => (self.to_string(), Some("If-Match".to_owned())),
             Self::Internal(_) => {
                 ("the server failed to handle this request; it has been logged".into(), None)
@@ -130,7 +133,7 @@ impl ResponseError for ApiError {
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
             Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -15,7 +15,8 @@ use std::pin::Pin;
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// A JSON body. Errors name the JSON path of the bad value (`combatants[0].stats.dex`);
-/// bodies over [`MAX_BODY_BYTES`] get 413, non-JSON content types 415.
+/// bodies over [`MAX_BODY_BYTES`] get 413; non-JSON content types, charsets other than UTF-8
+/// and compressed bodies get 415.
 pub struct ApiJson<T>(pub T);
 
 impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
@@ -54,31 +55,60 @@ fn is_absent(bytes: &[u8]) -> bool {
     text.is_empty() || text == b"null"
 }
 
-/// Reads the body within [`MAX_BODY_BYTES`], refusing non-JSON content types when there is a
-/// body, and leaves its digest in the request for idempotency fingerprints.
+/// Reads the body within [`MAX_BODY_BYTES`], refusing content codings (415 naming
+/// `Content-Encoding`) and, when there is a body, non-JSON content types or charsets other than
+/// UTF-8 (415 naming `Content-Type`); leaves its digest in the request for idempotency
+/// fingerprints.
 fn read_body(
     request: &HttpRequest,
     payload: &mut Payload,
 ) -> impl Future<Output = Result<web::Bytes, ApiError>> + use<> {
-    let content_type_ok = json_content_type(request);
+    let encoding = identity_encoding(request);
+    let content_type = json_content_type(request);
     let body = web::Bytes::from_request(request, payload);
     let request = request.clone();
     async move {
+        encoding?;
         let bytes = body.await.map_err(body_error)?;
-        if !content_type_ok && !bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(ApiError::UnsupportedMediaType);
+        if !bytes.iter().all(u8::is_ascii_whitespace) {
+            content_type?;
         }
         request.extensions_mut().insert(BodyDigest(sha256_hex(&bytes)));
         Ok(bytes)
     }
 }
 
-/// JSON, any `+json` type, or no content type at all (curl users forget it).
-fn json_content_type(request: &HttpRequest) -> bool {
-    let Some(value) = request.headers().get(header::CONTENT_TYPE) else { return true };
-    let Ok(value) = value.to_str() else { return false };
-    let mime = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+/// No `Content-Encoding`, or `identity`: the server decodes no compressed bodies.
+fn identity_encoding(request: &HttpRequest) -> Result<(), ApiError> {
+    let Some(value) = request.headers().get(header::CONTENT_ENCODING) else { return Ok(()) };
+    let text = value.to_str().unwrap_or_default();
+    if text.split(',').all(|coding| coding.trim().eq_ignore_ascii_case("identity")) {
+        return Ok(());
+    }
+    Err(ApiError::UnsupportedMediaType {
+        field: "Content-Encoding",
+        detail: format!("the server does not decode '{}'; send the body uncompressed", text.trim()),
+    })
+}
+
+/// JSON, any `+json` type, or no content type at all (curl users forget it); UTF-8 only.
+fn json_content_type(request: &HttpRequest) -> Result<(), ApiError> {
+    let refuse = |detail: String| ApiError::UnsupportedMediaType { field: "Content-Type", detail };
+    let Some(value) = request.headers().get(header::CONTENT_TYPE) else { return Ok(()) };
+    let text = value.to_str().unwrap_or_default();
+    let mut parts = text.split(';');
+    let mime = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+    if !(mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))) {
+        return Err(refuse("send the body as application/json".into()));
+    }
+    for (name, charset) in parts.filter_map(|param| param.split_once('=')) {
+        let charset = charset.trim().trim_matches('"');
+        let utf8 = charset.eq_ignore_ascii_case("utf-8") || charset.eq_ignore_ascii_case("utf8");
+        if name.trim().eq_ignore_ascii_case("charset") && !utf8 {
+            return Err(refuse(format!("charset '{charset}' is not read; send the body as UTF-8")));
+        }
+    }
+    Ok(())
 }
 
 fn body_error(error: actix_web::Error) -> ApiError {
