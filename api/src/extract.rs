@@ -57,8 +57,8 @@ fn is_absent(bytes: &[u8]) -> bool {
 
 /// Reads the body within [`MAX_BODY_BYTES`], refusing content codings (415 naming
 /// `Content-Encoding`) and, when there is a body, non-JSON content types or charsets other than
-/// UTF-8 (415 naming `Content-Type`); leaves its digest in the request for idempotency
-/// fingerprints.
+/// UTF-8 (415 naming `Content-Type`); leaves a digest of its canonical form in the request for
+/// idempotency fingerprints.
 fn read_body(
     request: &HttpRequest,
     payload: &mut Payload,
@@ -73,8 +73,52 @@ fn read_body(
         if !bytes.iter().all(u8::is_ascii_whitespace) {
             content_type?;
         }
-        request.extensions_mut().insert(BodyDigest(sha256_hex(&bytes)));
+        request.extensions_mut().insert(BodyDigest(sha256_hex(&canonical_json(&bytes))));
         Ok(bytes)
+    }
+}
+
+/// The body as compact JSON with every object's keys in order, so that whitespace and key order
+/// do not make one request two; a body that is not JSON is kept as it came.
+pub fn canonical_json(bytes: &[u8]) -> Vec<u8> {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(value) => {
+            let mut out = String::with_capacity(bytes.len());
+            write_canonical(&value, &mut out);
+            out.into_bytes()
+        }
+        Err(_) => bytes.to_vec(),
+    }
+}
+
+fn write_canonical(value: &serde_json::Value, out: &mut String) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (n, (key, item)) in entries.into_iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                write_canonical(item, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (n, item) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
     }
 }
 
