@@ -15,6 +15,8 @@ pub struct Settings {
     pub workers: Option<usize>,
     #[command(flatten)]
     pub rate_limit: RateLimitSettings,
+    #[command(flatten)]
+    pub connections: ConnectionSettings,
 }
 
 impl Settings {
@@ -25,6 +27,7 @@ impl Settings {
             database_url: database_url.into(),
             workers: Some(1),
             rate_limit: RateLimitSettings { rate_limit_per_minute: 600, rate_limit_burst: 60 },
+            connections: ConnectionSettings { body_timeout_ms: 10_000, max_connections_per_peer: 64 },
         }
     }
 }
@@ -38,4 +41,17 @@ pub struct RateLimitSettings {
     /// Requests a key may make at once above that pace.
     #[arg(long, env = "SKIRMISH_RATE_LIMIT_BURST", default_value_t = 60)]
     pub rate_limit_burst: u32,
+}
+
+/// What one client may hold: time to send a body, connections at once.
+#[derive(Debug, Clone, Args)]
+pub struct ConnectionSettings {
+    /// Milliseconds a request body may take to arrive once its headers have; then 408 and the
+    /// connection is closed.
+    #[arg(long, env = "SKIRMISH_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    pub body_timeout_ms: u64,
+    /// Connections one peer address may hold open at once; a request on one more gets 429 and
+    /// its connection is closed. 0 turns the cap off.
+    #[arg(long, env = "SKIRMISH_MAX_CONNECTIONS_PER_PEER", default_value_t = 64)]
+    pub max_connections_per_peer: usize,
 }

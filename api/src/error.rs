@@ -47,6 +47,10 @@ pub enum ApiError {
     Unauthorized(String),
     #[error("too many requests for this API key; retry in {retry_after} s")]
     TooManyRequests { retry_after: u64 },
+    #[error("this address already holds {limit} open connections; reuse one or close some")]
+    TooManyConnections { limit: usize },
+    #[error("the request body did not arrive within {after_ms} ms")]
+    RequestTimeout { after_ms: u128 },
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
@@ -83,6 +87,8 @@ impl ApiError {
             Self::Invalid { .. } => ("invalid-field", "Invalid field"),
             Self::Unauthorized(_) => ("unauthorized", "Missing, unknown or revoked API key"),
             Self::TooManyRequests { .. } => ("rate-limited", "Too many requests"),
+            Self::TooManyConnections { .. } => ("too-many-connections", "Too many connections"),
+            Self::RequestTimeout { .. } => ("request-timeout", "Request body too slow"),
             Self::NotFound(_) => ("not-found", "Not found"),
             Self::Conflict(_) => ("conflict", "Not possible in the current state"),
             Self::PreconditionFailed { .. } => ("stale-version", "Stale version"),
@@ -129,6 +135,8 @@ impl ResponseError for ApiError {
             Self::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyConnections { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
@@ -155,6 +163,13 @@ impl ResponseError for ApiError {
             }
             Self::TooManyRequests { retry_after } => {
                 response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
+            }
+            // The rest of a slow body, or a connection over its peer's cap, is not worth keeping.
+            Self::RequestTimeout { .. } => {
+                response.force_close();
+            }
+            Self::TooManyConnections { .. } => {
+                response.insert_header((header::RETRY_AFTER, "1")).force_close();
             }
             _ => {}
         }

@@ -10,9 +10,22 @@ use serde::de::DeserializeOwned;
 use skirmish_domain::rulesets::{RulesetId, RulesetOptions, StatBlock};
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 /// Largest request body accepted, in bytes.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// How long a request body may take to arrive once its headers have (app data; 10 s when unset).
+/// A body still incomplete then is answered 408 and the connection closed, so a client that
+/// sends part of a body and goes silent holds nothing for long.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyTimeout(pub Duration);
+
+impl Default for BodyTimeout {
+    fn default() -> Self {
+        Self(Duration::from_secs(10))
+    }
+}
 
 /// A JSON body. Errors name the JSON path of the bad value (`combatants[0].stats.dex`);
 /// bodies over [`MAX_BODY_BYTES`] get 413; non-JSON content types, charsets other than UTF-8
@@ -65,11 +78,15 @@ fn read_body(
 ) -> impl Future<Output = Result<web::Bytes, ApiError>> + use<> {
     let encoding = identity_encoding(request);
     let content_type = json_content_type(request);
+    let timeout = request.app_data::<BodyTimeout>().copied().unwrap_or_default().0;
     let body = web::Bytes::from_request(request, payload);
     let request = request.clone();
     async move {
         encoding?;
-        let bytes = body.await.map_err(body_error)?;
+        let bytes = actix_web::rt::time::timeout(timeout, body)
+            .await
+            .map_err(|_| ApiError::RequestTimeout { after_ms: timeout.as_millis() })?
+            .map_err(body_error)?;
         if !bytes.iter().all(u8::is_ascii_whitespace) {
             content_type?;
         }

@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod config;
+pub mod connections;
 pub mod error;
 pub mod extract;
 pub mod keys;

@@ -2,8 +2,9 @@
 
 use crate::auth::{AuthSettings, OPEN_TENANT, authenticate};
 use crate::config::Settings;
+use crate::connections::{PeerConnections, refuse_over_limit};
 use crate::error::ApiError;
-use crate::extract::MAX_BODY_BYTES;
+use crate::extract::{BodyTimeout, MAX_BODY_BYTES};
 use crate::openapi::openapi;
 use crate::panics::catch_panics;
 use crate::rate_limit::{RateLimit, RateLimiter};
@@ -13,6 +14,7 @@ use actix_web::middleware::{self, Logger};
 use actix_web::{App, HttpResponse, HttpServer, web};
 use skirmish_db::{DbError, Store};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
+use std::time::Duration;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -47,15 +49,19 @@ impl Application {
         let spec = openapi();
         let table = web::Data::new(RouteTable::from_openapi(&spec));
         let state = web::Data::new(AppState { store });
+        let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
+        let peers = PeerConnections::new(settings.connections.max_connections_per_peer);
         let mut server = HttpServer::new(move || {
             App::new()
                 .wrap(middleware::from_fn(authenticate))
                 .wrap(middleware::from_fn(catch_panics))
+                .wrap(middleware::from_fn(refuse_over_limit))
                 .wrap(Logger::new("%r %s %b %Dms"))
                 .app_data(state.clone())
                 .app_data(table.clone())
                 .app_data(auth.clone())
                 .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
+                .app_data(body_timeout)
                 .app_data(
                     web::PathConfig::default()
                         .error_handler(|error, _| ApiError::bad_request("path", error.to_string()).into()),
@@ -67,6 +73,7 @@ impl Application {
                 .route("/docs", web::get().to(|| async { redirect("/docs/") }))
                 .default_service(web::to(not_found_or_method_not_allowed))
         })
+        .on_connect(peers.on_connect())
         .listen(listener)
         .map_err(bind_error)?;
         if let Some(workers) = settings.workers {
