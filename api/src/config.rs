@@ -5,13 +5,13 @@ use clap::Args;
 #[derive(Debug, Clone, Args)]
 pub struct Settings {
     /// Address to listen on. Tests use 127.0.0.1:0 (any free port).
-    #[arg(long, env = "SKIRMISH_BIND", default_value = "127.0.0.1:8080")]
+    #[arg(long, global = true, env = "SKIRMISH_BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
     /// SQLite database: a file path, `sqlite://path` or `sqlite:path`. Created if missing.
-    #[arg(long, env = "SKIRMISH_DATABASE_URL", default_value = "skirmish.db")]
+    #[arg(long, global = true, env = "SKIRMISH_DATABASE_URL", default_value = "skirmish.db")]
     pub database_url: String,
     /// HTTP worker threads (default: one per core).
-    #[arg(long, env = "SKIRMISH_WORKERS")]
+    #[arg(long, global = true, env = "SKIRMISH_WORKERS")]
     pub workers: Option<usize>,
     #[command(flatten)]
     pub rate_limit: RateLimitSettings,
@@ -36,10 +36,10 @@ impl Settings {
 #[derive(Debug, Clone, Args)]
 pub struct RateLimitSettings {
     /// Requests per minute per API key; 0 turns rate limiting off.
-    #[arg(long, env = "SKIRMISH_RATE_LIMIT_PER_MINUTE", default_value_t = 600)]
+    #[arg(long, global = true, env = "SKIRMISH_RATE_LIMIT_PER_MINUTE", default_value_t = 600)]
     pub rate_limit_per_minute: u32,
     /// Requests a key may make at once above that pace.
-    #[arg(long, env = "SKIRMISH_RATE_LIMIT_BURST", default_value_t = 60)]
+    #[arg(long, global = true, env = "SKIRMISH_RATE_LIMIT_BURST", default_value_t = 60)]
     pub rate_limit_burst: u32,
 }
 
@@ -48,10 +48,10 @@ pub struct RateLimitSettings {
 pub struct ConnectionSettings {
     /// Milliseconds a request body may take to arrive once its headers have; then 408 and the
     /// connection is closed.
-    #[arg(long, env = "SKIRMISH_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    #[arg(long, global = true, env = "SKIRMISH_BODY_TIMEOUT_MS", default_value_t = 10_000)]
     pub body_timeout_ms: u64,
     /// Connections one peer address may hold open at once; a request on one more gets 429 and
     /// its connection is closed. 0 turns the cap off.
-    #[arg(long, env = "SKIRMISH_MAX_CONNECTIONS_PER_PEER", default_value_t = 64)]
+    #[arg(long, global = true, env = "SKIRMISH_MAX_CONNECTIONS_PER_PEER", default_value_t = 64)]
     pub max_connections_per_peer: usize,
 }
