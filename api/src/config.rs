@@ -1,6 +1,7 @@
 //! Settings from the command line and the environment (`SKIRMISH_…`), with defaults.
 
 use clap::Args;
+use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
 pub struct Settings {
@@ -17,6 +18,8 @@ pub struct Settings {
     pub rate_limit: RateLimitSettings,
     #[command(flatten)]
     pub connections: ConnectionSettings,
+    #[command(flatten)]
+    pub api_key: ApiKeySettings,
 }
 
 impl Settings {
@@ -28,6 +31,7 @@ impl Settings {
             workers: Some(1),
             rate_limit: RateLimitSettings { rate_limit_per_minute: 600, rate_limit_burst: 60 },
             connections: ConnectionSettings { body_timeout_ms: 10_000, max_connections_per_peer: 64 },
+            api_key: ApiKeySettings::default(),
         }
     }
 }
@@ -54,4 +58,20 @@ pub struct ConnectionSettings {
     /// its connection is closed. 0 turns the cap off.
     #[arg(long, global = true, env = "SKIRMISH_MAX_CONNECTIONS_PER_PEER", default_value_t = 64)]
     pub max_connections_per_peer: usize,
+}
+
+/// An API key supplied by the operator at start (a container's first run, say): stored as its
+/// SHA-256 digest, so that the server can listen beyond loopback from the start.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ApiKeySettings {
+    /// An API key to accept (32–255 visible ASCII characters). Prefer the environment or a file:
+    /// a command line is visible to other users of the machine.
+    #[arg(long, global = true, env = "SKIRMISH_API_KEY", hide_env_values = true)]
+    pub api_key: Option<String>,
+    /// A file holding that key (e.g. a Docker secret); surrounding whitespace is ignored.
+    #[arg(long, global = true, env = "SKIRMISH_API_KEY_FILE")]
+    pub api_key_file: Option<PathBuf>,
+    /// The tenant that key acts for (default `default`, the tenant of open mode).
+    #[arg(long, global = true, env = "SKIRMISH_API_KEY_TENANT")]
+    pub api_key_tenant: Option<String>,
 }
