@@ -8,6 +8,7 @@ pub mod error;
 pub mod extract;
 pub mod healthcheck;
 pub mod keys;
+pub mod logging;
 pub mod openapi;
 pub mod panics;
 pub mod rate_limit;

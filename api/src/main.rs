@@ -31,7 +31,7 @@ enum Command {
 
 #[actix_web::main]
 async fn main() -> std::process::ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    skirmish_api::logging::init();
     let cli = Cli::parse();
     let outcome = match cli.command.unwrap_or(Command::Serve) {
         Command::Openapi => openapi_json().map(|json| print!("{json}")).map_err(|e| e.to_string()),

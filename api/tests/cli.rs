@@ -131,3 +131,36 @@ fn a_key_from_a_secrets_file_works_at_first_start_and_healthcheck_follows_the_se
     assert!(!stored_in_plain(dir.path(), &key_file, secret), "only the key's digest is stored");
 }
 
+#[test]
+fn malformed_requests_are_logged_as_warnings_never_as_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, log) = (path_text(&dir.path().join("log.db")), dir.path().join("server.log"));
+    let address = free_loopback_port();
+    let server = Server(
+        skirmish(&["serve", "--bind", &address.to_string(), "--database-url", &db])
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    assert!(wait_until_healthy(address));
+    let bad_json = "POST /v1/encounters HTTP/1.1\r\nHost: s\r\nContent-Type: application/json\r\n\
+                    Content-Length: 5\r\nConnection: close\r\n\r\n{bad}";
+
+    for request in ["GET / HTTP/1.1\r\nHost: s\r\nBad Header\r\n\r\n", "NONSENSE\r\n\r\n", bad_json] {
+        let mut stream = TcpStream::connect(address).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut response = String::new();
+        let _ = stream.read_to_string(&mut response);
+        assert!(response.starts_with("HTTP/1.1 400"), "{request:?}: {response}");
+    }
+    sleep(Duration::from_millis(200));
+    drop(server);
+
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("WARN  actix_http::h1::dispatcher"), "{text}");
+    assert!(text.contains("POST /v1/encounters HTTP/1.1 400"), "{text}");
+    assert!(!text.contains(" ERROR "), "{text}");
+}
