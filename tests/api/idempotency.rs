@@ -381,7 +381,8 @@ async fn the_same_json_with_other_whitespace_and_key_order_replays_instead_of_42
         "stats": { "soc": 7, "edu": 7, "int": 7, "end": 7, "dex": 7, "str": 7 },
         "side": "crew",   "name": "Ash"
     }"#;
-    let other_value = r#"{"name":"Ash","side":"crew","stats":{"str":7,"dex":8,"end":7,"int":7,"edu":7,"soc":7}}"#;
+    let other_value =
+        r#"{"name":"Ash","side":"crew","stats":{"str":7,"dex":8,"end":7,"int":7,"edu":7,"soc":7}}"#;
 
     let first = send(compact).await;
     let retry = send(reordered).await;
