@@ -53,8 +53,6 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 #[cfg(test)]
 mod tests {
-    #![expect(clippy::unwrap_used, reason = "a failed step should fail the test loudly")]
-
     use super::*;
     use actix_web::test as web_test;
     use actix_web::{App, HttpResponse, ResponseError, middleware, web};

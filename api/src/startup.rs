@@ -149,8 +149,6 @@ fn redirect(to: &'static str) -> HttpResponse {
 
 #[cfg(test)]
 mod tests {
-    #![expect(clippy::unwrap_used, reason = "a failed step should fail the test loudly")]
-
     use super::*;
 
     fn wildcard_settings(dir: &tempfile::TempDir) -> (Store, Settings) {

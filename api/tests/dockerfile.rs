@@ -4,7 +4,7 @@
 //! the health check runs `skirmish healthcheck` (tested in `cli.rs`); the first-run key path is
 //! tested in `cli.rs` and `startup.rs`.
 
-#![expect(clippy::unwrap_used, clippy::expect_used, reason = "test helpers fail loudly on broken setup")]
+#![expect(clippy::expect_used, reason = "test helpers fail loudly on broken setup")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -36,10 +36,10 @@ fn the_dependency_layer_is_a_workspace_cargo_accepts_locked_from_manifests_and_s
             parts
         })
         .collect();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("a temp dir");
     for file in &copied {
         let target = dir.path().join(file);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(target.parent().expect("a parent")).expect("a directory");
         std::fs::copy(root().join(file), &target).unwrap_or_else(|e| panic!("COPY {file}: {e}"));
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -48,11 +48,12 @@ fn the_dependency_layer_is_a_workspace_cargo_accepts_locked_from_manifests_and_s
             .args(["tree", "--locked", "--offline", "-p", "skirmish-api", "-e", "normal,build"])
             .current_dir(dir.path())
             .output()
-            .unwrap()
+            .expect("cargo runs")
     };
 
     let without_stubs = tree();
-    let stubbed = Command::new("sh").arg("scripts/stub-sources.sh").current_dir(dir.path()).status().unwrap();
+    let stubbed =
+        Command::new("sh").arg("scripts/stub-sources.sh").current_dir(dir.path()).status().expect("sh runs");
     let with_stubs = tree();
 
     assert!(copied.contains(&"Cargo.lock") && copied.contains(&"scripts/stub-sources.sh"), "{copied:?}");
