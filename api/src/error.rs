@@ -205,7 +205,9 @@ impl From<DiceError> for ApiError {
     fn from(error: DiceError) -> Self {
         let field = match &error {
             DiceError::ScriptedOutOfRange { index, .. } => format!("rolls[{index}]"),
-            DiceError::TooManyScripted { .. } => "rolls".into(),
+            DiceError::TooManyScripted { .. }
+            | DiceError::ScriptedExhausted { .. }
+            | DiceError::ScriptedUnused { .. } => "rolls".into(),
             DiceError::BadSides { .. } => "expression".into(),
         };
         Self::Invalid { field, detail: error.to_string() }

@@ -1,7 +1,7 @@
 use crate::error::ApiError;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
-use skirmish_domain::dice::{Dice, DieRoll, DieStatus, ExprOutcome, MAX_SCRIPTED_ROLLS};
+use skirmish_domain::dice::{Dice, DieRoll, DieSource, DieStatus, ExprOutcome, MAX_SCRIPTED_ROLLS};
 use utoipa::ToSchema;
 
 /// Largest seed: 2^53 − 1, so JavaScript clients can hold it exactly.
@@ -9,13 +9,15 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 
 /// One die as rolled, with what it was for.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"sides": 6, "value": 4, "purpose": "initiative: Vasquez", "status": "kept"}))]
+#[schema(example = json!({"sides": 6, "value": 4, "purpose": "initiative: Vasquez", "status": "kept", "source": "scripted"}))]
 pub struct DieResponse {
     pub sides: u32,
     pub value: u32,
     pub purpose: String,
     /// `kept`, `dropped` (keep/drop, or removed by a rule) or `rerolled` (replaced by the next die).
     pub status: DieStatusWire,
+    /// `scripted` (a value sent in `rolls`) or `rng` (drawn from the seeded RNG).
+    pub source: DieSourceWire,
     /// Added by an exploding die.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub explosion: bool,
@@ -27,6 +29,22 @@ pub enum DieStatusWire {
     Kept,
     Dropped,
     Rerolled,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DieSourceWire {
+    Scripted,
+    Rng,
+}
+
+impl From<DieSource> for DieSourceWire {
+    fn from(source: DieSource) -> Self {
+        match source {
+            DieSource::Scripted => Self::Scripted,
+            DieSource::Rng => Self::Rng,
+        }
+    }
 }
 
 impl From<DieRoll> for DieResponse {
@@ -41,6 +59,7 @@ impl From<DieRoll> for DieResponse {
             value: roll.value,
             purpose: roll.purpose,
             status,
+            source: roll.source.into(),
             explosion: roll.explosion,
         }
     }
