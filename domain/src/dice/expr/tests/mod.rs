@@ -1,6 +1,7 @@
 //! Parsing, rolling and bounds of whole expressions; one module per operator family.
 
 mod families;
+mod props;
 
 use super::super::*;
 use crate::dice::{DiceError, DieStatus};
