@@ -93,10 +93,10 @@ fn one_of(names: &[String], mapping: Option<Vec<(String, String)>>) -> RefOr<Sch
 
 /// Replaces the property `property` of the object schema `schema` (if both exist).
 fn set_property(schemas: &mut Schemas, schema: &str, property: &str, value: RefOr<Schema>) {
-    if let Some(RefOr::T(Schema::Object(object))) = schemas.get_mut(schema) {
-        if object.properties.contains_key(property) {
-            object.properties.insert(property.to_owned(), value);
-        }
+    if let Some(RefOr::T(Schema::Object(object))) = schemas.get_mut(schema)
+        && object.properties.contains_key(property)
+    {
+        object.properties.insert(property.to_owned(), value);
     }
 }
 
