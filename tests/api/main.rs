@@ -27,4 +27,5 @@ mod persistence;
 mod rate_limits;
 mod rulesets;
 mod slow_clients;
+mod spycraft2_fight;
 mod tenants;

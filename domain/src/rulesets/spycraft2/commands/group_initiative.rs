@@ -128,7 +128,8 @@ pub fn group_initiative(
     }
     let report = GroupInitiativeReport { groups: rolls, order: order(&draft) };
     let first = request.groups[0].combatant_ids[0].clone();
-    events.push(Event::ActionTaken {
+    // The group dice come first in the log, as they were rolled before any roll-off.
+    events.insert(0, Event::ActionTaken {
         combatant_id: first,
         action: "group_initiative".into(),
         report: Spycraft2::report(Report::Initiative(Box::new(report.clone()))),
