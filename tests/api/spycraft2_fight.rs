@@ -38,7 +38,7 @@ fn scores(order: &Value) -> Vec<(String, i64)> {
 fn logged_dice(events: &[Value]) -> Vec<i64> {
     let values = |array: &Value| pluck(array, "value").iter().filter_map(Value::as_i64).collect::<Vec<_>>();
     let numbers = |array: &Value| {
-        array.as_array().map(|a| a.iter().filter_map(Value::as_i64).collect()).unwrap_or_else(Vec::new)
+        array.as_array().map(|a| a.iter().filter_map(Value::as_i64).collect::<Vec<i64>>()).unwrap_or_default()
     };
     let mut dice = Vec::new();
     for event in events {
