@@ -267,3 +267,19 @@ fn the_stored_distance_is_capped_by_the_combatants_senses() {
     let (_, report) = distance(&mut enc, req, &mut dice(&[1, 1, 1, 1, 1, 2])).unwrap();
     assert_eq!((report.cap_ft, report.capped, report.distance_ft), (Some(100), true, Some(100)));
 }
+
+#[test]
+fn equal_counts_go_to_the_higher_bonus_then_a_d20_roll_off_that_rerolls_ties() {
+    // Step 5: three guards share the group Count 10 + 1 = 11. Gil's bonus is +3, so he acts
+    // first without rolling; Cy and Dee (+1 each) roll off 7 and 7, a tie, and re-roll: 12 and 5.
+    let mut enc = casino();
+    add(&mut enc, "Gil", "guards", stats(3));
+    let req: GroupInitiativeRequest = request(json!({"groups": [
+        {"name": "Guards", "combatant_ids": ["Cy", "Dee", "Gil"], "bonus": 1}]}));
+    let (_, report) = group_initiative(&mut enc, req, &mut dice(&[10, 7, 7, 12, 5])).unwrap();
+    assert_eq!(report.groups[0].count, 11);
+    let names: Vec<&str> = report.order.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, vec!["Gil", "Cy", "Dee"]);
+    let roll_off = |name: &str| enc.combatant(&id(name)).unwrap().initiative.as_ref().unwrap().roll_off.clone();
+    assert_eq!((roll_off("Cy"), roll_off("Dee")), (vec![7, 12], vec![7, 5]));
+}
