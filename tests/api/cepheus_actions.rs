@@ -112,8 +112,8 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
     assert_eq!(
         lead["dice"],
         json!([
-            {"sides": 6, "value": 5, "purpose": "Leadership check", "status": "kept"},
-            {"sides": 6, "value": 4, "purpose": "Leadership check", "status": "kept"}
+            {"sides": 6, "value": 5, "purpose": "Leadership check", "status": "kept", "source": "scripted"},
+            {"sides": 6, "value": 4, "purpose": "Leadership check", "status": "kept", "source": "scripted"}
         ])
     );
     assert_eq!(result["dice"], lead["dice"]);

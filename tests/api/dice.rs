@@ -121,3 +121,13 @@ async fn bad_dice_requests_are_refused_naming_the_field() {
         reply.assert_problem(status, Some(field), case);
     }
 }
+
+#[tokio::test]
+async fn every_die_says_whether_it_was_sent_or_drawn() {
+    let app = spawn_app().await;
+
+    let reply = app.post_json("/v1/dice/roll", &json!({"expression": "3d6", "seed": 7, "rolls": [4]})).await;
+
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(pluck(&reply.body["dice"], "source"), [json!("scripted"), json!("rng"), json!("rng")]);
+}

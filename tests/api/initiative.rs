@@ -46,8 +46,8 @@ async fn cepheus_scripted_initiative_rolls_are_used_exactly() {
     assert_eq!(
         reply.body["dice"],
         json!([
-            {"sides": 6, "value": 4, "purpose": "initiative: Vasquez", "status": "kept"},
-            {"sides": 6, "value": 3, "purpose": "initiative: Vasquez", "status": "kept"}
+            {"sides": 6, "value": 4, "purpose": "initiative: Vasquez", "status": "kept", "source": "scripted"},
+            {"sides": 6, "value": 3, "purpose": "initiative: Vasquez", "status": "kept", "source": "scripted"}
         ])
     );
     assert_eq!(

@@ -1,7 +1,7 @@
 use crate::error::ApiError;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
-use skirmish_domain::dice::{Dice, DieRoll, DieStatus, ExprOutcome, MAX_SCRIPTED_ROLLS};
+use skirmish_domain::dice::{Dice, DieRoll, DieSource, DieStatus, ExprOutcome, MAX_SCRIPTED_ROLLS};
 use utoipa::ToSchema;
 
 /// Largest seed: 2^53 − 1, so JavaScript clients can hold it exactly.
@@ -9,13 +9,15 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 
 /// One die as rolled, with what it was for.
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"sides": 6, "value": 4, "purpose": "initiative: Vasquez", "status": "kept"}))]
+#[schema(example = json!({"sides": 6, "value": 4, "purpose": "initiative: Vasquez", "status": "kept", "source": "scripted"}))]
 pub struct DieResponse {
     pub sides: u32,
     pub value: u32,
     pub purpose: String,
     /// `kept`, `dropped` (keep/drop, or removed by a rule) or `rerolled` (replaced by the next die).
     pub status: DieStatusWire,
+    /// `scripted` (a value sent in `rolls`) or `rng` (drawn from the seeded RNG).
+    pub source: DieSourceWire,
     /// Added by an exploding die.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub explosion: bool,
@@ -27,6 +29,22 @@ pub enum DieStatusWire {
     Kept,
     Dropped,
     Rerolled,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DieSourceWire {
+    Scripted,
+    Rng,
+}
+
+impl From<DieSource> for DieSourceWire {
+    fn from(source: DieSource) -> Self {
+        match source {
+            DieSource::Scripted => Self::Scripted,
+            DieSource::Rng => Self::Rng,
+        }
+    }
 }
 
 impl From<DieRoll> for DieResponse {
@@ -41,6 +59,7 @@ impl From<DieRoll> for DieResponse {
             value: roll.value,
             purpose: roll.purpose,
             status,
+            source: roll.source.into(),
             explosion: roll.explosion,
         }
     }
@@ -48,7 +67,8 @@ impl From<DieRoll> for DieResponse {
 
 /// Builds the request's dice: scripted values first (checked against each die), then the
 /// seeded RNG. Without a seed a fresh one is drawn and reported so the roll can be replayed.
-pub fn dice_for(seed: Option<u64>, rolls: Option<Vec<u32>>) -> Result<Dice, ApiError> {
+/// With `strict`, the scripted values must be exactly the dice rolled (see `Dice::finish_strict`).
+pub fn dice_for(seed: Option<u64>, rolls: Option<Vec<u32>>, strict: bool) -> Result<Dice, ApiError> {
     let seed = match seed {
         Some(seed) if seed > MAX_SEED => {
             return Err(ApiError::invalid("seed", format!("must be between 0 and {MAX_SEED}")));
@@ -63,7 +83,7 @@ pub fn dice_for(seed: Option<u64>, rolls: Option<Vec<u32>>) -> Result<Dice, ApiE
             format!("at most {MAX_SCRIPTED_ROLLS} values, got {}", rolls.len()),
         ));
     }
-    Ok(Dice::scripted(rolls, seed)?)
+    Ok(if strict { Dice::scripted_strict(rolls, seed)? } else { Dice::scripted(rolls, seed)? })
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -19,6 +19,21 @@ pub enum DiceError {
     BadSides { sides: u32 },
     #[error("rolls: at most {MAX_SCRIPTED_ROLLS} scripted values may be sent, got {count}")]
     TooManyScripted { count: usize },
+    #[error("rolls: the roll needed more dice than the {sent} sent (strict_rolls)")]
+    ScriptedExhausted { sent: usize },
+    #[error("rolls: {unused} of the {sent} sent rolls were not used (strict_rolls)")]
+    ScriptedUnused { unused: usize, sent: usize },
+}
+
+/// Where a recorded die's value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub enum DieSource {
+    /// A value the client sent (rolled at the table).
+    Scripted,
+    /// The seeded RNG.
+    Rng,
 }
 
 /// Where die values come from. Implementations: [`SeededDice`] (reproducible RNG) and
@@ -28,6 +43,23 @@ pub trait DiceSource: Send {
     fn roll_die(&mut self, sides: u32) -> Result<u32, DiceError>;
     /// The seed of the RNG behind this source, reported so a roll can be replayed.
     fn seed(&self) -> u64;
+    /// As [`DiceSource::roll_die`], also saying where the value came from. Sources that only
+    /// use their RNG need not override it.
+    fn roll_die_with_source(&mut self, sides: u32) -> Result<(u32, DieSource), DiceError> {
+        self.roll_die(sides).map(|value| (value, DieSource::Rng))
+    }
+    /// Scripted values not used yet, in order (none for a pure RNG).
+    fn unused(&self) -> Vec<u32> {
+        Vec::new()
+    }
+    /// How many scripted values were sent (0 for a pure RNG).
+    fn sent(&self) -> usize {
+        0
+    }
+    /// Whether running out of scripted values is an error rather than a hand-over to the RNG.
+    fn strict(&self) -> bool {
+        false
+    }
 }
 
 /// A reproducible RNG. ChaCha8's stream is fixed by its specification, so a seed gives the same
@@ -54,19 +86,29 @@ impl DiceSource for SeededDice {
 }
 
 /// Values the client rolled at the table, consumed in order; each is checked against the die it
-/// is used for. When they run out, the seeded RNG takes over.
+/// is used for. When they run out, the seeded RNG takes over, or, in strict mode, the roll fails.
 pub struct ScriptedDice {
     values: VecDeque<u32>,
     used: usize,
+    strict: bool,
     fallback: SeededDice,
 }
 
 impl ScriptedDice {
     pub fn new(values: Vec<u32>, fallback_seed: u64) -> Result<Self, DiceError> {
+        Self::with_mode(values, fallback_seed, false)
+    }
+
+    /// Strict: running out of values is [`DiceError::ScriptedExhausted`], never the RNG.
+    pub fn strict(values: Vec<u32>, fallback_seed: u64) -> Result<Self, DiceError> {
+        Self::with_mode(values, fallback_seed, true)
+    }
+
+    fn with_mode(values: Vec<u32>, fallback_seed: u64, strict: bool) -> Result<Self, DiceError> {
         if values.len() > MAX_SCRIPTED_ROLLS {
             return Err(DiceError::TooManyScripted { count: values.len() });
         }
-        Ok(Self { values: values.into(), used: 0, fallback: SeededDice::new(fallback_seed) })
+        Ok(Self { values: values.into(), used: 0, strict, fallback: SeededDice::new(fallback_seed) })
     }
 
     /// How many scripted values have been used so far.
@@ -77,24 +119,44 @@ impl ScriptedDice {
 
 impl DiceSource for ScriptedDice {
     fn roll_die(&mut self, sides: u32) -> Result<u32, DiceError> {
+        self.roll_die_with_source(sides).map(|(value, _)| value)
+    }
+
+    fn seed(&self) -> u64 {
+        self.fallback.seed()
+    }
+
+    fn roll_die_with_source(&mut self, sides: u32) -> Result<(u32, DieSource), DiceError> {
         let Some(value) = self.values.pop_front() else {
-            return self.fallback.roll_die(sides);
+            if self.strict {
+                return Err(DiceError::ScriptedExhausted { sent: self.used });
+            }
+            return Ok((self.fallback.roll_die(sides)?, DieSource::Rng));
         };
         let index = self.used;
         self.used += 1;
         if value == 0 || value > sides {
             return Err(DiceError::ScriptedOutOfRange { index, value, sides });
         }
-        Ok(value)
+        Ok((value, DieSource::Scripted))
     }
 
-    fn seed(&self) -> u64 {
-        self.fallback.seed()
+    fn unused(&self) -> Vec<u32> {
+        self.values.iter().copied().collect()
+    }
+
+    fn sent(&self) -> usize {
+        self.used + self.values.len()
+    }
+
+    fn strict(&self) -> bool {
+        self.strict
     }
 }
 
 /// What became of a die within its roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DieStatus {
     /// Counts toward the result.
@@ -107,12 +169,15 @@ pub enum DieStatus {
 
 /// One die as rolled: the record the event log and every response carry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct DieRoll {
     pub sides: u32,
     pub value: u32,
     /// What the die was rolled for, e.g. "initiative: Vasquez" or "dice: 4d6kh3".
     pub purpose: String,
     pub status: DieStatus,
+    /// Whether the value was sent by the client or drawn from the seeded RNG.
+    pub source: DieSource,
     /// True when this die was added by an exploding die before it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub explosion: bool,
@@ -139,6 +204,27 @@ impl Dice {
         Ok(Self::new(Box::new(ScriptedDice::new(values, fallback_seed)?)))
     }
 
+    /// Scripted values only: needing more is [`DiceError::ScriptedExhausted`], and
+    /// [`Dice::finish_strict`] reports any left unused. `fallback_seed` is only reported.
+    pub fn scripted_strict(values: Vec<u32>, fallback_seed: u64) -> Result<Self, DiceError> {
+        Ok(Self::new(Box::new(ScriptedDice::strict(values, fallback_seed)?)))
+    }
+
+    /// The scripted values not used so far, in order.
+    pub fn unused_rolls(&self) -> Vec<u32> {
+        self.source.unused()
+    }
+
+    /// In strict mode, an error when some scripted values were never used; otherwise `Ok`.
+    /// Call it once the request has rolled everything it needs.
+    pub fn finish_strict(&self) -> Result<(), DiceError> {
+        let unused = self.source.unused().len();
+        if self.source.strict() && unused > 0 {
+            return Err(DiceError::ScriptedUnused { unused, sent: self.source.sent() });
+        }
+        Ok(())
+    }
+
     /// Rolls one die and records it as kept. Returns its index in [`Dice::rolls`] and its value.
     pub fn roll(&mut self, sides: u32, purpose: impl Into<String>) -> Result<u32, DiceError> {
         self.roll_indexed(sides, purpose).map(|(_, value)| value)
@@ -153,12 +239,13 @@ impl Dice {
         if sides == 0 || sides > MAX_SIDES {
             return Err(DiceError::BadSides { sides });
         }
-        let value = self.source.roll_die(sides)?;
+        let (value, source) = self.source.roll_die_with_source(sides)?;
         self.rolls.push(DieRoll {
             sides,
             value,
             purpose: purpose.into(),
             status: DieStatus::Kept,
+            source,
             explosion: false,
         });
         Ok((self.rolls.len() - 1, value))
@@ -220,6 +307,56 @@ mod tests {
     fn too_many_scripted_values_are_refused() {
         let err = Dice::scripted(vec![1; MAX_SCRIPTED_ROLLS + 1], 0).err();
         assert_eq!(err, Some(DiceError::TooManyScripted { count: MAX_SCRIPTED_ROLLS + 1 }));
+    }
+
+    #[test]
+    fn every_die_says_where_it_came_from() {
+        let mut dice = Dice::scripted(vec![2], 5).unwrap();
+        dice.roll(6, "a").unwrap();
+        dice.roll(6, "b").unwrap();
+        let sources: Vec<_> = dice.rolls().iter().map(|r| r.source).collect();
+        assert_eq!(sources, [DieSource::Scripted, DieSource::Rng]);
+        let mut seeded = Dice::seeded(5);
+        seeded.roll(6, "c").unwrap();
+        assert_eq!(seeded.rolls()[0].source, DieSource::Rng);
+        let json = serde_json::to_value(&dice.rolls()[0]).unwrap();
+        assert_eq!(json["source"], "scripted");
+        assert_eq!(serde_json::to_value(&dice.rolls()[1]).unwrap()["source"], "rng");
+    }
+
+    #[test]
+    fn unused_rolls_are_reported_in_order() {
+        let mut dice = Dice::scripted(vec![1, 2, 3], 0).unwrap();
+        assert_eq!(dice.unused_rolls(), [1, 2, 3]);
+        dice.roll(6, "a").unwrap();
+        assert_eq!(dice.unused_rolls(), [2, 3]);
+        assert_eq!(Dice::seeded(1).unused_rolls(), Vec::<u32>::new());
+        // Not strict: leftovers are no error.
+        assert_eq!(dice.finish_strict(), Ok(()));
+    }
+
+    #[test]
+    fn strict_dice_never_fall_back_to_the_rng() {
+        let mut dice = Dice::scripted_strict(vec![4, 5], 9).unwrap();
+        assert_eq!(dice.roll(6, "a"), Ok(4));
+        assert_eq!(dice.roll(6, "b"), Ok(5));
+        let err = dice.roll(6, "c").unwrap_err();
+        assert_eq!(err, DiceError::ScriptedExhausted { sent: 2 });
+        assert_eq!(err.to_string(), "rolls: the roll needed more dice than the 2 sent (strict_rolls)");
+        assert_eq!(dice.rolls().len(), 2);
+        assert_eq!(dice.finish_strict(), Ok(()));
+        assert_eq!(dice.seed(), 9);
+    }
+
+    #[test]
+    fn strict_dice_report_values_left_unused() {
+        let mut dice = Dice::scripted_strict(vec![4, 5, 6], 0).unwrap();
+        dice.roll(6, "a").unwrap();
+        let err = dice.finish_strict().unwrap_err();
+        assert_eq!(err, DiceError::ScriptedUnused { unused: 2, sent: 3 });
+        assert_eq!(err.to_string(), "rolls: 2 of the 3 sent rolls were not used (strict_rolls)");
+        let strict_empty = Dice::scripted_strict(vec![], 0).unwrap();
+        assert_eq!(strict_empty.finish_strict(), Ok(()));
     }
 
     #[test]

@@ -72,7 +72,7 @@ pub fn strike(
     aura.stored = aura.stored.saturating_sub(amount);
     let (element, drive) = match aura.kind {
         AuraKind::Energy { energy } => (Element::of_energy(energy), amount),
-        AuraKind::Normal { drive } => (Element::Normal, drive),
+        AuraKind::Normal { drive } => (Element::Normal, drive.get() as u32),
     };
     let reason = format!("{owner}'s {} discharges {amount} damage at drive {drive}", aura.name);
     let portion = Portion::new(&aura.name, element, amount, drive, reason);

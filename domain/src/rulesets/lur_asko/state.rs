@@ -3,7 +3,7 @@
 //! (lur-asko.txt, "Damage, Drive, & Armor Ranges", "Energy Damage", "Energy Shielding",
 //! "Damage Auras").
 
-use super::stats::EnergyType;
+use super::stats::{DriveValue, EnergyType};
 use crate::encounter::{CombatantId, EffectId};
 use serde::{Deserialize, Serialize};
 
@@ -52,7 +52,7 @@ pub enum AuraKind {
     /// Energy damage: its drive equals the damage discharged.
     Energy { energy: EnergyType },
     /// Normal damage with the drive the source specifies.
-    Normal { drive: u32 },
+    Normal { drive: DriveValue },
 }
 
 /// A damage aura and the damage stored in it.

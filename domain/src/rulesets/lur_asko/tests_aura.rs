@@ -59,7 +59,7 @@ fn only_high_precision_shields_an_aura_and_normal_auras_keep_their_drive() {
     assert_eq!((report.portions[0].damage, pools[0].points), (5, 0));
     assert!(report.hit.effects.is_empty(), "5 heat is no degree");
 
-    let mut spikes = aura(20, AuraKind::Normal { drive: 18 });
+    let mut spikes = aura(20, AuraKind::Normal { drive: crate::score::Score::new(18).expect("18") });
     let armoured = stats(json!({"injury_factor": 10, "armour": {"low": 16, "high": 28}}));
     let report = strike(
         "Ward",
