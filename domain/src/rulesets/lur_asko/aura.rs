@@ -77,8 +77,7 @@ pub fn strike(
     let reason = format!("{owner}'s {} discharges {amount} damage at drive {drive}", aura.name);
     let portion = Portion::new(&aura.name, element, amount, drive, reason);
     let (flat, shielding) = through_defences(portion, struck, pools);
-    let factor = struck.stats.injury_factor.get() as u32;
-    let injury = injury::injury(struck.damage_taken, &flat, factor, CORE_INJURY.to_owned());
+    let injury = injury::injury(struck.damage_taken, &flat, struck.injury_factor, CORE_INJURY.to_owned());
     let blast_hit = flat.iter().any(|p| p.element == Element::Blast && p.damage > 0);
     let victim = Victim {
         organic: struck.stats.organic,

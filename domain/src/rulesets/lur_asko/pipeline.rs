@@ -58,6 +58,7 @@ pub struct Attack<'a> {
 pub struct Target<'a> {
     pub name: &'a str,
     pub stats: &'a Stats,
+    pub injury_factor: u32,
     pub damage_taken: u32,
 }
 
@@ -133,7 +134,7 @@ pub fn resolve(
     }
     let flat: Vec<Portion> = portions.into_iter().flatten().collect();
     let injury =
-        injury::injury(target.damage_taken, &flat, target.stats.injury_factor.get() as u32, injury_type);
+        injury::injury(target.damage_taken, &flat, target.injury_factor, injury_type);
     let victim = Victim {
         organic: target.stats.organic,
         high_shielding: pools.iter().any(|p| p.precision == Precision::High),

@@ -86,8 +86,10 @@ pub struct Resistance {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoStats))]
 #[serde(deny_unknown_fields)]
 pub struct Stats {
-    /// Each multiple of this crossed by the damage taken is one degree of injury.
-    pub injury_factor: InjuryFactor,
+    /// Each multiple of this crossed by the damage taken is one degree of injury. A combatant
+    /// without one takes part in turn order but cannot be damaged until it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub injury_factor: Option<InjuryFactor>,
     /// No armour by default: every drive passes in full.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub armour: Option<Armour>,
@@ -110,11 +112,25 @@ fn is_true(value: &bool) -> bool {
 /// Longest list of resistances on one stat block.
 pub const MAX_RESISTANCES: usize = 20;
 
+impl Default for Stats {
+    /// The empty stat block `{}`: no injury factor, no armour, organic, no resistances.
+    fn default() -> Self {
+        Self { injury_factor: None, armour: None, organic: true, resistances: Vec::new() }
+    }
+}
+
 impl Stats {
+    /// The injury factor, or a refusal naming `field` when the stat block has none.
+    pub fn injury_factor(&self, field: &str) -> Result<u32, RuleError> {
+        self.injury_factor
+            .map(|factor| factor.get() as u32)
+            .ok_or_else(|| RuleError::invalid(field, "the stat block has no injury_factor, so it cannot take damage"))
+    }
+
     /// A stat block for examples and tests: injury factor 20, armour 16-28, no resistances.
     pub fn example() -> Self {
         Self {
-            injury_factor: Score::new(20).unwrap_or_else(|_| unreachable!("20 is in range")),
+            injury_factor: Some(Score::new(20).unwrap_or_else(|_| unreachable!("20 is in range"))),
             armour: Some(Armour {
                 low: Score::new(16).unwrap_or_else(|_| unreachable!("16 is in range")),
                 high: Score::new(28).unwrap_or_else(|_| unreachable!("28 is in range")),

@@ -35,7 +35,7 @@ fn an_electric_aura_strikes_back_with_core_injuries_and_stuns_the_attacker_to_it
     // the attacker's (the struck character's) next turn. 5 stored damage remain.
     let mut storm = aura(35, AuraKind::Energy { energy: EnergyType::Electric });
     let raider = stats(json!({"injury_factor": 10, "armour": {"low": 16, "high": 28}}));
-    let struck = Target { name: "Raider", stats: &raider, damage_taken: 0 };
+    let struck = Target { name: "Raider", stats: &raider, injury_factor: 10, damage_taken: 0 };
     let report = strike("Ward", &mut storm, 30, struck, &mut []);
     assert_eq!((report.stored_before, report.stored_after, storm.stored), (35, 5, 5));
     assert_eq!(report.portions[0].element, Element::Electric);
@@ -55,7 +55,7 @@ fn only_high_precision_shields_an_aura_and_normal_auras_keep_their_drive() {
     let raider = stats(json!({"injury_factor": 10}));
     let mut pools = vec![pool("Skin", Precision::High, 15, false)];
     let report =
-        strike("Ward", &mut fire, 20, Target { name: "Raider", stats: &raider, damage_taken: 0 }, &mut pools);
+        strike("Ward", &mut fire, 20, Target { name: "Raider", stats: &raider, injury_factor: 10, damage_taken: 0 }, &mut pools);
     assert_eq!((report.portions[0].damage, pools[0].points), (5, 0));
     assert!(report.hit.effects.is_empty(), "5 heat is no degree");
 
@@ -65,7 +65,7 @@ fn only_high_precision_shields_an_aura_and_normal_auras_keep_their_drive() {
         "Ward",
         &mut spikes,
         20,
-        Target { name: "Raider", stats: &armoured, damage_taken: 0 },
+        Target { name: "Raider", stats: &armoured, injury_factor: 10, damage_taken: 0 },
         &mut [],
     );
     assert_eq!((report.portions[0].drive, report.portions[0].damage), (18, 10));

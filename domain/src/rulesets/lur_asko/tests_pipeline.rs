@@ -58,7 +58,12 @@ impl Case {
             injury_type: "Limb",
             critical_choice: &self.critical_choice,
         };
-        let target = Target { name: "Ward", stats: &self.stats, damage_taken: self.damage_taken };
+        let target = Target {
+            name: "Ward",
+            stats: &self.stats,
+            injury_factor: self.stats.injury_factor("stats").expect("factor"),
+            damage_taken: self.damage_taken,
+        };
         let mut dice = Dice::scripted(rolls, 0).expect("dice");
         resolve(attack, target, defense, &mut self.pools, &mut dice).expect("resolves")
     }

@@ -305,7 +305,8 @@ fn aura_strike(
         .map_err(|_| EncounterError::invalid("amount", "must be all the stored damage or a multiple of 10 no larger than it"))?;
     let (struck_name, struck_stats, struck_state) = stored::lur(draft, provoker, "provoker_id")?;
     let (struck_name, struck_stats, taken) = (struck_name.to_owned(), struck_stats.clone(), struck_state.damage_taken);
-    let struck = Target { name: &struck_name, stats: &struck_stats, damage_taken: taken };
+    let injury_factor = struck_stats.injury_factor("provoker_id")?;
+    let struck = Target { name: &struck_name, stats: &struck_stats, injury_factor, damage_taken: taken };
     let strike = super::attacks::strike_stored(draft, owner, provoker, index, amount, struck)?;
     let mut conditions = Vec::new();
     let mut ids = EffectIds::new(draft);

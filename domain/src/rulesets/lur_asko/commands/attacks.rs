@@ -110,8 +110,10 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
         Some(response) => Some(check_response(response, &target_state.auras, &request.attack)?),
         None => None,
     };
+    let target_factor = target_stats.injury_factor("target_id")?;
+    let attacker_factor = if plan.is_some() { attacker_stats.injury_factor("attacker_id")? } else { 0 };
     let (mut pools, refs) = stored::pools_for(&draft, &request.target_id, false);
-    let target = Target { name: &target_name, stats: &target_stats, damage_taken: target_taken };
+    let target = Target { name: &target_name, stats: &target_stats, injury_factor: target_factor, damage_taken: target_taken };
     let defense = defense_of(request.defense, &expr, &settings);
     let resolution = pipeline::resolve(attack_of(&attacker_name, &request.attack), target, defense, &mut pools, dice)?;
     stored::write_pools(&mut draft, &pools, &refs);
@@ -123,7 +125,12 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
     let strike = match plan {
         Some((index, amount)) => match provoked(&report.outcome) {
             Ok(()) => {
-                let struck = Target { name: &attacker_name, stats: &attacker_stats, damage_taken: attacker_taken };
+                let struck = Target {
+                    name: &attacker_name,
+                    stats: &attacker_stats,
+                    injury_factor: attacker_factor,
+                    damage_taken: attacker_taken,
+                };
                 Some(strike_stored(&mut draft, &request.target_id, &request.attacker_id, index, amount, struck)?)
             }
             Err(reason) => {
@@ -194,8 +201,9 @@ pub fn damage(encounter: &mut Encounter, request: EncounterDamage, dice: &mut Di
     let (target_name, target_stats, target_state) = stored::lur(&draft, &request.target_id, "target_id")?;
     let (target_name, target_stats, target_taken) = (target_name.to_owned(), target_stats.clone(), target_state.damage_taken);
     let anchor_name = draft.name_of(&anchor);
+    let injury_factor = target_stats.injury_factor("target_id")?;
     let (mut pools, refs) = stored::pools_for(&draft, &request.target_id, false);
-    let target = Target { name: &target_name, stats: &target_stats, damage_taken: target_taken };
+    let target = Target { name: &target_name, stats: &target_stats, injury_factor, damage_taken: target_taken };
     let defense = DefenseInput::Called { critical: request.critical };
     let resolution = pipeline::resolve(attack_of(&anchor_name, &request.attack), target, defense, &mut pools, dice)?;
     stored::write_pools(&mut draft, &pools, &refs);
@@ -250,15 +258,22 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
         None => None,
     };
     let (attacker, target) = (&request.attacker, &request.target);
+    let target_factor = target.stats.injury_factor("target.stats.injury_factor")?;
+    let attacker_factor = if plan.is_some() { attacker.stats.injury_factor("attacker.stats.injury_factor")? } else { 0 };
     let mut pools = inline_pools(target, false);
-    let defender = Target { name: &target.name, stats: &target.stats, damage_taken: target.damage_taken() };
+    let defender = Target { name: &target.name, stats: &target.stats, injury_factor: target_factor, damage_taken: target.damage_taken() };
     let defense = defense_of(request.defense, &expr, &request.options);
     let resolution = pipeline::resolve(attack_of(&attacker.name, &request.attack), defender, defense, &mut pools, dice)?;
     let mut report = report((None, attacker.name.clone()), (None, target.name.clone()), resolution);
     if let Some((index, amount)) = plan {
         report.aura = Some(match (provoked(&report.outcome), auras.get_mut(index)) {
             (Ok(()), Some(aura)) => {
-                let struck = Target { name: &attacker.name, stats: &attacker.stats, damage_taken: attacker.damage_taken() };
+                let struck = Target {
+                    name: &attacker.name,
+                    stats: &attacker.stats,
+                    injury_factor: attacker_factor,
+                    damage_taken: attacker.damage_taken(),
+                };
                 let mut attacker_pools = inline_pools(attacker, true);
                 AuraOutcome::Struck(Box::new(aura::strike(&target.name, aura, amount, struck, &mut attacker_pools)))
             }
@@ -276,8 +291,9 @@ pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<AttackRep
     request.target.check("target")?;
     let target = &request.target;
     let anchor = request.attacker_name.clone().unwrap_or_else(|| target.name.clone());
+    let injury_factor = target.stats.injury_factor("target.stats.injury_factor")?;
     let mut pools = inline_pools(target, false);
-    let defender = Target { name: &target.name, stats: &target.stats, damage_taken: target.damage_taken() };
+    let defender = Target { name: &target.name, stats: &target.stats, injury_factor, damage_taken: target.damage_taken() };
     let defense = DefenseInput::Called { critical: request.critical };
     let resolution = pipeline::resolve(attack_of(&anchor, &request.attack), defender, defense, &mut pools, dice)?;
     let attacker = request.attacker_name.unwrap_or_else(|| "the GM".to_owned());
