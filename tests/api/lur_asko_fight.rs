@@ -39,18 +39,21 @@ async fn attack(app: &TestApp, encounter: &str, body: Value) -> Value {
 }
 
 fn effect_names(state: &Value) -> Vec<String> {
-    state["effects"].as_array().expect("effects").iter().map(|e| text(&e["name"])).collect()
+    state["effects"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no effects in {state}"))
+        .iter()
+        .map(|e| text(&e["name"]))
+        .collect()
 }
 
 /// `(code, damage, drive)` of every step of the portion.
 fn trail(portion: &Value) -> Vec<(String, i64, i64)> {
     portion["steps"]
         .as_array()
-        .expect("steps")
+        .unwrap_or_else(|| panic!("no steps in {portion}"))
         .iter()
-        .map(|s| {
-            (text(&s["code"]), s["damage"].as_i64().expect("damage"), s["drive"].as_i64().expect("drive"))
-        })
+        .map(|s| (text(&s["code"]), s["damage"].as_i64().unwrap_or(-1), s["drive"].as_i64().unwrap_or(-1)))
         .collect()
 }
 
