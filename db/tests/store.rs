@@ -35,7 +35,7 @@ fn add_goblin(encounter: &mut Encounter) -> Result<(Vec<Event>, ()), EncounterEr
         id: CombatantId(format!("gob{}", encounter.combatants.len())),
         name: "Goblin".into(),
         side: "monsters".into(),
-        stats: StatBlock::LurAsko(lur_asko::Stats {}),
+        stats: StatBlock::LurAsko(lur_asko::Stats::default()),
         flags: Flags::default(),
     };
     Ok((add_combatant(encounter, new)?, ()))

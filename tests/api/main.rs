@@ -22,6 +22,7 @@ mod helpers;
 mod idempotency;
 mod initiative;
 mod limits;
+mod lur_asko_fight;
 mod operations;
 mod persistence;
 mod rate_limits;

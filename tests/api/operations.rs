@@ -1,23 +1,27 @@
-//! The ruleset operations on a stored encounter: not implemented yet (501), never made up.
+//! The untyped operation aliases on a stored encounter: an operation the encounter's ruleset does
+//! not have answers 501 (never a made-up result) and changes nothing.
 
 use crate::helpers::{spawn_app, text};
 use serde_json::json;
 
 const OPERATIONS: [&str; 3] = ["attacks", "damage", "actions"];
 
+/// Operations only spycraft2 has.
+const SPYCRAFT_ONLY: [&str; 3] = ["distance", "surprise", "saves"];
+
 #[tokio::test]
-async fn operations_on_an_encounter_are_not_implemented_and_change_nothing() {
+async fn operations_the_encounters_ruleset_lacks_are_not_implemented_and_change_nothing() {
     let app = spawn_app().await;
-    let encounter = app.create_encounter_id("lur-asko", "Casino").await;
+    let encounter = app.create_encounter_id("cepheus-engine", "Casino").await;
     let before = app.snapshot(&encounter).await;
 
-    for operation in OPERATIONS {
+    for operation in SPYCRAFT_ONLY {
         let reply = app.post_json(&format!("/v1/encounters/{encounter}/{operation}"), &json!({})).await;
 
         reply.assert_problem(501, None, operation);
         assert_eq!(reply.body["type"], json!("urn:skirmish:problem:not-implemented"));
         let detail = text(&reply.body["detail"]);
-        assert!(detail.contains(operation) && detail.contains("lur-asko"), "{operation}: {detail}");
+        assert!(detail.contains(operation) && detail.contains("cepheus-engine"), "{operation}: {detail}");
     }
     assert_eq!(app.snapshot(&encounter).await, before);
 }

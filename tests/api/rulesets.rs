@@ -15,7 +15,7 @@ async fn the_five_rulesets_are_listed_with_what_they_implement() {
     assert_eq!(pluck(&reply.body, "id"), RULESETS.map(|id| json!(id)));
     for ruleset in reply.body.as_array().unwrap() {
         let id = text(&ruleset["id"]);
-        let expected = if ["cepheus-engine", "adeva-d100"].contains(&id.as_str()) {
+        let expected = if ["cepheus-engine", "adeva-d100", "lur-asko"].contains(&id.as_str()) {
             json!(["initiative", "attacks", "damage", "actions"])
         } else if id == "spycraft2" {
             json!([
@@ -65,8 +65,9 @@ async fn every_stats_example_is_a_valid_stat_block_for_its_ruleset() {
 async fn stateless_attacks_and_damage_are_not_implemented_for_the_other_rulesets() {
     let app = spawn_app().await;
 
-    for ruleset in
-        RULESETS.into_iter().filter(|id| !["cepheus-engine", "adeva-d100", "spycraft2"].contains(id))
+    for ruleset in RULESETS
+        .into_iter()
+        .filter(|id| !["cepheus-engine", "adeva-d100", "spycraft2", "lur-asko"].contains(id))
     {
         for operation in ["attacks", "damage"] {
             let path = format!("/v1/rulesets/{ruleset}/{operation}");

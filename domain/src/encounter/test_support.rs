@@ -46,7 +46,7 @@ pub fn spycraft(bonus: i64) -> StatBlock {
 }
 
 pub fn lur_asko() -> StatBlock {
-    StatBlock::LurAsko(lur_asko::Stats {})
+    StatBlock::LurAsko(lur_asko::Stats::default())
 }
 
 /// Rolls initiative for everyone with the given scripted dice.

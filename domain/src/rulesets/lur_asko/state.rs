@@ -1,0 +1,111 @@
+//! What the engine tracks per Lur-Asko combatant during a fight: damage taken and injuries,
+//! fatigue, war-fever rolls owed, the energy shields it provides and the damage auras it holds
+//! (lur-asko.txt, "Damage, Drive, & Armor Ranges", "Energy Damage", "Energy Shielding",
+//! "Damage Auras").
+
+use super::stats::{DriveValue, EnergyType};
+use crate::encounter::{CombatantId, EffectId};
+use serde::{Deserialize, Serialize};
+
+/// Largest shielding-point pool and largest stored aura damage.
+pub const MAX_POOL: u32 = 100_000;
+
+/// The precision of a source of energy shielding (Energy Shielding).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoPrecision))]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    Low,
+    Medium,
+    High,
+}
+
+impl Precision {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Low => "low",
+            Self::Medium => "medium",
+            Self::High => "high",
+        }
+    }
+}
+
+/// A source of energy shielding provided by its owner, with its pool of points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoShield))]
+pub struct Shield {
+    pub name: String,
+    pub precision: Precision,
+    pub points: u32,
+    /// A device-based techshield: doubly effective against blast.
+    pub techshield: bool,
+    /// The combatants it protects.
+    #[cfg_attr(feature = "schema", schema(value_type = Vec<String>))]
+    pub protects: Vec<CombatantId>,
+}
+
+/// What a damage aura stores (all of one type, Damage Auras).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoAuraKind))]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AuraKind {
+    /// Energy damage: its drive equals the damage discharged.
+    Energy { energy: EnergyType },
+    /// Normal damage with the drive the source specifies.
+    Normal { drive: DriveValue },
+}
+
+/// A damage aura and the damage stored in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoAura))]
+pub struct Aura {
+    pub name: String,
+    pub kind: AuraKind,
+    pub stored: u32,
+    /// Created by a purely mental action (kept up even when only mental actions are possible).
+    pub mental: bool,
+}
+
+/// Degrees of injury of one type taken in one hit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoInjuryRecord))]
+pub struct InjuryRecord {
+    pub injury_type: String,
+    pub degrees: u32,
+}
+
+/// A roll against Alacrian war fever owed at the end of the combat (Energy Damage, Particle).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoWarFeverRoll))]
+pub struct WarFeverRoll {
+    /// Degrees of injury from particle damage in the attack.
+    pub degrees: u32,
+    /// Hindrance on the CON roll: 1 per 2 degrees beyond the first.
+    pub hindrance: u32,
+}
+
+/// A combatant's fight so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoCombatState))]
+pub struct CombatState {
+    /// Damage taken in total; degrees of injury fall at each multiple of the injury factor.
+    pub damage_taken: u32,
+    pub injuries: Vec<InjuryRecord>,
+    pub fatigue: u32,
+    pub war_fever_rolls: Vec<WarFeverRoll>,
+    /// Energy shields this combatant provides (to itself or others).
+    pub shields: Vec<Shield>,
+    pub auras: Vec<Aura>,
+    /// The effect that marks when this combatant's auras lapse (its next end of turn while it
+    /// cannot act); once it has expired, the auras are gone.
+    #[cfg_attr(feature = "schema", schema(value_type = Option<String>))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aura_lapse: Option<EffectId>,
+}
+
+impl CombatState {
+    /// Total degrees of injury taken.
+    pub fn degrees(&self) -> u32 {
+        self.injuries.iter().map(|injury| injury.degrees).fold(0, u32::saturating_add)
+    }
+}
