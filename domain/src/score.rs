@@ -29,6 +29,13 @@ impl<const MIN: i32, const MAX: i32> Score<MIN, MAX> {
     }
 }
 
+impl<const MIN: i32, const MAX: i32> Default for Score<MIN, MAX> {
+    /// The value in range nearest 0.
+    fn default() -> Self {
+        Self(0.clamp(MIN, MAX))
+    }
+}
+
 impl<const MIN: i32, const MAX: i32> TryFrom<i64> for Score<MIN, MAX> {
     type Error = OutOfRange;
 
