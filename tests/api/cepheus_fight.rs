@@ -141,10 +141,10 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"reason": "gun combat skill 2", "dm": 2},
-            {"reason": "DEX 10 (DM +1)", "dm": 1},
-            {"reason": "Rifle at Medium range: Average", "dm": 0},
-            {"reason": "target dodges", "dm": -1}
+            {"code": "skill", "reason": "gun combat skill 2", "dm": 2},
+            {"code": "characteristic_dm", "reason": "DEX 10 (DM +1)", "dm": 1},
+            {"code": "range", "reason": "Rifle at Medium range: Average", "dm": 0},
+            {"code": "dodge", "reason": "target dodges", "dm": -1}
         ])
     );
     assert_eq!(
@@ -168,7 +168,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     );
     let hit = &result["target_hit"];
     assert_eq!(
-        (&hit["combatant_id"], &hit["damage"], &hit["defeated"]),
+        (&hit["combatant_id"], &hit["allocation"]["damage"], &hit["defeated"]),
         (&json!(rook), &json!(5), &json!(false))
     );
     assert_eq!(
@@ -177,6 +177,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
                "status_before": "uninjured", "status_after": "wounded", "unconscious": false, "dead": false})
     );
     assert_eq!(hit["stats_after"]["damage"], json!({"str": 0, "dex": 0, "end": 5}));
+    assert_eq!(shot["summary"], json!("Vasquez hits Rook (Effect 1): 5 damage to END 7 → 2; Rook is wounded"));
     assert_eq!(
         result["economy"],
         json!({"round": 1, "significant": 1, "minor": 0, "significant_lost": false})
@@ -218,11 +219,11 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"reason": "gun combat skill 1", "dm": 1},
-            {"reason": "DEX 9 (DM +1)", "dm": 1},
-            {"reason": "Pistol at Short range: Average", "dm": 0},
-            {"reason": "target in 1/2 cover", "dm": -1},
-            {"reason": "own penalties this round (reaction: dodge against Vasquez's attack -1)", "dm": -1}
+            {"code": "skill", "reason": "gun combat skill 1", "dm": 1},
+            {"code": "characteristic_dm", "reason": "DEX 9 (DM +1)", "dm": 1},
+            {"code": "range", "reason": "Pistol at Short range: Average", "dm": 0},
+            {"code": "cover", "reason": "target in 1/2 cover", "dm": -1},
+            {"code": "own_penalties", "reason": "own penalties this round (reaction: dodge against Vasquez's attack -1)", "dm": -1}
         ])
     );
     assert_eq!(
@@ -286,9 +287,9 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"reason": "gun combat skill 1", "dm": 1},
-            {"reason": "DEX 7 (DM +0)", "dm": 0},
-            {"reason": "Assault Weapon at Medium range: Average", "dm": 0}
+            {"code": "skill", "reason": "gun combat skill 1", "dm": 1},
+            {"code": "characteristic_dm", "reason": "DEX 7 (DM +0)", "dm": 0},
+            {"code": "range", "reason": "Assault Weapon at Medium range: Average", "dm": 0}
         ])
     );
     assert_eq!((&outcome["roll_total"], &outcome["effect"]), (&json!(11), &json!(3)));
@@ -371,7 +372,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     )
     .await;
     let outcome = &dodge["result"]["outcome"];
-    assert_eq!(outcome["modifiers"][3], json!({"reason": "target dodges", "dm": -1}));
+    assert_eq!(outcome["modifiers"][3], json!({"code": "dodge", "reason": "target dodges", "dm": -1}));
     assert_eq!((&outcome["roll_total"], &outcome["hit"]), (&json!(7), &json!(false)));
     assert_eq!(kinds(&dodge), strings(&["attack_resolved"]));
     let now = app.encounter(&encounter).await;
@@ -402,10 +403,10 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         result["outcome"]["modifiers"],
         json!([
-            {"reason": "gun combat skill 1", "dm": 1},
-            {"reason": "DEX 7 (DM +0)", "dm": 0},
-            {"reason": "Assault Weapon at Short range: Average", "dm": 0},
-            {"reason": "sprayed 10-round burst", "dm": 2}
+            {"code": "skill", "reason": "gun combat skill 1", "dm": 1},
+            {"code": "characteristic_dm", "reason": "DEX 7 (DM +0)", "dm": 0},
+            {"code": "range", "reason": "Assault Weapon at Short range: Average", "dm": 0},
+            {"code": "burst", "reason": "sprayed 10-round burst", "dm": 2}
         ])
     );
     assert_eq!((&result["outcome"]["roll_total"], &result["outcome"]["effect"]), (&json!(9), &json!(1)));
@@ -464,7 +465,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(close["result"]["range_band"], json!("close"));
     assert_eq!(
         close["result"]["outcome"]["modifiers"][2],
-        json!({"reason": "Pistol at Close range: Average", "dm": 0})
+        json!({"code": "range", "reason": "Pistol at Close range: Average", "dm": 0})
     );
     assert_eq!(
         (&close["result"]["outcome"]["total_dm"], &close["result"]["outcome"]["effect"]),
