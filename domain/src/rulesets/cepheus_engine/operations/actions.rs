@@ -38,6 +38,9 @@
 //!   (a reaction: dodge −1D6, dive half and prone and the next significant action lost), then its
 //!   armour, then allocated.
 //! - Fatigue on a fatigued combatant knocks it out: it is marked defeated.
+//! - A dead combatant takes no action at all, free ones included (fatigue, rest, comms, tactics,
+//!   healing): refused on `combatant_id`, as attacks and damage are; a dead unit member named in
+//!   a Tactics check is refused on its `unit_ids[i]`.
 
 use super::super::allocation::{AllocationChoice, DamageSplit, Overflow};
 use super::super::attack_request::MeleeCharacteristic;
@@ -580,8 +583,11 @@ fn perform(
 ) -> Result<ActionReport, EncounterError> {
     let id = action.combatant_id().clone();
     let found = combatant(encounter, &id, "combatant_id")?;
-    parts(found, "combatant_id")?;
+    let (stats, _) = parts(found, "combatant_id")?;
     let name = found.name.clone();
+    if stats.status() == Status::Dead {
+        return Err(invalid("combatant_id", format!("{name} is dead and takes no actions")));
+    }
     let new = |cost| ActionReport::new(&id, &name, action.name(), cost);
     match action {
         Action::Hasten { .. } => {
@@ -929,7 +935,10 @@ fn tactics(
     for (index, member) in unit.iter().enumerate() {
         let field = format!("unit_ids[{index}]");
         let found = combatant(encounter, member, &field)?;
-        let (_, state) = parts(found, &field)?;
+        let (stats, state) = parts(found, &field)?;
+        if stats.status() == Status::Dead {
+            return Err(invalid(&field, format!("{} is dead", found.name)));
+        }
         if unit[..index].contains(member) {
             return Err(invalid(&field, format!("{} is listed twice", found.name)));
         }
