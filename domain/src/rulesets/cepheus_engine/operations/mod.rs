@@ -215,6 +215,8 @@ mod tests_actions;
 #[cfg(test)]
 mod tests_attack;
 #[cfg(test)]
+mod tests_props;
+#[cfg(test)]
 mod tests_support;
 #[cfg(test)]
 mod tests_vehicle_recovery;
