@@ -248,7 +248,10 @@ async fn wrapping_dms_and_endless_target_movement_are_refused_and_store_nothing(
     let (v, r) = (vasquez.as_str(), rook.as_str());
     let huge: Vec<Value> = (0..10).map(|_| json!({"reason": "bribe", "dm": i64::from(i32::MIN)})).collect();
     let cases = [
-        (json!({"extra_modifiers": [{"reason": "bribe", "dm": i64::from(i32::MIN)}]}), "extra_modifiers[0].dm"),
+        (
+            json!({"extra_modifiers": [{"reason": "bribe", "dm": i64::from(i32::MIN)}]}),
+            "extra_modifiers[0].dm",
+        ),
         (json!({"extra_modifiers": huge}), "extra_modifiers[0].dm"),
         (json!({"extra_modifiers": [{"reason": "x", "dm": -21}]}), "extra_modifiers[0].dm"),
         (json!({"target_movement_m": 1e308}), "target_movement_m"),
@@ -261,7 +264,9 @@ async fn wrapping_dms_and_endless_target_movement_are_refused_and_store_nothing(
         let case = format!("stored attack with {extra}");
         refused(&app, &encounter, "attacks", rifle(v, r, extra.clone()), (422, field), &case).await;
         let mut inline = rifle("", "", extra.clone());
-        inline.as_object_mut().map(|body| body.retain(|key, _| !key.ends_with("_id")));
+        if let Some(body) = inline.as_object_mut() {
+            body.retain(|key, _| !key.ends_with("_id"));
+        }
         inline["attacker"] = json!({"str": 8, "dex": 10, "end": 9, "int": 7, "edu": 7, "soc": 8});
         inline["target"] = json!({"str": 8, "dex": 9, "end": 7, "int": 6, "edu": 5, "soc": 4});
         let reply = app.post_json("/v1/rulesets/cepheus-engine/attacks", &inline).await;
@@ -276,8 +281,13 @@ async fn wrapping_dms_and_endless_target_movement_are_refused_and_store_nothing(
         .await
         .expect_status(200, "the fastest target allowed");
     let outcome = &far.body["result"]["outcome"];
-    let codes: Vec<&str> = outcome["modifiers"].as_array().unwrap().iter().filter_map(|m| m["code"].as_str()).collect();
-    assert_eq!(codes, ["skill", "characteristic_dm", "range", "target_stance", "target_movement"], "{outcome}");
+    let codes: Vec<&str> =
+        outcome["modifiers"].as_array().unwrap().iter().filter_map(|m| m["code"].as_str()).collect();
+    assert_eq!(
+        codes,
+        ["skill", "characteristic_dm", "range", "target_stance", "target_movement"],
+        "{outcome}"
+    );
     // +2 (skill) + 1 (DEX 10) + 0 (Medium) − 2 (prone at Medium) − 1,000: −999, so 12 − 999 misses.
     assert_eq!((&outcome["hit"], &outcome["total_dm"]), (&json!(false), &json!(-999)));
 }
@@ -291,7 +301,8 @@ async fn damage_bonus_and_effect_beyond_a_hundred_are_refused_and_store_nothing(
     let (v, r) = (vasquez.as_str(), rook.as_str());
     for bonus in [i64::from(i32::MIN), -101, 101] {
         let weapon = json!({"weapon": {"weapon_type": "rifle", "damage_dice": 1, "damage_bonus": bonus}});
-        refused(&app, &encounter, "attacks", rifle(v, r, weapon), (422, "weapon.damage_bonus"), "bonus").await;
+        refused(&app, &encounter, "attacks", rifle(v, r, weapon), (422, "weapon.damage_bonus"), "bonus")
+            .await;
     }
     let dice = json!({"weapon": {"weapon_type": "rifle", "damage_dice": 51}});
     refused(&app, &encounter, "attacks", rifle(v, r, dice), (422, "weapon.damage_dice"), "51 dice").await;
@@ -333,7 +344,8 @@ async fn damage_to_a_vehicle_gives_its_hits_and_their_locations() {
         "a vehicle's hits are reported, not put on the characteristics"
     );
     // Nothing is allocated on a vehicle.
-    let split = json!({"target_id": kell, "damage": 8, "hit_location_table": "external", "allocation": {"end": 1}});
+    let split =
+        json!({"target_id": kell, "damage": 8, "hit_location_table": "external", "allocation": {"end": 1}});
     refused(&app, &encounter, "damage", split, (422, "allocation"), "a split on a vehicle").await;
 }
 
@@ -359,5 +371,6 @@ async fn a_dead_combatant_takes_no_fatigue_rest_comms_or_tactics() {
         refused(&app, &encounter, "actions", action, (422, "combatant_id"), &case).await;
     }
     let tactics = json!({"action": "tactics", "combatant_id": vasquez, "unit_ids": [kell], "rolls": [6, 6]});
-    refused(&app, &encounter, "actions", tactics, (422, "unit_ids[0]"), "tactics for a dead unit member").await;
+    refused(&app, &encounter, "actions", tactics, (422, "unit_ids[0]"), "tactics for a dead unit member")
+        .await;
 }

@@ -177,7 +177,10 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
                "status_before": "uninjured", "status_after": "wounded", "unconscious": false, "dead": false})
     );
     assert_eq!(hit["stats_after"]["damage"], json!({"str": 0, "dex": 0, "end": 5}));
-    assert_eq!(shot["summary"], json!("Vasquez hits Rook (Effect 1): 5 damage to END 7 → 2; Rook is wounded"));
+    assert_eq!(
+        shot["summary"],
+        json!("Vasquez hits Rook (Effect 1): 5 damage to END 7 → 2; Rook is wounded")
+    );
     assert_eq!(
         result["economy"],
         json!({"round": 1, "significant": 1, "minor": 0, "significant_lost": false})

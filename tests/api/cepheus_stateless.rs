@@ -170,7 +170,9 @@ async fn inline_damage_returns_the_target_with_the_damage_applied() {
     assert_eq!(result["hit"]["stats_after"], after);
     assert_eq!(
         reply.body["summary"],
-        json!("target takes 10 damage (7 after armour 3): 7 damage to DEX 8 → 7, END 6 → 0; target is wounded")
+        json!(
+            "target takes 10 damage (7 after armour 3): 7 damage to DEX 8 → 7, END 6 → 0; target is wounded"
+        )
     );
     assert_eq!(reply.body["dice"], json!([]));
 

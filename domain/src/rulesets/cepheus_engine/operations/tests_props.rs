@@ -154,13 +154,15 @@ proptest! {
         body["target"] = json!({"str": 7, "dex": 7, "end": 7, "int": 7, "edu": 7, "soc": 7, "armour": 2});
         body["aim"] = json!(aim);
         body["aim_for_kill"] = json!(kill);
-        if let Ok(request) = serde_json::from_value::<InlineAttack>(body) {
-            if let Ok(report) = attack_inline(request, &mut Dice::seeded(seed)) {
-                let _ = report.summary();
-                if let Some(hit) = &report.target_hit {
-                    let back: Result<Stats, _> = serde_json::from_value(serde_json::to_value(&hit.stats_after).unwrap());
-                    prop_assert!(back.is_ok());
-                }
+        let report = serde_json::from_value::<InlineAttack>(body)
+            .ok()
+            .and_then(|request| attack_inline(request, &mut Dice::seeded(seed)).ok());
+        if let Some(report) = report {
+            let _ = report.summary();
+            if let Some(hit) = &report.target_hit {
+                let back: Result<Stats, _> =
+                    serde_json::from_value(serde_json::to_value(&hit.stats_after).unwrap());
+                prop_assert!(back.is_ok());
             }
         }
     }
@@ -180,10 +182,11 @@ proptest! {
             check_stored(&fight(), |e| damage_op::damage(e, request, &mut Dice::seeded(seed)).map(Reported));
         }
         body["target"] = json!({"str": 7, "dex": 7, "end": 7, "int": 7, "edu": 7, "soc": 7, "armour": 3});
-        if let Ok(request) = serde_json::from_value::<InlineDamage>(body) {
-            if let Ok(report) = damage_inline(request, &mut Dice::seeded(seed)) {
-                let _ = report.summary();
-            }
+        let report = serde_json::from_value::<InlineDamage>(body)
+            .ok()
+            .and_then(|request| damage_inline(request, &mut Dice::seeded(seed)).ok());
+        if let Some(report) = report {
+            let _ = report.summary();
         }
     }
 
