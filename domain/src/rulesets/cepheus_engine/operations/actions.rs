@@ -276,9 +276,9 @@ pub enum Action {
         days: Option<Score<1, 365>>,
         #[serde(default)]
         medic_id: Option<CombatantId>,
-        /// 0 to 15.
+        /// An outside medic's Medicine level, −3 (unskilled) to 15.
         #[serde(default)]
-        medic_skill: Option<Score<0, 15>>,
+        medic_skill: Option<Score<-3, 15>>,
         #[serde(default)]
         split: Option<DamageSplit>,
     },

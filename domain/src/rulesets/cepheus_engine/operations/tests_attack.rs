@@ -309,6 +309,10 @@ fn inline_attack_and_damage_store_nothing_and_return_the_target() {
         "distance_squares": 5, "cover": "half", "reaction": "dodge"
     }));
     let report = attack_inline(request, &mut dice(&[6, 5, 2])).unwrap();
+    assert_eq!(
+        crate::rulesets::Summary::summary(&report),
+        "attacker hits target (Effect 3): 5 damage to END 7 → 2; target is wounded"
+    );
     assert_eq!(report.range_band, super::super::range::RangeBand::Short);
     let hit = report.target_hit.unwrap();
     assert_eq!((hit.combatant_id, hit.name.as_str()), (None, "target"));
