@@ -112,7 +112,7 @@ async fn an_inline_attack_gives_the_stored_attacks_numbers_and_stores_nothing() 
     assert_eq!(
         inline["result"]["target_hit"]["allocation"],
         json!({"damage": 11, "str": 4, "dex": 0, "end": 7, "excess": 0, "first_damage": true,
-               "status_before": "uninjured", "status_after": "wounded", "unconscious": false, "dead": false})
+               "status_before": "uninjured", "status_after": "wounded"})
     );
     let mut hurt = rook();
     hurt["damage"] = json!({"str": 4, "dex": 0, "end": 7});
@@ -163,7 +163,7 @@ async fn inline_damage_returns_the_target_with_the_damage_applied() {
     assert_eq!(
         result["hit"]["allocation"],
         json!({"damage": 7, "str": 0, "dex": 1, "end": 6, "excess": 0, "first_damage": true,
-               "status_before": "uninjured", "status_after": "wounded", "unconscious": false, "dead": false})
+               "status_before": "uninjured", "status_after": "wounded"})
     );
     let mut after = target.clone();
     after["damage"] = json!({"str": 0, "dex": 1, "end": 6});

@@ -121,7 +121,11 @@ pub struct Allocation {
     pub first_damage: bool,
     pub status_before: Status,
     pub status_after: Status,
+    /// `status_after` is unconscious (not published: `status_after` says it).
+    #[serde(skip)]
     pub unconscious: bool,
+    /// `status_after` is dead (not published: `status_after` says it).
+    #[serde(skip)]
     pub dead: bool,
 }
 

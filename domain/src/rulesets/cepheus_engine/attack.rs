@@ -75,7 +75,9 @@ pub struct AttackOutcome {
     pub scatter: Option<Scatter>,
     /// What the referee must still decide.
     pub notes: Vec<String>,
-    /// Every die rolled for this attack.
+    /// Every die rolled for this attack. Not published: the report that carries the outcome
+    /// lists them (`dice`), so each die appears once.
+    #[serde(skip)]
     pub dice: Vec<DieRoll>,
 }
 

@@ -145,6 +145,8 @@ pub struct GrappleOutcome {
     pub action: Option<GrappleAction>,
     /// The two are grappling after this check.
     pub grappling: bool,
+    /// Not published: the action report lists every die once (`dice`).
+    #[serde(skip)]
     pub dice: Vec<DieRoll>,
 }
 
