@@ -95,7 +95,8 @@ impl<'a> Walk<'a> {
 }
 
 fn spec() -> Value {
-    serde_json::to_value(skirmish_api::openapi::openapi()).expect("the document serialises")
+    serde_json::to_value(skirmish_api::openapi::openapi())
+        .unwrap_or_else(|error| panic!("the document serialises: {error}"))
 }
 
 /// Every (method, path, operation) of the document.

@@ -29,6 +29,13 @@ impl<const MIN: i32, const MAX: i32> Score<MIN, MAX> {
     }
 }
 
+impl<const MIN: i32, const MAX: i32> Default for Score<MIN, MAX> {
+    /// The value in range nearest 0.
+    fn default() -> Self {
+        Self(0.clamp(MIN, MAX))
+    }
+}
+
 impl<const MIN: i32, const MAX: i32> TryFrom<i64> for Score<MIN, MAX> {
     type Error = OutOfRange;
 
@@ -65,5 +72,101 @@ impl<const MIN: i32, const MAX: i32> utoipa::ToSchema for Score<MIN, MAX> {
         let bound =
             |value: i32| if value < 0 { format!("Minus{}", value.unsigned_abs()) } else { value.to_string() };
         format!("Score{}To{}", bound(MIN), bound(MAX)).into()
+    }
+}
+
+/// A bounded real number read from client input (metres, km/h): finite and in `MIN..=MAX`;
+/// anything else (NaN, ±∞, out of range) is refused when parsed.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Serialize, Deserialize)]
+#[serde(try_from = "f64", into = "f64")]
+pub struct Measure<const MIN: i32, const MAX: i32>(f64);
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{value} is out of range (expected a finite number from {min} to {max})")]
+pub struct MeasureOutOfRange {
+    pub value: f64,
+    pub min: i32,
+    pub max: i32,
+}
+
+impl<const MIN: i32, const MAX: i32> Measure<MIN, MAX> {
+    pub fn new(value: f64) -> Result<Self, MeasureOutOfRange> {
+        if value.is_finite() && (f64::from(MIN)..=f64::from(MAX)).contains(&value) {
+            Ok(Self(value))
+        } else {
+            Err(MeasureOutOfRange { value, min: MIN, max: MAX })
+        }
+    }
+
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl<const MIN: i32, const MAX: i32> Default for Measure<MIN, MAX> {
+    /// The bound nearest 0.
+    fn default() -> Self {
+        Self(f64::from(0.clamp(MIN, MAX)))
+    }
+}
+
+impl<const MIN: i32, const MAX: i32> TryFrom<f64> for Measure<MIN, MAX> {
+    type Error = MeasureOutOfRange;
+
+    fn try_from(value: f64) -> Result<Self, Self::Error> {
+        Self::new(value)
+    }
+}
+
+impl<const MIN: i32, const MAX: i32> From<Measure<MIN, MAX>> for f64 {
+    fn from(measure: Measure<MIN, MAX>) -> f64 {
+        measure.0
+    }
+}
+
+/// Published as a number schema with its bounds, named after them (`Measure0To10000`).
+#[cfg(feature = "schema")]
+impl<const MIN: i32, const MAX: i32> utoipa::PartialSchema for Measure<MIN, MAX> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::Number)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Double)))
+            .minimum(Some(f64::from(MIN)))
+            .maximum(Some(f64::from(MAX)))
+            .into()
+    }
+}
+
+#[cfg(feature = "schema")]
+impl<const MIN: i32, const MAX: i32> utoipa::ToSchema for Measure<MIN, MAX> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        let bound =
+            |value: i32| if value < 0 { format!("Minus{}", value.unsigned_abs()) } else { value.to_string() };
+        format!("Measure{}To{}", bound(MIN), bound(MAX)).into()
+    }
+}
+
+#[cfg(test)]
+mod measure_tests {
+    use super::Measure;
+
+    #[test]
+    fn a_measure_refuses_nan_infinity_and_values_outside_its_bounds() {
+        assert!(Measure::<0, 10>::new(f64::NAN).is_err());
+        assert!(Measure::<0, 10>::new(f64::INFINITY).is_err());
+        assert!(Measure::<0, 10>::new(1e308).is_err());
+        assert!(Measure::<0, 10>::new(-0.5).is_err());
+        assert_eq!(Measure::<0, 10>::new(10.0).map(Measure::get), Ok(10.0));
+        assert_eq!(Measure::<0, 10>::new(2.5).map(Measure::get), Ok(2.5));
+    }
+
+    #[test]
+    fn a_measure_is_read_from_json_with_its_bounds() {
+        let read: Result<Measure<0, 10>, _> = serde_json::from_str("10.5");
+        assert!(read.is_err());
+        let read: Measure<0, 10> = serde_json::from_str("3").unwrap();
+        assert_eq!(read.get(), 3.0);
+        assert_eq!(serde_json::to_string(&read).unwrap(), "3.0");
     }
 }

@@ -238,3 +238,139 @@ async fn attacks_and_actions_wait_for_the_encounter_to_start_and_store_nothing()
     assert_eq!(wound.body["result"]["hit"]["stats_after"]["damage"], json!({"str": 0, "dex": 0, "end": 3}));
     assert_eq!(wound.body["events"][0]["kind"], json!("damage_applied"));
 }
+
+/// Issue 12, item 1: a DM of i32::MIN and a target movement of 1e308 used to pass the checks and
+/// wrap the attack total to a hit with Effect 2147483459, stored and logged.
+#[tokio::test]
+async fn wrapping_dms_and_endless_target_movement_are_refused_and_store_nothing() {
+    let app = spawn_app().await;
+    let (encounter, [rook, vasquez, _, _]) = fight(&app).await;
+    let (v, r) = (vasquez.as_str(), rook.as_str());
+    let huge: Vec<Value> = (0..10).map(|_| json!({"reason": "bribe", "dm": i64::from(i32::MIN)})).collect();
+    let cases = [
+        (
+            json!({"extra_modifiers": [{"reason": "bribe", "dm": i64::from(i32::MIN)}]}),
+            "extra_modifiers[0].dm",
+        ),
+        (json!({"extra_modifiers": huge}), "extra_modifiers[0].dm"),
+        (json!({"extra_modifiers": [{"reason": "x", "dm": -21}]}), "extra_modifiers[0].dm"),
+        (json!({"target_movement_m": 1e308}), "target_movement_m"),
+        (json!({"target_movement_m": 21_474_836_470_i64}), "target_movement_m"),
+        (json!({"target_movement_m": 10_001}), "target_movement_m"),
+        (json!({"distance_m": 1e308}), "distance_m"),
+        (json!({"panic_fire_rounds": 4_294_967_295_i64}), "panic_fire_rounds"),
+    ];
+    for (extra, field) in cases {
+        let case = format!("stored attack with {extra}");
+        refused(&app, &encounter, "attacks", rifle(v, r, extra.clone()), (422, field), &case).await;
+        let mut inline = rifle("", "", extra.clone());
+        if let Some(body) = inline.as_object_mut() {
+            body.retain(|key, _| !key.ends_with("_id"));
+        }
+        inline["attacker"] = json!({"str": 8, "dex": 10, "end": 9, "int": 7, "edu": 7, "soc": 8});
+        inline["target"] = json!({"str": 8, "dex": 9, "end": 7, "int": 6, "edu": 5, "soc": 4});
+        let reply = app.post_json("/v1/rulesets/cepheus-engine/attacks", &inline).await;
+        reply.assert_problem(422, Some(field), &format!("inline attack with {extra}"));
+    }
+    // The largest movement the bounds allow is an ordinary penalty: 10,000 m is −1,000 DM, a miss.
+    let far = app
+        .post_json(
+            &format!("/v1/encounters/{encounter}/attacks"),
+            &rifle(v, r, json!({"target_movement_m": 10_000, "rolls": [6, 6]})),
+        )
+        .await
+        .expect_status(200, "the fastest target allowed");
+    let outcome = &far.body["result"]["outcome"];
+    let codes: Vec<&str> =
+        outcome["modifiers"].as_array().unwrap().iter().filter_map(|m| m["code"].as_str()).collect();
+    assert_eq!(
+        codes,
+        ["skill", "characteristic_dm", "range", "target_stance", "target_movement"],
+        "{outcome}"
+    );
+    // +2 (skill) + 1 (DEX 10) + 0 (Medium) − 2 (prone at Medium) − 1,000: −999, so 12 − 999 misses.
+    assert_eq!((&outcome["hit"], &outcome["total_dm"]), (&json!(false), &json!(-999)));
+}
+
+/// Issue 12, item 5: `weapon.damage_bonus` and the damage command's `effect` accepted i32::MIN
+/// although ±100 is documented.
+#[tokio::test]
+async fn damage_bonus_and_effect_beyond_a_hundred_are_refused_and_store_nothing() {
+    let app = spawn_app().await;
+    let (encounter, [rook, vasquez, _, kell]) = fight(&app).await;
+    let (v, r) = (vasquez.as_str(), rook.as_str());
+    for bonus in [i64::from(i32::MIN), -101, 101] {
+        let weapon = json!({"weapon": {"weapon_type": "rifle", "damage_dice": 1, "damage_bonus": bonus}});
+        refused(&app, &encounter, "attacks", rifle(v, r, weapon), (422, "weapon.damage_bonus"), "bonus")
+            .await;
+    }
+    let dice = json!({"weapon": {"weapon_type": "rifle", "damage_dice": 51}});
+    refused(&app, &encounter, "attacks", rifle(v, r, dice), (422, "weapon.damage_dice"), "51 dice").await;
+    for effect in [i64::from(i32::MIN), -101, 101] {
+        let body = json!({"target_id": kell, "damage": 2, "apply_armour": true, "effect": effect});
+        refused(&app, &encounter, "damage", body, (422, "effect"), "effect out of range").await;
+    }
+    let body = json!({"target_id": kell, "damage": 10_001});
+    refused(&app, &encounter, "damage", body, (422, "damage"), "damage above 10,000").await;
+}
+
+/// Issue 12, item 10: a damage total could reach a vehicle only through a staged attack.
+#[tokio::test]
+async fn damage_to_a_vehicle_gives_its_hits_and_their_locations() {
+    let app = spawn_app().await;
+    let (encounter, [_, _, _, kell]) = fight(&app).await;
+    let before = app.snapshot(&encounter).await;
+    // 8 points (no armour) are row 7–9 of the Vehicle Damage table: one Double. Its location roll
+    // 3 + 4 = 7 on the External column is Armour.
+    let reply = app
+        .post_json(
+            &format!("/v1/encounters/{encounter}/damage"),
+            &json!({"target_id": kell, "damage": 8, "hit_location_table": "external", "rolls": [3, 4]}),
+        )
+        .await
+        .expect_status(200, "damage to a vehicle");
+    let result = &reply.body["result"];
+    assert_eq!((&result["after_armour"], &result["hit"]), (&json!(8), &Value::Null));
+    let hit = &result["vehicle"]["hits"][0];
+    assert_eq!(
+        (&hit["hit"], &hit["hits_on_location"], &hit["roll"], &hit["location"]),
+        (&json!("double"), &json!(2), &json!(7), &json!("armour"))
+    );
+    assert_eq!(result["vehicle"]["hits"].as_array().map(Vec::len), Some(1));
+    assert_eq!(reply.body["summary"], json!("Kell takes 8 damage: 1 vehicle hit(s)"));
+    let after = app.snapshot(&encounter).await;
+    assert_eq!(
+        after.encounter["combatants"], before.encounter["combatants"],
+        "a vehicle's hits are reported, not put on the characteristics"
+    );
+    // Nothing is allocated on a vehicle.
+    let split =
+        json!({"target_id": kell, "damage": 8, "hit_location_table": "external", "allocation": {"end": 1}});
+    refused(&app, &encounter, "damage", split, (422, "allocation"), "a split on a vehicle").await;
+}
+
+/// Issue 12, item 11: fatigue, rest, comms and tactics on a dead combatant answered 200.
+#[tokio::test]
+async fn a_dead_combatant_takes_no_fatigue_rest_comms_or_tactics() {
+    let app = spawn_app().await;
+    let (encounter, [_, vasquez, _, kell]) = fight(&app).await;
+    // STR 7 + DEX 6 + END 6 = 19 points: every physical characteristic at 0, Kell is dead.
+    let killed = app
+        .post_json(&format!("/v1/encounters/{encounter}/damage"), &json!({"target_id": kell, "damage": 19}))
+        .await
+        .expect_status(200, "Kell dies");
+    assert_eq!(killed.body["result"]["hit"]["allocation"]["status_after"], json!("dead"));
+    for action in [
+        json!({"action": "fatigue", "combatant_id": kell}),
+        json!({"action": "rest", "combatant_id": kell}),
+        json!({"action": "comms", "combatant_id": kell, "in_contact": false}),
+        json!({"action": "tactics", "combatant_id": kell, "unit_ids": [kell]}),
+        json!({"action": "free", "combatant_id": kell, "note": "last words"}),
+    ] {
+        let case = format!("{} on a dead combatant", action["action"]);
+        refused(&app, &encounter, "actions", action, (422, "combatant_id"), &case).await;
+    }
+    let tactics = json!({"action": "tactics", "combatant_id": vasquez, "unit_ids": [kell], "rolls": [6, 6]});
+    refused(&app, &encounter, "actions", tactics, (422, "unit_ids[0]"), "tactics for a dead unit member")
+        .await;
+}

@@ -141,10 +141,10 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"reason": "gun combat skill 2", "dm": 2},
-            {"reason": "DEX 10 (DM +1)", "dm": 1},
-            {"reason": "Rifle at Medium range: Average", "dm": 0},
-            {"reason": "target dodges", "dm": -1}
+            {"code": "skill", "reason": "gun combat skill 2", "dm": 2},
+            {"code": "characteristic_dm", "reason": "DEX 10 (DM +1)", "dm": 1},
+            {"code": "range", "reason": "Rifle at Medium range: Average", "dm": 0},
+            {"code": "dodge", "reason": "target dodges", "dm": -1}
         ])
     );
     assert_eq!(
@@ -168,15 +168,19 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     );
     let hit = &result["target_hit"];
     assert_eq!(
-        (&hit["combatant_id"], &hit["damage"], &hit["defeated"]),
+        (&hit["combatant_id"], &hit["allocation"]["damage"], &hit["defeated"]),
         (&json!(rook), &json!(5), &json!(false))
     );
     assert_eq!(
         hit["allocation"],
         json!({"damage": 5, "str": 0, "dex": 0, "end": 5, "excess": 0, "first_damage": true,
-               "status_before": "uninjured", "status_after": "wounded", "unconscious": false, "dead": false})
+               "status_before": "uninjured", "status_after": "wounded"})
     );
     assert_eq!(hit["stats_after"]["damage"], json!({"str": 0, "dex": 0, "end": 5}));
+    assert_eq!(
+        shot["summary"],
+        json!("Vasquez hits Rook (Effect 1): 5 damage to END 7 → 2; Rook is wounded")
+    );
     assert_eq!(
         result["economy"],
         json!({"round": 1, "significant": 1, "minor": 0, "significant_lost": false})
@@ -218,11 +222,11 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"reason": "gun combat skill 1", "dm": 1},
-            {"reason": "DEX 9 (DM +1)", "dm": 1},
-            {"reason": "Pistol at Short range: Average", "dm": 0},
-            {"reason": "target in 1/2 cover", "dm": -1},
-            {"reason": "own penalties this round (reaction: dodge against Vasquez's attack -1)", "dm": -1}
+            {"code": "skill", "reason": "gun combat skill 1", "dm": 1},
+            {"code": "characteristic_dm", "reason": "DEX 9 (DM +1)", "dm": 1},
+            {"code": "range", "reason": "Pistol at Short range: Average", "dm": 0},
+            {"code": "cover", "reason": "target in 1/2 cover", "dm": -1},
+            {"code": "own_penalties", "reason": "own penalties this round (reaction: dodge against Vasquez's attack -1)", "dm": -1}
         ])
     );
     assert_eq!(
@@ -286,9 +290,9 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"reason": "gun combat skill 1", "dm": 1},
-            {"reason": "DEX 7 (DM +0)", "dm": 0},
-            {"reason": "Assault Weapon at Medium range: Average", "dm": 0}
+            {"code": "skill", "reason": "gun combat skill 1", "dm": 1},
+            {"code": "characteristic_dm", "reason": "DEX 7 (DM +0)", "dm": 0},
+            {"code": "range", "reason": "Assault Weapon at Medium range: Average", "dm": 0}
         ])
     );
     assert_eq!((&outcome["roll_total"], &outcome["effect"]), (&json!(11), &json!(3)));
@@ -306,7 +310,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         hit["allocation"],
         json!({"damage": 17, "str": 7, "dex": 4, "end": 6, "excess": 0, "first_damage": true,
-               "status_before": "uninjured", "status_after": "unconscious", "unconscious": true, "dead": false})
+               "status_before": "uninjured", "status_after": "unconscious"})
     );
     assert_eq!(hit["defeated"], json!(true));
     assert_eq!(hit["stats_after"]["damage"], json!({"str": 7, "dex": 4, "end": 6}));
@@ -374,7 +378,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     )
     .await;
     let outcome = &dodge["result"]["outcome"];
-    assert_eq!(outcome["modifiers"][3], json!({"reason": "target dodges", "dm": -1}));
+    assert_eq!(outcome["modifiers"][3], json!({"code": "dodge", "reason": "target dodges", "dm": -1}));
     assert_eq!((&outcome["roll_total"], &outcome["hit"]), (&json!(7), &json!(false)));
     assert_eq!(kinds(&dodge), strings(&["attack_resolved"]));
     let now = app.encounter(&encounter).await;
@@ -405,10 +409,10 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         result["outcome"]["modifiers"],
         json!([
-            {"reason": "gun combat skill 1", "dm": 1},
-            {"reason": "DEX 7 (DM +0)", "dm": 0},
-            {"reason": "Assault Weapon at Short range: Average", "dm": 0},
-            {"reason": "sprayed 10-round burst", "dm": 2}
+            {"code": "skill", "reason": "gun combat skill 1", "dm": 1},
+            {"code": "characteristic_dm", "reason": "DEX 7 (DM +0)", "dm": 0},
+            {"code": "range", "reason": "Assault Weapon at Short range: Average", "dm": 0},
+            {"code": "burst", "reason": "sprayed 10-round burst", "dm": 2}
         ])
     );
     assert_eq!((&result["outcome"]["roll_total"], &result["outcome"]["effect"]), (&json!(9), &json!(1)));
@@ -423,7 +427,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         result["target_hit"]["allocation"],
         json!({"damage": 4, "str": 2, "dex": 0, "end": 2, "excess": 0, "first_damage": false,
-               "status_before": "wounded", "status_after": "wounded", "unconscious": false, "dead": false})
+               "status_before": "wounded", "status_after": "wounded"})
     );
 
     // Round 2 ends: Kell skipped again; Vasquez's dodge now costs him 2 for round 3 (10 → 8).
@@ -467,7 +471,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(close["result"]["range_band"], json!("close"));
     assert_eq!(
         close["result"]["outcome"]["modifiers"][2],
-        json!({"reason": "Pistol at Close range: Average", "dm": 0})
+        json!({"code": "range", "reason": "Pistol at Close range: Average", "dm": 0})
     );
     assert_eq!(
         (&close["result"]["outcome"]["total_dm"], &close["result"]["outcome"]["effect"]),
@@ -502,7 +506,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         result["target_hit"]["allocation"],
         json!({"damage": 23, "str": 6, "dex": 9, "end": 0, "excess": 8, "first_damage": false,
-               "status_before": "wounded", "status_after": "dead", "unconscious": false, "dead": true})
+               "status_before": "wounded", "status_after": "dead"})
     );
     assert_eq!(result["target_hit"]["defeated"], json!(true));
 
@@ -540,14 +544,12 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
             "attack_resolved" => {
                 attacks += 1;
                 let report = &event["data"]["report"];
-                assert_eq!(
-                    report["dice"], report["outcome"]["dice"],
-                    "the attack's dice are all the outcome's"
-                );
+                assert_eq!(report["outcome"].get("dice"), None, "each die is listed once, in the report");
                 for modifier in
                     report["outcome"]["modifiers"].as_array().unwrap_or_else(|| panic!("{report}"))
                 {
                     assert!(!text(&modifier["reason"]).is_empty() && modifier["dm"].is_i64(), "{modifier}");
+                    assert!(!text(&modifier["code"]).is_empty(), "{modifier}");
                 }
                 &report["dice"]
             }

@@ -62,8 +62,12 @@ fn assert_twins(inline: &Value, stored: &Value) {
     for field in ["skill", "skill_level", "range_band", "reaction", "outcome"] {
         assert_eq!(a[field], b[field], "{field}");
     }
-    assert_eq!(a["allocation"], b["target_hit"]["allocation"]);
-    assert_eq!(a["target_after"], b["target_hit"]["stats_after"]);
+    // The same report shape: the hit, the stat block after it, the same names.
+    for field in ["allocation", "stats_after", "defeated"] {
+        assert_eq!(a["target_hit"][field], b["target_hit"][field], "target_hit.{field}");
+    }
+    assert_eq!((&a["attacker_name"], &a["target_name"]), (&json!("attacker"), &json!("target")));
+    assert_eq!((&a["attacker_id"], &a["target_hit"]["combatant_id"]), (&Value::Null, &Value::Null));
 }
 
 #[tokio::test]
@@ -86,11 +90,11 @@ async fn an_inline_attack_gives_the_stored_attacks_numbers_and_stores_nothing() 
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"reason": "gun combat skill 2", "dm": 2},
-            {"reason": "DEX 10 (DM +1)", "dm": 1},
-            {"reason": "Rifle at Medium range: Average", "dm": 0},
-            {"reason": "target in 1/4 cover", "dm": 0},
-            {"reason": "target dodges from cover", "dm": -2}
+            {"code": "skill", "reason": "gun combat skill 2", "dm": 2},
+            {"code": "characteristic_dm", "reason": "DEX 10 (DM +1)", "dm": 1},
+            {"code": "range", "reason": "Rifle at Medium range: Average", "dm": 0},
+            {"code": "cover", "reason": "target in 1/4 cover", "dm": 0},
+            {"code": "dodge", "reason": "target dodges from cover", "dm": -2}
         ])
     );
     assert_eq!(
@@ -106,13 +110,13 @@ async fn an_inline_attack_gives_the_stored_attacks_numbers_and_stores_nothing() 
         (&json!(13), &json!(2), &json!(11))
     );
     assert_eq!(
-        inline["result"]["allocation"],
+        inline["result"]["target_hit"]["allocation"],
         json!({"damage": 11, "str": 4, "dex": 0, "end": 7, "excess": 0, "first_damage": true,
-               "status_before": "uninjured", "status_after": "wounded", "unconscious": false, "dead": false})
+               "status_before": "uninjured", "status_after": "wounded"})
     );
     let mut hurt = rook();
     hurt["damage"] = json!({"str": 4, "dex": 0, "end": 7});
-    assert_eq!(inline["result"]["target_after"], hurt);
+    assert_eq!(inline["result"]["target_hit"]["stats_after"], hurt);
     let notes: Vec<String> = inline["result"]["notes"].as_array().unwrap().iter().map(text).collect();
     assert!(notes.iter().any(|n| n.contains("yours to track")), "{notes:?}");
     assert!(inline.get("version").is_none() && inline.get("events").is_none(), "{inline}");
@@ -147,7 +151,7 @@ async fn inline_damage_returns_the_target_with_the_damage_applied() {
     let reply = app
         .post_json(
             "/v1/rulesets/cepheus-engine/damage",
-            &json!({"target": target, "damage": 10, "armour": true, "effect": 2}),
+            &json!({"target": target, "damage": 10, "apply_armour": true, "effect": 2}),
         )
         .await
         .expect_status(200, "inline damage");
@@ -157,13 +161,19 @@ async fn inline_damage_returns_the_target_with_the_damage_applied() {
         (&json!(10), &json!(3), &json!(7), &json!(false))
     );
     assert_eq!(
-        result["allocation"],
+        result["hit"]["allocation"],
         json!({"damage": 7, "str": 0, "dex": 1, "end": 6, "excess": 0, "first_damage": true,
-               "status_before": "uninjured", "status_after": "wounded", "unconscious": false, "dead": false})
+               "status_before": "uninjured", "status_after": "wounded"})
     );
     let mut after = target.clone();
     after["damage"] = json!({"str": 0, "dex": 1, "end": 6});
-    assert_eq!(result["target_after"], after);
+    assert_eq!(result["hit"]["stats_after"], after);
+    assert_eq!(
+        reply.body["summary"],
+        json!(
+            "target takes 10 damage (7 after armour 3): 7 damage to DEX 8 → 7, END 6 → 0; target is wounded"
+        )
+    );
     assert_eq!(reply.body["dice"], json!([]));
 
     // Again on the hurt stat block: 2 points against armour 3 stop at 0, but Effect 6 always
@@ -172,15 +182,15 @@ async fn inline_damage_returns_the_target_with_the_damage_applied() {
     let second = app
         .post_json(
             "/v1/rulesets/cepheus-engine/damage",
-            &json!({"target": after, "damage": 2, "armour": true, "effect": 6, "allocation": {"str": 1}}),
+            &json!({"target": after, "damage": 2, "apply_armour": true, "effect": 6, "allocation": {"str": 1}}),
         )
         .await
         .expect_status(200, "inline damage on a hurt target");
     let result = &second.body["result"];
     assert_eq!((&result["after_armour"], &result["minimum_one_applied"]), (&json!(1), &json!(true)));
-    assert_eq!(result["target_after"]["damage"], json!({"str": 1, "dex": 1, "end": 6}));
+    assert_eq!(result["hit"]["stats_after"]["damage"], json!({"str": 1, "dex": 1, "end": 6}));
     assert_eq!(
-        (&result["allocation"]["status_before"], &result["allocation"]["status_after"]),
+        (&result["hit"]["allocation"]["status_before"], &result["hit"]["allocation"]["status_after"]),
         (&json!("wounded"), &json!("seriously_wounded"))
     );
 

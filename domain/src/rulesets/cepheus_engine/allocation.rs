@@ -54,6 +54,25 @@ pub struct Split {
     pub end: i32,
 }
 
+/// Points a client asks to place on each physical characteristic (each 0 to 30).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageSplit))]
+#[serde(deny_unknown_fields)]
+pub struct DamageSplit {
+    #[serde(default)]
+    pub str: crate::score::Score<0, 30>,
+    #[serde(default)]
+    pub dex: crate::score::Score<0, 30>,
+    #[serde(default)]
+    pub end: crate::score::Score<0, 30>,
+}
+
+impl From<DamageSplit> for Split {
+    fn from(split: DamageSplit) -> Self {
+        Split { str: split.str.get(), dex: split.dex.get(), end: split.end.get() }
+    }
+}
+
 impl Split {
     pub fn of(&self, physical: Physical) -> i32 {
         match physical {
@@ -102,7 +121,11 @@ pub struct Allocation {
     pub first_damage: bool,
     pub status_before: Status,
     pub status_after: Status,
+    /// `status_after` is unconscious (not published: `status_after` says it).
+    #[serde(skip)]
     pub unconscious: bool,
+    /// `status_after` is dead (not published: `status_after` says it).
+    #[serde(skip)]
     pub dead: bool,
 }
 

@@ -75,7 +75,9 @@ pub struct AttackOutcome {
     pub scatter: Option<Scatter>,
     /// What the referee must still decide.
     pub notes: Vec<String>,
-    /// Every die rolled for this attack.
+    /// Every die rolled for this attack. Not published: the report that carries the outcome
+    /// lists them (`dice`), so each die appears once.
+    #[serde(skip)]
     pub dice: Vec<DieRoll>,
 }
 
@@ -154,7 +156,7 @@ fn resolve_hit(
     let effect = outcome.effect.unwrap_or(0);
     if let Some(blind) = request.blind_fire {
         let purpose = "blind fire: which eligible target in the line of fire is hit";
-        outcome.blind_fire_target = Some(roll_blind_fire_target(blind.eligible_targets, dice, purpose)?);
+        outcome.blind_fire_target = Some(roll_blind_fire_target(blind.eligible_targets.get().unsigned_abs(), dice, purpose)?);
     }
     if request.circumstances.suppression {
         outcome.suppression = Some(SuppressionResult { initiative_penalty: effect, skill_check_dm: -1 });

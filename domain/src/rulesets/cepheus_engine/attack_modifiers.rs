@@ -28,7 +28,7 @@ use super::burst::{BurstMode, burst_effect, panic_fire_damage};
 use super::circumstances::{AttackCircumstances, validate};
 use super::conditions::{darkness_modifier, smoke_modifier, weather_modifiers};
 use super::cover::cover_modifier;
-use super::modifier::{DamageChange, DamageModifier, Modifier};
+use super::modifier::{DamageChange, DamageModifier, Modifier, ModifierCode};
 use super::range::RangeBand;
 use super::reactions::{dodge_modifier, own_reactions_modifier, parry_modifier};
 use super::stance::target_stance_modifier;
@@ -59,23 +59,23 @@ pub fn damage_modifiers(attack: &AttackCircumstances) -> Result<Vec<DamageModifi
     validate(attack)?;
     let mut changes = Vec::new();
     if spreads(attack) {
-        changes.push(DamageModifier::new("shotgun spread: damage becomes 2D6", DamageChange::DiceBecome(2)));
+        changes.push(DamageModifier::new(ModifierCode::ShotgunSpread, "shotgun spread: damage becomes 2D6", DamageChange::DiceBecome(2)));
     }
     if let Some(burst) = attack.burst.filter(|burst| burst.mode == BurstMode::Grouped) {
-        let extra = burst_effect(burst.rounds)?.extra_damage;
-        changes.push(DamageModifier::new(format!("grouped {}-round burst", burst.rounds), extra.into()));
+        let extra = burst_effect(burst.rounds.get().unsigned_abs())?.extra_damage;
+        changes.push(DamageModifier::new(ModifierCode::Burst, format!("grouped {}-round burst", burst.rounds.get()), extra.into()));
     }
     if let Some(rounds) = attack.panic_fire_rounds {
         let extra = panic_fire_damage(rounds)?;
-        changes.push(DamageModifier::new(format!("panic fire with {rounds} round(s)"), extra.into()));
+        changes.push(DamageModifier::new(ModifierCode::PanicFire, format!("panic fire with {rounds} round(s)"), extra.into()));
     }
     if attack.aim_for_kill > 0 {
         let points = i32::from(attack.aim_for_kill);
         let reason = format!("aiming for the kill ({} minor actions)", attack.aim_for_kill);
-        changes.push(DamageModifier::new(reason, DamageChange::PlusPoints(points)));
+        changes.push(DamageModifier::new(ModifierCode::AimForKill, reason, DamageChange::PlusPoints(points)));
     }
     if attack.extreme_range && attack.technology.is_energy() {
-        changes.push(DamageModifier::new("energy weapon at extreme range", DamageChange::HalvedRoundUp));
+        changes.push(DamageModifier::new(ModifierCode::ExtremeRange, "energy weapon at extreme range", DamageChange::HalvedRoundUp));
     }
     Ok(changes)
 }
@@ -87,9 +87,9 @@ fn range_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleEr
     let difficulty = attack_difficulty(weapon, band)
         .ok_or_else(|| RuleError::invalid("range_band", "this weapon cannot attack at this range"))?;
     let reason = format!("{} at {} range: {}", weapon.label(), band.label(), difficulty.label());
-    let mut modifiers = vec![Modifier::new(reason, difficulty.dm())];
+    let mut modifiers = vec![Modifier::new(ModifierCode::Range, reason, difficulty.dm())];
     if attack.extreme_range {
-        modifiers.push(Modifier::new("extreme range, beyond Distant", -2));
+        modifiers.push(Modifier::new(ModifierCode::ExtremeRange, "extreme range, beyond Distant", -2));
     }
     Ok(modifiers)
 }
@@ -100,13 +100,13 @@ fn aiming_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
     let mut modifiers = Vec::new();
     if attack.aim > 0 {
         let reason = format!("aiming ({} minor actions)", attack.aim);
-        modifiers.push(Modifier::new(reason, i32::from(attack.aim)));
+        modifiers.push(Modifier::new(ModifierCode::Aim, reason, i32::from(attack.aim)));
         if attack.laser_sight {
-            modifiers.push(Modifier::new("laser sight while aiming", 1));
+            modifiers.push(Modifier::new(ModifierCode::LaserSight, "laser sight while aiming", 1));
         }
     }
     if attack.intelligent_weapon {
-        modifiers.push(Modifier::new("intelligent weapon within its program's tolerance", 1));
+        modifiers.push(Modifier::new(ModifierCode::IntelligentWeapon, "intelligent weapon within its program's tolerance", 1));
     }
     modifiers
 }
@@ -116,17 +116,17 @@ fn aiming_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
 fn fire_mode_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
     let mut modifiers = Vec::new();
     if let Some(burst) = attack.burst.filter(|burst| burst.mode == BurstMode::Spray) {
-        let dm = burst_effect(burst.rounds)?.attack_dm;
-        modifiers.push(Modifier::new(format!("sprayed {}-round burst", burst.rounds), dm));
+        let dm = burst_effect(burst.rounds.get().unsigned_abs())?.attack_dm;
+        modifiers.push(Modifier::new(ModifierCode::Burst, format!("sprayed {}-round burst", burst.rounds.get()), dm));
     }
     if attack.panic_fire_rounds.is_some() {
-        modifiers.push(Modifier::new("panic fire", -2));
+        modifiers.push(Modifier::new(ModifierCode::PanicFire, "panic fire", -2));
     }
     if spreads(attack) {
-        modifiers.push(Modifier::new(format!("shotgun spread at {} range", attack.range_band.label()), 1));
+        modifiers.push(Modifier::new(ModifierCode::ShotgunSpread, format!("shotgun spread at {} range", attack.range_band.label()), 1));
     }
     if attack.suppression {
-        modifiers.push(Modifier::new("suppression fire: aiming at cover and objects near the target", -2));
+        modifiers.push(Modifier::new(ModifierCode::SuppressionFire, "suppression fire: aiming at cover and objects near the target", -2));
     }
     Ok(modifiers)
 }
@@ -143,11 +143,11 @@ fn spreads(attack: &AttackCircumstances) -> bool {
 fn situation_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
     let mut modifiers = Vec::new();
     if attack.zero_g && attack.recoil {
-        modifiers.push(Modifier::new("weapon with recoil in zero gravity", -2));
+        modifiers.push(Modifier::new(ModifierCode::ZeroGRecoil, "weapon with recoil in zero gravity", -2));
     }
     if attack.firing_into_combat {
         modifiers
-            .push(Modifier::new("firing into combat: target at Personal range of another combatant", -2));
+            .push(Modifier::new(ModifierCode::FiringIntoCombat, "firing into combat: target at Personal range of another combatant", -2));
     }
     modifiers
 }
@@ -163,7 +163,7 @@ fn target_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleE
     modifiers.extend(attack.parry_skill.map(parry_modifier));
     modifiers.extend(movement_modifier(attack.target_movement_m));
     if attack.target_is_vehicle {
-        modifiers.push(Modifier::new("target is a vehicle", 1));
+        modifiers.push(Modifier::new(ModifierCode::TargetVehicle, "target is a vehicle", 1));
     }
     Ok(modifiers)
 }
@@ -175,7 +175,7 @@ fn movement_modifier(metres: f64) -> Option<Modifier> {
     if full_tens < 1 {
         return None;
     }
-    Some(Modifier::new(format!("target moved {metres} m"), -full_tens))
+    Some(Modifier::new(ModifierCode::TargetMovement, format!("target moved {metres} m"), -full_tens))
 }
 
 /// Darkness, smoke and extreme weather (cepheus-engine.txt, "Battlefield Conditions").
@@ -194,14 +194,14 @@ fn battlefield_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
 fn attacker_state_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
     let mut modifiers = Vec::new();
     if attack.attacker_hasty {
-        modifiers.push(Modifier::new("attacker acting hastily", -1));
+        modifiers.push(Modifier::new(ModifierCode::Hasty, "attacker acting hastily", -1));
     }
     modifiers.extend(own_reactions_modifier(attack.attacker_reactions));
     if attack.attacker_fatigued {
-        modifiers.push(Modifier::new("attacker fatigued", -2));
+        modifiers.push(Modifier::new(ModifierCode::Fatigue, "attacker fatigued", -2));
     }
     if attack.attacker_suppressed {
-        modifiers.push(Modifier::new("attacker suppressed", -1));
+        modifiers.push(Modifier::new(ModifierCode::Suppressed, "attacker suppressed", -1));
     }
     modifiers
 }
@@ -224,7 +224,7 @@ mod tests {
     fn a_plain_attack_lists_only_its_range_difficulty() {
         let attack = AttackCircumstances::new(WeaponType::Pistol, RangeBand::Long);
         let modifiers = attack_modifiers(&attack).unwrap();
-        assert_eq!(modifiers, vec![Modifier::new("Pistol at Long range: Very Difficult", -4)]);
+        assert_eq!(modifiers, vec![Modifier::new(ModifierCode::Range, "Pistol at Long range: Very Difficult", -4)]);
     }
 
     #[test]
@@ -253,7 +253,7 @@ mod tests {
         // Assault weapon at Short (Average +0), 10-round spray +2, moving target 25 m → −2:
         // 0 + 2 − 2 = 0.
         let mut attack = AttackCircumstances::new(WeaponType::AssaultWeapon, RangeBand::Short);
-        attack.burst = Some(Burst { rounds: 10, mode: BurstMode::Spray });
+        attack.burst = Some(Burst { rounds: crate::score::Score::new(10).unwrap(), mode: BurstMode::Spray });
         attack.target_movement_m = 25.0;
         assert_eq!(dms(&attack), vec![0, 2, -2]);
         assert!(damage_modifiers(&attack).unwrap().is_empty());
@@ -262,10 +262,10 @@ mod tests {
     #[test]
     fn a_grouped_burst_adds_damage_but_no_attack_dm() {
         let mut attack = AttackCircumstances::new(WeaponType::AssaultWeapon, RangeBand::Short);
-        attack.burst = Some(Burst { rounds: 20, mode: BurstMode::Grouped });
+        attack.burst = Some(Burst { rounds: crate::score::Score::new(20).unwrap(), mode: BurstMode::Grouped });
         assert_eq!(dms(&attack), vec![0]);
         let damage = damage_modifiers(&attack).unwrap();
-        assert_eq!(damage, vec![DamageModifier::new("grouped 20-round burst", DamageChange::PlusDice(3))]);
+        assert_eq!(damage, vec![DamageModifier::new(ModifierCode::Burst, "grouped 20-round burst", DamageChange::PlusDice(3))]);
     }
 
     #[test]

@@ -170,7 +170,8 @@ pub struct Defender {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineBlindFire))]
 #[serde(deny_unknown_fields)]
 pub struct BlindFire {
-    pub eligible_targets: u32,
+    /// 1 to 100.
+    pub eligible_targets: crate::score::Score<1, 100>,
 }
 
 /// Everything needed to resolve one attack.
@@ -321,7 +322,7 @@ fn check_blind_fire(request: &AttackRequest) -> Result<(), RuleError> {
     if request.kind() != AttackKind::Shooting {
         return invalid("blind_fire", "only shooting attacks can be fired blind");
     }
-    if !(1..=MAX_BLIND_FIRE_TARGETS).contains(&blind.eligible_targets) {
+    if !(1..=MAX_BLIND_FIRE_TARGETS).contains(&blind.eligible_targets.get().unsigned_abs()) {
         return invalid(
             "blind_fire.eligible_targets",
             "there must be 1 to 100 eligible targets in the line of fire",

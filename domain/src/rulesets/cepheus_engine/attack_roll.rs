@@ -13,7 +13,7 @@ use super::attack_modifiers::attack_modifiers;
 use super::attack_request::{AttackKind, AttackRequest, within};
 use super::blind_fire::roll_blind_fire;
 use super::difficulty::{TASK_TARGET, effect};
-use super::modifier::{Modifier, total_dm};
+use super::modifier::{Modifier, ModifierCode, total_dm};
 use super::skill::{BLIND_FIRE_SKILL_LEVEL, UNSKILLED_DM, ZeroG, effective_skill};
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
@@ -41,7 +41,7 @@ pub fn attack_roll_modifiers(request: &AttackRequest) -> Result<Vec<Modifier>, R
     let kind = request.kind();
     let mut modifiers = vec![skill_modifier(request)?];
     let (name, value, dm) = request.attacker.characteristic_for(kind);
-    modifiers.push(Modifier::new(format!("{name} {} (DM {dm:+})", value.get()), dm));
+    modifiers.push(Modifier::new(ModifierCode::CharacteristicDm, format!("{name} {} (DM {dm:+})", value.get()), dm));
     let circumstance_dms =
         attack_modifiers(&request.circumstances).map_err(|error| within("circumstances", error))?;
     modifiers.extend(circumstance_dms);
@@ -61,7 +61,7 @@ pub fn skill_modifier(request: &AttackRequest) -> Result<Modifier, RuleError> {
         RuleError::Invalid { ref field, .. } if field == "zero_g_skill" => within("attacker", error),
         other => within("circumstances", other),
     })?;
-    Ok(Modifier::new(skill_reason(request.kind(), level, blind, zero_g, dm), dm))
+    Ok(Modifier::new(ModifierCode::Skill, skill_reason(request.kind(), level, blind, zero_g, dm), dm))
 }
 
 fn skill_reason(kind: AttackKind, level: Option<i32>, blind: bool, zero_g: Option<ZeroG>, dm: i32) -> String {

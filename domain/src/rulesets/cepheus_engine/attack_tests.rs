@@ -1,5 +1,6 @@
 use super::*;
 use crate::dice::DieStatus;
+use crate::rulesets::cepheus_engine::modifier::ModifierCode;
 use crate::rulesets::cepheus_engine::Characteristic;
 use crate::rulesets::cepheus_engine::attack_miss::ScatterDirection;
 use crate::rulesets::cepheus_engine::attack_request::{
@@ -118,7 +119,7 @@ fn a_parry_and_the_callers_extra_modifiers_are_listed() {
     attack.attacker = attacker(7, 10);
     attack.attacker.melee_characteristic = Some(MeleeCharacteristic::Dex);
     attack.circumstances.parry_skill = Some(2);
-    attack.extra_modifiers = vec![Modifier::new("reacted to an earlier shot", -1)];
+    attack.extra_modifiers = vec![Modifier::new(ModifierCode::Caller, "reacted to an earlier shot", -1)];
     let outcome = resolve(&attack, vec![6, 4, 1, 1]);
     assert_eq!(dms(&outcome), vec![1, 1, 0, -2, -1]);
     assert_eq!(outcome.modifiers[3].reason, "target parries with melee skill 2");
@@ -132,9 +133,9 @@ fn blind_fire_counts_skill_zero_drops_the_highest_die_and_picks_a_target() {
     // 2 + 5 + 0 + 1 = 8, Effect 0 — a hit. Target die (d3) 2. Damage 2D6 1 + 1 = 2.
     let mut attack = request(WeaponType::Rifle, RangeBand::Short, Some(3), 2);
     attack.attacker = attacker(7, 9);
-    attack.blind_fire = Some(BlindFire { eligible_targets: 3 });
+    attack.blind_fire = Some(BlindFire { eligible_targets: crate::score::Score::new(3).unwrap() });
     let outcome = resolve(&attack, vec![6, 2, 5, 2, 1, 1]);
-    assert_eq!(outcome.modifiers[0], Modifier::new("gun combat skill counts as 0 when firing blind", 0));
+    assert_eq!(outcome.modifiers[0], Modifier::new(ModifierCode::Skill, "gun combat skill counts as 0 when firing blind", 0));
     assert_eq!((outcome.kept_dice.clone(), outcome.dropped_die), (vec![2, 5], Some(6)));
     assert_eq!((outcome.roll_total, outcome.hit, outcome.blind_fire_target), (Some(8), true, Some(2)));
     assert_eq!(outcome.damage.unwrap().after_armour, 2);
@@ -161,7 +162,7 @@ fn a_grouped_burst_adds_its_dice_before_the_effect() {
     // Assault weapon at Short (+0), skill 1, DEX 7: 6 + 6 + 1 = 13, Effect +5.
     // 3D6 4 + 4 + 4 = 12; grouped 10-round +2D6 3 + 2 = 5 → 17; Effect → 22; armour 10 → 12.
     let mut attack = request(WeaponType::AssaultWeapon, RangeBand::Short, Some(1), 3);
-    attack.circumstances.burst = Some(Burst { rounds: 10, mode: BurstMode::Grouped });
+    attack.circumstances.burst = Some(Burst { rounds: crate::score::Score::new(10).unwrap(), mode: BurstMode::Grouped });
     attack.defender.armour = 10;
     let damage = resolve(&attack, vec![6, 6, 4, 4, 4, 3, 2]).damage.unwrap();
     assert_eq!(totals(&damage), vec![12, 17, 22]);
@@ -359,20 +360,18 @@ fn bad_requests_are_refused_by_json_path() {
     bad.circumstances.target_is_vehicle = true;
     assert_eq!(refused_field(&bad), "defender.hit_location_table");
     bad = rifle();
-    bad.extra_modifiers = vec![Modifier::new(" ", -1)];
+    bad.extra_modifiers = vec![Modifier::new(ModifierCode::Caller, " ", -1)];
     assert_eq!(refused_field(&bad), "extra_modifiers[0].reason");
-    bad.extra_modifiers = vec![Modifier::new("ok", -1), Modifier::new("huge", 25)];
+    bad.extra_modifiers = vec![Modifier::new(ModifierCode::Caller, "ok", -1), Modifier::new(ModifierCode::Caller, "huge", 25)];
     assert_eq!(refused_field(&bad), "extra_modifiers[1].dm");
 }
 
 #[test]
 fn blind_fire_and_blast_responses_are_checked() {
     let mut bad = request(WeaponType::CloseQuarters, RangeBand::Personal, Some(1), 2);
-    bad.blind_fire = Some(BlindFire { eligible_targets: 2 });
+    bad.blind_fire = Some(BlindFire { eligible_targets: crate::score::Score::new(2).unwrap() });
     assert_eq!(refused_field(&bad), "blind_fire");
-    bad = request(WeaponType::Rifle, RangeBand::Medium, Some(1), 3);
-    bad.blind_fire = Some(BlindFire { eligible_targets: 0 });
-    assert_eq!(refused_field(&bad), "blind_fire.eligible_targets");
+    assert!(serde_json::from_str::<BlindFire>(r#"{"eligible_targets": 0}"#).is_err());
     bad = request(WeaponType::Thrown, RangeBand::Close, Some(1), 1);
     bad.defender.blast_response = ExplosionResponse::Dodge;
     assert_eq!(refused_field(&bad), "defender.blast_response");

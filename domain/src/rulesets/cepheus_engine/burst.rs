@@ -48,7 +48,8 @@ pub enum BurstMode {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineBurst))]
 #[serde(deny_unknown_fields)]
 pub struct Burst {
-    pub rounds: u32,
+    /// 1, 2, 3, 4, 10, 20 or 100.
+    pub rounds: crate::score::Score<1, 100>,
     pub mode: BurstMode,
 }
 

@@ -315,7 +315,7 @@ fn check_fire_mode(attack: &AttackCircumstances) -> Result<(), RuleError> {
         if !attack.is_shooting() {
             return invalid("burst", "only guns and launchers fire bursts");
         }
-        burst_effect(burst.rounds)?;
+        burst_effect(burst.rounds.get().unsigned_abs())?;
     }
     if let Some(rounds) = attack.panic_fire_rounds {
         check_panic_fire(attack, rounds)?;
@@ -469,11 +469,11 @@ mod tests {
     #[test]
     fn bursts_need_a_gun_and_a_listed_size() {
         let mut attack = rifle_at(RangeBand::Short);
-        attack.burst = Some(Burst { rounds: 5, mode: BurstMode::Spray });
+        attack.burst = Some(Burst { rounds: crate::score::Score::new(5).unwrap(), mode: BurstMode::Spray });
         assert_eq!(refused_field(&attack), "burst");
 
         let mut thrown = AttackCircumstances::new(WeaponType::Thrown, RangeBand::Short);
-        thrown.burst = Some(Burst { rounds: 3, mode: BurstMode::Spray });
+        thrown.burst = Some(Burst { rounds: crate::score::Score::new(3).unwrap(), mode: BurstMode::Spray });
         assert_eq!(refused_field(&thrown), "burst");
     }
 
@@ -484,7 +484,7 @@ mod tests {
         assert!(validate(&attack).is_ok());
 
         let mut with_burst = attack.clone();
-        with_burst.burst = Some(Burst { rounds: 10, mode: BurstMode::Grouped });
+        with_burst.burst = Some(Burst { rounds: crate::score::Score::new(10).unwrap(), mode: BurstMode::Grouped });
         assert_eq!(refused_field(&with_burst), "panic_fire_rounds");
 
         let mut laser = attack.clone();

@@ -11,7 +11,7 @@
 //! - Infra-red sensors negating smoke ("Battlefield Sensors") is left to the caller: send no smoke
 //!   when the attacker sees through it.
 
-use super::modifier::Modifier;
+use super::modifier::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// How dark the battlefield is.
@@ -46,7 +46,7 @@ pub fn darkness_modifier(darkness: Darkness, sensors: bool) -> Option<Modifier> 
         Darkness::LowLight => ("low light", -1),
         Darkness::Complete => ("complete darkness", -4),
     };
-    Some(Modifier::new(reason, dm))
+    Some(Modifier::new(ModifierCode::Darkness, reason, dm))
 }
 
 /// The smoke or fog DM to a ranged attack: −1, or −2 when thick, doubled for lasers
@@ -58,9 +58,9 @@ pub fn smoke_modifier(smoke: Smoke, laser: bool) -> Option<Modifier> {
         Smoke::Thick => ("thick smoke", -2),
     };
     if laser {
-        return Some(Modifier::new(format!("{reason}, doubled for a laser"), dm * 2));
+        return Some(Modifier::new(ModifierCode::Smoke, format!("{reason}, doubled for a laser"), dm * 2));
     }
-    Some(Modifier::new(reason, dm))
+    Some(Modifier::new(ModifierCode::Smoke, reason, dm))
 }
 
 /// The extreme-weather DMs to a ranged attack: −1 for poor visibility (avoidable with sensors) and
@@ -71,9 +71,9 @@ pub fn weather_modifiers(extreme_weather: bool, sensors: bool) -> Vec<Modifier> 
         return modifiers;
     }
     if !sensors {
-        modifiers.push(Modifier::new("extreme weather: poor visibility", -1));
+        modifiers.push(Modifier::new(ModifierCode::Weather, "extreme weather: poor visibility", -1));
     }
-    modifiers.push(Modifier::new("extreme weather: environmental interference", -1));
+    modifiers.push(Modifier::new(ModifierCode::Weather, "extreme weather: environmental interference", -1));
     modifiers
 }
 

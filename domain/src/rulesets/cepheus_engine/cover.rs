@@ -10,7 +10,7 @@
 //!   attack with an error on `cover`.
 //! - 1/4 cover is listed at −0 so the list shows that cover was considered.
 
-use super::modifier::Modifier;
+use super::modifier::{Modifier, ModifierCode};
 use super::stance::Stance;
 use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};
@@ -73,7 +73,7 @@ pub fn cover_modifier(cover: CoverLevel, target: Stance) -> Result<Option<Modifi
         return Ok(None);
     }
     if !target.is_low() {
-        return Ok(Some(Modifier::new(format!("target in {} cover", cover.label()), cover.dm())));
+        return Ok(Some(Modifier::new(ModifierCode::Cover, format!("target in {} cover", cover.label()), cover.dm())));
     }
     let Some(better) = cover.one_step_better() else {
         return Err(RuleError::invalid(
@@ -87,7 +87,7 @@ pub fn cover_modifier(cover: CoverLevel, target: Stance) -> Result<Option<Modifi
         better.label(),
         target.label()
     );
-    Ok(Some(Modifier::new(reason, better.dm())))
+    Ok(Some(Modifier::new(ModifierCode::Cover, reason, better.dm())))
 }
 
 #[cfg(test)]

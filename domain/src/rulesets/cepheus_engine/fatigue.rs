@@ -13,7 +13,7 @@
 
 use super::Stats;
 use super::character::Physical;
-use super::modifier::Modifier;
+use super::modifier::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// The DM on all checks while fatigued (cepheus-engine.txt, "Fatigue").
@@ -68,7 +68,7 @@ impl Stats {
     pub fn check_dm_penalties(&self) -> Vec<Modifier> {
         let mut penalties = Vec::new();
         if self.fatigued {
-            penalties.push(Modifier::new("fatigued", FATIGUE_DM));
+            penalties.push(Modifier::new(ModifierCode::Fatigue, "fatigued", FATIGUE_DM));
         }
         penalties
     }
@@ -92,7 +92,7 @@ mod tests {
         assert!(stats.check_dm_penalties().is_empty());
         assert_eq!(apply_fatigue(&mut stats), FatigueOutcome::Fatigued);
         assert!(stats.fatigued && !stats.knocked_out);
-        assert_eq!(stats.check_dm_penalties(), vec![Modifier::new("fatigued", -2)]);
+        assert_eq!(stats.check_dm_penalties(), vec![Modifier::new(ModifierCode::Fatigue, "fatigued", -2)]);
         assert_eq!(stats.status(), Status::Uninjured);
     }
 

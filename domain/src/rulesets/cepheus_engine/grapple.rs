@@ -57,7 +57,7 @@ pub struct GrappleChoice {
     pub option: GrappleOption,
     /// Drag and throw only: metres, more than 0 and at most 3.
     #[serde(default)]
-    pub distance_m: Option<f64>,
+    pub distance_m: Option<crate::score::Measure<0, 3>>,
     /// End the grapple after the option (throw and escape always end it).
     #[serde(default)]
     pub end_grapple: bool,
@@ -145,6 +145,8 @@ pub struct GrappleOutcome {
     pub action: Option<GrappleAction>,
     /// The two are grappling after this check.
     pub grappling: bool,
+    /// Not published: the action report lists every die once (`dice`).
+    #[serde(skip)]
     pub dice: Vec<DieRoll>,
 }
 
@@ -211,8 +213,8 @@ fn apply_option(
         GrappleOption::Continue => "holds the grapple with no other effect".to_string(),
         GrappleOption::Disarm => disarm(&mut action, effect),
         GrappleOption::Drag => {
-            action.moved_m = choice.distance_m;
-            format!("drags the opponent {} m", choice.distance_m.unwrap_or(0.0))
+            action.moved_m = choice.distance_m.map(crate::score::Measure::get);
+            format!("drags the opponent {} m", choice.distance_m.map_or(0.0, crate::score::Measure::get))
         }
         GrappleOption::Escape => "escapes the grapple and moves away as with a movement action".to_string(),
         GrappleOption::Damage => {
@@ -225,7 +227,7 @@ fn apply_option(
             action.loser_prone = true;
             "knocks the opponent prone".to_string()
         }
-        GrappleOption::Throw => throw(&mut action, choice.distance_m.unwrap_or(0.0), armour, dice)?,
+        GrappleOption::Throw => throw(&mut action, choice.distance_m.map_or(0.0, crate::score::Measure::get), armour, dice)?,
     };
     Ok(action)
 }
@@ -298,7 +300,7 @@ fn check_choice(field: &str, choice: GrappleChoice, in_grapple: bool) -> Result<
         return Err(RuleError::invalid(format!("{field}.option"), "there is no grapple to escape yet"));
     }
     let moves = matches!(choice.option, GrappleOption::Drag | GrappleOption::Throw);
-    match (moves, choice.distance_m) {
+    match (moves, choice.distance_m.map(crate::score::Measure::get)) {
         (true, None) => {
             Err(RuleError::invalid(format!("{field}.distance_m"), "drag and throw need a distance"))
         }

@@ -9,7 +9,7 @@ fn choose(option: GrappleOption) -> Option<GrappleChoice> {
 }
 
 fn choose_moving(option: GrappleOption, metres: f64) -> Option<GrappleChoice> {
-    Some(GrappleChoice { option, distance_m: Some(metres), end_grapple: false })
+    Some(GrappleChoice { option, distance_m: Some(crate::score::Measure::new(metres).unwrap()), end_grapple: false })
 }
 
 fn start(attacker: GrappleSide, defender: GrappleSide) -> GrappleRequest {
@@ -133,10 +133,8 @@ fn both_failing_still_lets_the_better_win_but_damage_stops_at_zero() {
 fn bad_requests_are_refused_by_field() {
     let plain = start(side(0, None), side(0, None));
     assert_eq!(refused_field(&GrappleRequest { range: RangeBand::Close, ..plain }), "range");
-    assert_eq!(
-        refused_field(&start(side(0, choose_moving(GrappleOption::Drag, 3.5)), side(0, None))),
-        "attacker.choice.distance_m"
-    );
+    // More than 3 m is refused when the request is read.
+    assert!(crate::score::Measure::<0, 3>::new(3.5).is_err());
     assert_eq!(
         refused_field(&start(side(0, choose(GrappleOption::Throw)), side(0, None))),
         "attacker.choice.distance_m"
@@ -146,9 +144,10 @@ fn bad_requests_are_refused_by_field() {
         "attacker.choice.distance_m"
     );
     assert_eq!(
-        refused_field(&start(side(0, choose_moving(GrappleOption::Drag, f64::NAN)), side(0, None))),
+        refused_field(&start(side(0, choose_moving(GrappleOption::Drag, 0.0)), side(0, None))),
         "attacker.choice.distance_m"
     );
+    assert!(crate::score::Measure::<0, 3>::new(f64::NAN).is_err());
     assert_eq!(
         refused_field(&start(side(0, choose(GrappleOption::Escape)), side(0, None))),
         "attacker.choice.option"

@@ -30,6 +30,7 @@ pub mod skill;
 pub mod skills;
 pub mod stance;
 pub mod stats_input;
+pub mod summary;
 pub mod status_effects;
 pub mod vehicle;
 pub mod vehicle_damage;

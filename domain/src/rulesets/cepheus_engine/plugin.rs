@@ -78,45 +78,9 @@ pub enum Report {
 impl Summary for Report {
     fn summary(&self) -> String {
         match self {
-            Self::Attack(report) => AttackResult::Stored(report.clone()).summary(),
-            Self::Damage(report) => DamageResult::Stored(report.clone()).summary(),
+            Self::Attack(report) => report.summary(),
+            Self::Damage(report) => report.summary(),
             Self::Action(report) => report.summary(),
-        }
-    }
-}
-
-/// The result of an attack: on stored combatants, or between inline stat blocks.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAttackResult))]
-pub enum AttackResult {
-    Stored(Box<AttackReport>),
-    Inline(Box<ops::InlineAttackReport>),
-}
-
-/// The result of damage: on a stored combatant, or on an inline stat block.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageResult))]
-pub enum DamageResult {
-    Stored(Box<DamageReport>),
-    Inline(Box<ops::InlineDamageReport>),
-}
-
-impl Summary for AttackResult {
-    fn summary(&self) -> String {
-        match self {
-            Self::Stored(report) => report.summary(),
-            Self::Inline(report) => report.summary(),
-        }
-    }
-}
-
-impl Summary for DamageResult {
-    fn summary(&self) -> String {
-        match self {
-            Self::Stored(report) => report.summary(),
-            Self::Inline(report) => report.summary(),
         }
     }
 }
@@ -133,15 +97,14 @@ impl Command for Attacks {
     const EXAMPLE: &'static str = r#"{"attacker_id": "cmb_attacker", "target_id": "cmb_target",
         "weapon": {"weapon_type": "rifle", "damage_dice": 3}, "distance_m": 30}"#;
     type Request = ops::EncounterAttack;
-    type Report = AttackResult;
+    type Report = AttackReport;
 
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,
         dice: &mut Dice,
-    ) -> Result<(Vec<Event>, AttackResult), EncounterError> {
-        let (events, report) = ops::attack(encounter, request, dice)?;
-        Ok((events, AttackResult::Stored(Box::new(report))))
+    ) -> Result<(Vec<Event>, AttackReport), EncounterError> {
+        ops::attack(encounter, request, dice)
     }
 }
 
@@ -151,8 +114,8 @@ impl Stateless for Attacks {
         "skills": {"gun_combat": 2}}, "target": {"str": 8, "dex": 9, "end": 7, "int": 6, "edu": 5, "soc": 4},
         "weapon": {"weapon_type": "rifle", "damage_dice": 3}, "distance_m": 20}"#;
 
-    fn run_inline(request: ops::InlineAttack, dice: &mut Dice) -> Result<AttackResult, RuleError> {
-        Ok(AttackResult::Inline(Box::new(ops::attack_inline(request, dice)?)))
+    fn run_inline(request: ops::InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
+        ops::attack_inline(request, dice)
     }
 }
 
@@ -164,17 +127,16 @@ impl Command for Damage {
     const NAME: &'static str = "damage";
     const DESCRIPTION: &'static str = "Applies damage to a combatant (cepheus-engine.txt, \"Damage\"): armour \
         first when asked, then the points allocated to END, STR and DEX.";
-    const EXAMPLE: &'static str = r#"{"target_id": "cmb_target", "damage": 7, "armour": true}"#;
+    const EXAMPLE: &'static str = r#"{"target_id": "cmb_target", "damage": 7, "apply_armour": true}"#;
     type Request = ops::EncounterDamage;
-    type Report = DamageResult;
+    type Report = DamageReport;
 
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,
         dice: &mut Dice,
-    ) -> Result<(Vec<Event>, DamageResult), EncounterError> {
-        let (events, report) = ops::damage(encounter, request, dice)?;
-        Ok((events, DamageResult::Stored(Box::new(report))))
+    ) -> Result<(Vec<Event>, DamageReport), EncounterError> {
+        ops::damage(encounter, request, dice)
     }
 }
 
@@ -183,8 +145,8 @@ impl Stateless for Damage {
     const INLINE_EXAMPLE: &'static str =
         r#"{"target": {"str": 7, "dex": 7, "end": 8, "int": 8, "edu": 8, "soc": 7}, "damage": 9}"#;
 
-    fn run_inline(request: ops::InlineDamage, dice: &mut Dice) -> Result<DamageResult, RuleError> {
-        Ok(DamageResult::Inline(Box::new(ops::damage_inline(request, dice)?)))
+    fn run_inline(request: ops::InlineDamage, dice: &mut Dice) -> Result<DamageReport, RuleError> {
+        ops::damage_inline(request, dice)
     }
 }
 
@@ -212,36 +174,18 @@ impl Command for Actions {
 
 impl Summary for AttackReport {
     fn summary(&self) -> String {
-        let verdict = if self.outcome.hit { "hits" } else { "misses" };
-        format!("{} {verdict} {}{}", self.attacker_name, self.target_name, effect_note(self.outcome.effect))
-    }
-}
-
-impl Summary for ops::InlineAttackReport {
-    fn summary(&self) -> String {
-        let verdict = if self.outcome.hit { "hits" } else { "misses" };
-        format!("the attacker {verdict} the target{}", effect_note(self.outcome.effect))
+        super::summary::attack(self)
     }
 }
 
 impl Summary for DamageReport {
     fn summary(&self) -> String {
-        format!("{} takes {} damage ({} after armour)", self.target_name, self.damage, self.after_armour)
-    }
-}
-
-impl Summary for ops::InlineDamageReport {
-    fn summary(&self) -> String {
-        format!("the target takes {} damage ({} after armour)", self.damage, self.after_armour)
+        super::summary::damage(self)
     }
 }
 
 impl Summary for ActionReport {
     fn summary(&self) -> String {
-        format!("{}: {}", self.name, self.action)
+        super::summary::action(self)
     }
-}
-
-fn effect_note(effect: Option<i32>) -> String {
-    effect.map(|effect| format!(" (Effect {effect})")).unwrap_or_default()
 }

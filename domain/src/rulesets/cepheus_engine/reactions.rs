@@ -11,7 +11,7 @@
 //!   parrying add nothing beyond that −1 per reaction.
 
 use super::cover::CoverLevel;
-use super::modifier::Modifier;
+use super::modifier::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// Whether, and how, the target dodges this attack.
@@ -32,16 +32,16 @@ pub enum Dodge {
 pub fn dodge_modifier(dodge: Dodge, cover: CoverLevel) -> Option<Modifier> {
     match dodge {
         Dodge::None => None,
-        Dodge::Dodges if cover == CoverLevel::None => Some(Modifier::new("target dodges", -1)),
-        Dodge::Dodges => Some(Modifier::new("target dodges from cover", -2)),
-        Dodge::DodgesBehindObstruction => Some(Modifier::new("target dodges behind an obstruction", -2)),
+        Dodge::Dodges if cover == CoverLevel::None => Some(Modifier::new(ModifierCode::Dodge, "target dodges", -1)),
+        Dodge::Dodges => Some(Modifier::new(ModifierCode::Dodge, "target dodges from cover", -2)),
+        Dodge::DodgesBehindObstruction => Some(Modifier::new(ModifierCode::Dodge, "target dodges behind an obstruction", -2)),
     }
 }
 
 /// The DM a parrying target imposes: minus its melee skill level (cepheus-engine.txt,
 /// "Parrying").
 pub fn parry_modifier(melee_skill: i32) -> Modifier {
-    Modifier::new(format!("target parries with melee skill {melee_skill}"), -melee_skill)
+    Modifier::new(ModifierCode::Parry, format!("target parries with melee skill {melee_skill}"), -melee_skill)
 }
 
 /// The attacker's own reactions so far this round: −1 each (cepheus-engine.txt, "Reactions").
@@ -50,7 +50,7 @@ pub fn own_reactions_modifier(reactions: u8) -> Option<Modifier> {
         return None;
     }
     let dm = -i32::from(reactions);
-    Some(Modifier::new(format!("attacker has reacted {reactions} time(s) this round"), dm))
+    Some(Modifier::new(ModifierCode::Reactions, format!("attacker has reacted {reactions} time(s) this round"), dm))
 }
 
 #[cfg(test)]

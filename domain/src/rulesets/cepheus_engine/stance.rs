@@ -11,7 +11,7 @@
 //!   shows that the rule was considered.
 //! - A crouched target gets no DM of its own; crouching only improves cover (`cover.rs`).
 
-use super::modifier::Modifier;
+use super::modifier::{Modifier, ModifierCode};
 use super::range::RangeBand;
 use serde::{Deserialize, Serialize};
 
@@ -54,7 +54,7 @@ pub fn target_stance_modifier(target: Stance, band: RangeBand, ranged: bool) -> 
         RangeBand::Close => 0,
         _ => -2,
     };
-    Some(Modifier::new(format!("prone target at {} range", band.label()), dm))
+    Some(Modifier::new(ModifierCode::TargetStance, format!("prone target at {} range", band.label()), dm))
 }
 
 #[cfg(test)]

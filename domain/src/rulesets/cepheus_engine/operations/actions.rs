@@ -38,8 +38,11 @@
 //!   (a reaction: dodge −1D6, dive half and prone and the next significant action lost), then its
 //!   armour, then allocated.
 //! - Fatigue on a fatigued combatant knocks it out: it is marked defeated.
+//! - A dead combatant takes no action at all, free ones included (fatigue, rest, comms, tactics,
+//!   healing): refused on `combatant_id`, as attacks and damage are; a dead unit member named in
+//!   a Tactics check is refused on its `unit_ids[i]`.
 
-use super::super::allocation::{AllocationChoice, Overflow, Split};
+use super::super::allocation::{AllocationChoice, DamageSplit, Overflow};
 use super::super::attack_request::MeleeCharacteristic;
 use super::super::character::Physical;
 use super::super::circumstances::MAX_AIM;
@@ -53,7 +56,7 @@ use super::super::fatigue::{FatigueOutcome, apply_fatigue};
 use super::super::grapple::{
     GrappleChoice, GrappleOption, GrappleOutcome, GrappleRequest, GrappleRole, GrappleSide, resolve_grapple,
 };
-use super::super::modifier::{Modifier, total_dm};
+use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::{CheckRoll, roll_check};
 use super::super::range::RangeBand;
 use super::super::stance::Stance;
@@ -70,12 +73,16 @@ use super::{
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event, MAX_COMBATANTS};
 use crate::rulesets::{RuleError, RulesetReport};
+use crate::score::{Measure, Score};
 use serde::{Deserialize, Serialize};
 
 /// Longest note on a free or miscellaneous action, in characters.
 pub const MAX_NOTE_CHARS: usize = 200;
 /// Most blast damage accepted.
 pub const MAX_EXPLOSION_DAMAGE: i32 = 10_000;
+
+/// A vehicle's speed in km/h.
+pub type SpeedKph = Measure<0, 5000>;
 
 /// A reaction declared on its own, against something the engine does not model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -132,7 +139,8 @@ pub enum Action {
     StartExtendedAction {
         combatant_id: CombatantId,
         skill: String,
-        rounds: u32,
+        /// 2 to 1,000 rounds.
+        rounds: Score<2, 1000>,
     },
     AbandonExtendedAction {
         combatant_id: CombatantId,
@@ -154,22 +162,24 @@ pub enum Action {
         #[serde(default)]
         overflow_to: Option<Overflow>,
         #[serde(default)]
-        allocation: Option<Split>,
+        allocation: Option<DamageSplit>,
     },
     Explosion {
         combatant_id: CombatantId,
-        damage: i32,
+        /// Blast damage before the response and armour, 0 to 10,000.
+        damage: Score<0, 10_000>,
         #[serde(default)]
         response: ExplosionResponse,
         #[serde(default)]
         overflow_to: Option<Overflow>,
         #[serde(default)]
-        allocation: Option<Split>,
+        allocation: Option<DamageSplit>,
     },
     Move {
         combatant_id: CombatantId,
+        /// Metres moved, 0 to 6 (less when crouched, prone or seriously wounded).
         #[serde(default)]
-        metres: Option<f64>,
+        metres: Option<Measure<0, 6>>,
     },
     DrawOrReload {
         combatant_id: CombatantId,
@@ -190,7 +200,8 @@ pub enum Action {
     },
     Collision {
         combatant_id: CombatantId,
-        speed_kph: f64,
+        /// 0 to 5,000 km/h.
+        speed_kph: SpeedKph,
         #[serde(default)]
         target_ids: Vec<CombatantId>,
         #[serde(default)]
@@ -210,11 +221,12 @@ pub enum Action {
         combatant_id: CombatantId,
         skill: String,
         target_id: CombatantId,
-        speed_kph: f64,
+        speed_kph: SpeedKph,
         #[serde(default)]
         characteristic: Option<CharacteristicName>,
+        /// The referee's DM for the ram, −10 to +10.
         #[serde(default)]
-        dm: i32,
+        dm: Score<-10, 10>,
         #[serde(default)]
         target_solid: bool,
         #[serde(default)]
@@ -229,14 +241,16 @@ pub enum Action {
         skill: String,
         #[serde(default)]
         characteristic: Option<CharacteristicName>,
+        /// The stunt's difficulty DM, −10 to +10.
         #[serde(default)]
-        dm: i32,
+        dm: Score<-10, 10>,
     },
     Weave {
         combatant_id: CombatantId,
         skill: String,
-        weaving_number: i32,
-        speed_kph: f64,
+        /// 1 to 250, and at most speed ÷ 20 rounded up.
+        weaving_number: Score<1, 250>,
+        speed_kph: SpeedKph,
         #[serde(default)]
         characteristic: Option<CharacteristicName>,
     },
@@ -247,8 +261,9 @@ pub enum Action {
     },
     RegainConsciousness {
         combatant_id: CombatantId,
+        /// 0 to 1,000.
         #[serde(default)]
-        failed_checks: u32,
+        failed_checks: Score<0, 1000>,
     },
     Rest {
         combatant_id: CombatantId,
@@ -256,14 +271,16 @@ pub enum Action {
     Heal {
         combatant_id: CombatantId,
         method: HealMethod,
+        /// 1 to 365.
         #[serde(default)]
-        days: Option<u32>,
+        days: Option<Score<1, 365>>,
         #[serde(default)]
         medic_id: Option<CombatantId>,
+        /// An outside medic's Medicine level, −3 (unskilled) to 15.
         #[serde(default)]
-        medic_skill: Option<i32>,
+        medic_skill: Option<Score<-3, 15>>,
         #[serde(default)]
-        split: Option<Split>,
+        split: Option<DamageSplit>,
     },
 }
 
@@ -519,8 +536,8 @@ fn check_note(field: &str, note: &str) -> Result<(), EncounterError> {
 
 fn skill_modifier(stats: &Stats, skill: &str) -> Modifier {
     match stats.skill_level(skill) {
-        Some(level) => Modifier::new(format!("{skill} {level}"), level),
-        None => Modifier::new(format!("unskilled in {skill}"), stats.skill_dm(skill)),
+        Some(level) => Modifier::new(ModifierCode::Skill, format!("{skill} {level}"), level),
+        None => Modifier::new(ModifierCode::Skill, format!("unskilled in {skill}"), stats.skill_dm(skill)),
     }
 }
 
@@ -534,7 +551,7 @@ pub(super) fn skill_check_with(
     let found = combatant(encounter, id, "combatant_id")?;
     let (stats, state) = parts(found, "combatant_id")?;
     let mut modifiers = vec![skill_modifier(stats, skill)];
-    modifiers.push(Modifier::new(format!("{} DM", characteristic.label()), characteristic.dm(stats)));
+    modifiers.push(Modifier::new(ModifierCode::CharacteristicDm, format!("{} DM", characteristic.label()), characteristic.dm(stats)));
     modifiers.extend(own_check_modifiers(stats, state, encounter.round));
     Ok(modifiers)
 }
@@ -552,7 +569,7 @@ fn skill_check(
     let (stats, state) = parts(found, "combatant_id")?;
     let mut modifiers = vec![skill_modifier(stats, skill)];
     let dm = characteristic.dm(stats);
-    modifiers.push(Modifier::new(format!("{} DM", characteristic.label()), dm));
+    modifiers.push(Modifier::new(ModifierCode::CharacteristicDm, format!("{} DM", characteristic.label()), dm));
     modifiers.extend(own_check_modifiers(stats, state, encounter.round));
     let roll = roll_check(total_dm(&modifiers), dice, purpose)?;
     Ok(CheckReport { purpose: purpose.to_string(), modifiers, roll })
@@ -566,8 +583,11 @@ fn perform(
 ) -> Result<ActionReport, EncounterError> {
     let id = action.combatant_id().clone();
     let found = combatant(encounter, &id, "combatant_id")?;
-    parts(found, "combatant_id")?;
+    let (stats, _) = parts(found, "combatant_id")?;
     let name = found.name.clone();
+    if stats.status() == Status::Dead {
+        return Err(invalid("combatant_id", format!("{name} is dead and takes no actions")));
+    }
     let new = |cost| ActionReport::new(&id, &name, action.name(), cost);
     match action {
         Action::Hasten { .. } => {
@@ -632,7 +652,7 @@ fn perform(
             lose_aim(encounter, &id, &mut report)?;
             let round = encounter.round;
             let state = state_mut(encounter, &id, "combatant_id")?;
-            let started = extended::start(state, skill, *rounds, round)?;
+            let started = extended::start(state, skill, rounds.get().unsigned_abs(), round)?;
             report.description = format!(
                 "{name} starts an extended action ({}) of {} rounds; this round is the first",
                 started.skill, started.rounds
@@ -655,10 +675,10 @@ fn perform(
         }
         Action::Grapple { .. } => grapple(encounter, action, new(Cost::Significant), dice),
         Action::Explosion { damage, response, overflow_to, allocation, .. } => {
-            let choice = AllocationChoice { overflow_to: *overflow_to, allocation: *allocation };
-            explosion(encounter, &id, *damage, *response, &choice, new(Cost::Free), dice, events)
+            let choice = AllocationChoice { overflow_to: *overflow_to, allocation: allocation.map(Into::into) };
+            explosion(encounter, &id, damage.get(), *response, &choice, new(Cost::Free), dice, events)
         }
-        Action::Move { metres, .. } => movement(encounter, &id, *metres, new(Cost::Minor)),
+        Action::Move { metres, .. } => movement(encounter, &id, metres.map(Measure::get), new(Cost::Minor)),
         Action::DrawOrReload { .. } => {
             simple(encounter, &id, Cost::Minor, new(Cost::Minor), format!("{name} draws or reloads a weapon"))
         }
@@ -680,7 +700,7 @@ fn perform(
         }
         Action::Collision { speed_kph, target_ids, unsecured_ids, secured_ids, overflow_to, .. } => {
             let occupants = Occupants { targets: target_ids, unsecured: unsecured_ids, secured: secured_ids };
-            vehicle_actions::collision(encounter, *speed_kph, &occupants, *overflow_to, new(Cost::Free), dice)
+            vehicle_actions::collision(encounter, speed_kph.get(), &occupants, *overflow_to, new(Cost::Free), dice)
         }
         Action::EvasiveAction { skill, characteristic, .. } => vehicle_actions::evasive_action(
             encounter,
@@ -709,8 +729,8 @@ fn perform(
                 skill,
                 *characteristic,
                 target_id,
-                *speed_kph,
-                *dm,
+                speed_kph.get(),
+                dm.get(),
                 *target_solid,
                 &occupants,
                 *overflow_to,
@@ -719,15 +739,15 @@ fn perform(
             )
         }
         Action::Stunt { skill, characteristic, dm, .. } => {
-            vehicle_actions::stunt(encounter, &id, skill, *characteristic, *dm, new(Cost::Significant), dice)
+            vehicle_actions::stunt(encounter, &id, skill, *characteristic, dm.get(), new(Cost::Significant), dice)
         }
         Action::Weave { skill, weaving_number, speed_kph, characteristic, .. } => vehicle_actions::weave(
             encounter,
             &id,
             skill,
             *characteristic,
-            *weaving_number,
-            *speed_kph,
+            weaving_number.get(),
+            speed_kph.get(),
             new(Cost::Significant),
             dice,
         ),
@@ -735,16 +755,16 @@ fn perform(
             vehicle_actions::drive(encounter, &id, *demanding, new(Cost::Minor))
         }
         Action::RegainConsciousness { failed_checks, .. } => {
-            recovery::regain_consciousness(encounter, &id, *failed_checks, new(Cost::Free), dice)
+            recovery::regain_consciousness(encounter, &id, failed_checks.get().unsigned_abs(), new(Cost::Free), dice)
         }
         Action::Rest { .. } => recovery::rest(encounter, &id, new(Cost::Free)),
         Action::Heal { method, days, medic_id, medic_skill, split, .. } => {
             let request = HealRequest {
                 method: *method,
-                days: *days,
+                days: days.map(|days| days.get().unsigned_abs()),
                 medic_id: medic_id.as_ref(),
-                medic_skill: *medic_skill,
-                split: *split,
+                medic_skill: medic_skill.map(Score::get),
+                split: split.map(Into::into),
             };
             recovery::heal(encounter, &id, &request, new(Cost::Free), dice)
         }
@@ -915,7 +935,10 @@ fn tactics(
     for (index, member) in unit.iter().enumerate() {
         let field = format!("unit_ids[{index}]");
         let found = combatant(encounter, member, &field)?;
-        let (_, state) = parts(found, &field)?;
+        let (stats, state) = parts(found, &field)?;
+        if stats.status() == Status::Dead {
+            return Err(invalid(&field, format!("{} is dead", found.name)));
+        }
         if unit[..index].contains(member) {
             return Err(invalid(&field, format!("{} is listed twice", found.name)));
         }
@@ -1091,7 +1114,7 @@ fn grapple(
             state_mut(encounter, loser, "target_id")?.stance = Stance::Prone;
         }
         if let Some(damage) = &done.damage {
-            let choice = AllocationChoice { overflow_to: *overflow_to, allocation: *allocation };
+            let choice = AllocationChoice { overflow_to: *overflow_to, allocation: allocation.map(Into::into) };
             report.hit = Some(apply_hit(encounter, loser, damage.after_armour, &choice, dice, "target_id")?);
         }
         let winner = if done.by == GrappleRole::Attacker { &report.name } else { &target_name };

@@ -22,10 +22,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineHitResult))]
 pub struct HitResult {
-    pub combatant_id: CombatantId,
+    /// The stored combatant hit (absent for an inline stat block).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combatant_id: Option<CombatantId>,
     pub name: String,
-    /// Points placed (after armour).
-    pub damage: i32,
+    /// Where the points placed (after armour, `allocation.damage`) went.
     pub allocation: Allocation,
     /// Marked defeated by this hit.
     pub defeated: bool,
@@ -71,15 +72,27 @@ pub fn apply_hit(
         other.grappling_with = None;
     }
     Ok(HitResult {
-        combatant_id: id.clone(),
+        combatant_id: Some(id.clone()),
         name,
-        damage,
         allocation,
         defeated: out && !was_defeated,
         aim_lost,
         extended_check,
         stats_after,
     })
+}
+
+/// What a hit did to an inline stat block (nothing else is tracked for it).
+pub fn inline_hit(name: &str, allocation: Allocation, stats_after: Stats) -> HitResult {
+    HitResult {
+        combatant_id: None,
+        name: name.to_string(),
+        allocation,
+        defeated: !allocation.status_after.can_act(),
+        aim_lost: false,
+        extended_check: None,
+        stats_after,
+    }
 }
 
 /// A coup de grâce: the helpless target dies (cepheus-engine.txt, "Coup de Grace").
@@ -102,9 +115,8 @@ pub fn kill(encounter: &mut Encounter, id: &CombatantId, field: &str) -> Result<
         other.grappling_with = None;
     }
     Ok(HitResult {
-        combatant_id: id.clone(),
+        combatant_id: Some(id.clone()),
         name,
-        damage: allocation.damage,
         allocation,
         defeated: !was_defeated,
         aim_lost: false,

@@ -34,7 +34,7 @@ use super::super::attack_request::AttackKind;
 use super::super::attack_request::validate_request;
 use super::super::dynamic::react;
 use super::super::explosion::ExplosionResponse;
-use super::super::modifier::Modifier;
+use super::super::modifier::{Modifier, ModifierCode};
 use super::super::range::RangeBand;
 use super::super::stance::Stance;
 use super::apply::{HitResult, apply_hit, kill};
@@ -45,6 +45,7 @@ use super::vehicle_actions::evasive_dm;
 use super::{combatant, ensure_active, ensure_can_act, ensure_turn, own_check_modifiers, parts, state_mut};
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
+use crate::rulesets::cepheus_engine::Report;
 use crate::rulesets::{RuleError, RulesetReport};
 use serde::{Deserialize, Serialize};
 
@@ -72,18 +73,21 @@ attack_request_struct! {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineStrayHit))]
 pub struct StrayHit {
-    pub combatant_id: CombatantId,
     pub damage: DamageBreakdown,
     pub hit: HitResult,
 }
 
-/// Everything one stored attack did.
+/// Everything one attack did: the same report for stored combatants and inline stat blocks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAttackReport))]
 pub struct AttackReport {
-    pub attacker_id: CombatantId,
+    /// The stored attacker (absent for an inline attack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_id: Option<CombatantId>,
     pub attacker_name: String,
-    pub target_id: CombatantId,
+    /// The stored target (absent for an inline attack).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_id: Option<CombatantId>,
     pub target_name: String,
     /// The skill the attack used and the attacker's level in it (`None` = unskilled).
     pub skill: String,
@@ -96,12 +100,15 @@ pub struct AttackReport {
     pub aim_for_kill_used: u8,
     /// The roll, every modifier, the damage working, stray shot and scatter.
     pub outcome: AttackOutcome,
-    /// What the hit did to the target.
+    /// What the hit did to the target, its stat block afterwards included (`None` when nothing
+    /// was put on it).
     pub target_hit: Option<HitResult>,
+    /// Suppression put on a stored target.
     pub suppression: Option<SuppressionApplied>,
     pub stray_shot: Option<StrayHit>,
-    /// The attacker's actions this turn, after the attack.
-    pub economy: ActionEconomy,
+    /// The stored attacker's actions this turn, after the attack (absent inline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub economy: Option<ActionEconomy>,
     pub notes: Vec<String>,
     /// Every die rolled for this command.
     pub dice: Vec<DieRoll>,
@@ -121,7 +128,7 @@ pub fn attack(
     events.push(Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),
-        report: RulesetReport::CepheusEngine(crate::rulesets::cepheus_engine::Report::Attack(Box::new(report.clone()))),
+        report: RulesetReport::CepheusEngine(Report::Attack(Box::new(report.clone()))),
     });
     *encounter = draft;
     Ok((events, report))
@@ -226,7 +233,7 @@ fn resolve(
         if let Some(driver) = driver {
             let dm = evasive_dm(encounter, driver, field)?;
             if dm > 0 {
-                own_modifiers.push(Modifier::new("evasive action", -dm));
+                own_modifiers.push(Modifier::new(ModifierCode::EvasiveAction, "evasive action", -dm));
             }
         }
     }
@@ -256,9 +263,9 @@ fn resolve(
     attacker_state.aim_target = None;
     let mut consequences = Vec::new();
     let mut report = AttackReport {
-        attacker_id: attacker_id.clone(),
+        attacker_id: Some(attacker_id.clone()),
         attacker_name,
-        target_id: target_id.clone(),
+        target_id: Some(target_id.clone()),
         target_name,
         skill: built.skill.clone(),
         skill_level: built.skill_level,
@@ -271,7 +278,7 @@ fn resolve(
         target_hit: None,
         suppression: None,
         stray_shot: None,
-        economy,
+        economy: Some(economy),
         notes,
         dice: Vec::new(),
     };
@@ -353,7 +360,7 @@ fn apply_outcome(
             );
         } else {
             let choice =
-                AllocationChoice { overflow_to: request.overflow_to, allocation: request.allocation };
+                AllocationChoice { overflow_to: request.overflow_to, allocation: request.allocation.map(Into::into) };
             report.target_hit =
                 Some(apply_hit(encounter, target_id, damage.after_armour, &choice, dice, "target_id")?);
         }
@@ -392,6 +399,6 @@ fn apply_outcome(
         "nearest_other_id",
     )?;
     report.notes.push(format!("stray shot (1D6 = {}) hits {}", stray.roll, hit.name));
-    report.stray_shot = Some(StrayHit { combatant_id: other.clone(), damage: breakdown, hit });
+    report.stray_shot = Some(StrayHit { damage: breakdown, hit });
     Ok(())
 }

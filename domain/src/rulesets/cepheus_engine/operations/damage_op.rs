@@ -1,79 +1,129 @@
-//! Damage applied to a stored combatant outside an attack: falls, fire, a blind-fire pick, a
-//! referee's ruling (cepheus-engine.txt, "Damage", "Armor", "Table: Damage Results" and
-//! "Extended Actions").
+//! Damage applied outside an attack: falls, fire, a blind-fire pick, a referee's ruling, on a
+//! stored combatant or on an inline stat block (cepheus-engine.txt, "Damage", "Armor", "Table:
+//! Damage Results", "Vehicle Damage" and "Extended Actions").
 //!
 //! Decisions:
-//! - `damage` is 0 to 10,000 points. With `armour: true` the target's armour is subtracted first,
-//!   and `effect` (−100 to +100, default 0) decides the at-least-one-point rule for Effect 6+;
-//!   `effect` without `armour` is refused, since nothing reads it.
+//! - `damage` is 0 to 10,000 points. With `apply_armour: true` the target's armour is subtracted
+//!   first, and `effect` (−100 to +100, default 0) decides the at-least-one-point rule for Effect
+//!   6+; `effect` without `apply_armour` is refused, since nothing reads it.
 //! - Allowed during setup and while active, not once the encounter has ended; no turn is needed
 //!   (damage happens to you). A dead target is refused.
-//! - What follows from the damage is `apply.rs`'s: status, the defeated flag, lost aim, the
-//!   extended-action check.
+//! - A `hit_location_table` says the target is a vehicle (or a robot or drone): the damage after
+//!   armour becomes vehicle hits with a location rolled for each on that column, as for an attack
+//!   on a vehicle. They are reported and put on nothing; `overflow_to` / `allocation` are refused
+//!   with it.
+//! - What follows from damage to a character is `apply.rs`'s: status, the defeated flag, lost
+//!   aim, the extended-action check.
+//! - The stateless twin takes the stat block inline (`target`, named `target_name`, default
+//!   "target") and answers with the same report; its hit has no `combatant_id`.
 
-use super::super::allocation::{AllocationChoice, Overflow, Split};
+use super::super::Stats;
+use super::super::allocation::{AllocationChoice, DamageSplit, Overflow, allocate_damage, apply};
 use super::super::damage::{Status, apply_armour};
-use super::apply::{HitResult, apply_hit};
+use super::super::vehicle_damage::{VehicleDamageOutcome, resolve_vehicle_damage};
+use super::super::vehicle_location::LocationTable;
+use super::apply::{HitResult, apply_hit, inline_hit};
 use super::{combatant, ensure_cepheus, parts};
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, EncounterStatus, Event};
-use crate::rulesets::RulesetReport;
+use crate::rulesets::cepheus_engine::Report;
+use crate::rulesets::{RuleError, RulesetReport};
+use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
-/// Most damage one request may apply.
-pub const MAX_DAMAGE: i32 = 10_000;
-/// Largest Effect, either way, a damage request may name.
-pub const MAX_EFFECT: i32 = 100;
+/// Points of damage one request may apply: 0 to 10,000.
+pub type DamagePoints = Score<0, 10_000>;
+/// The Effect of the hit a damage request names: −100 to +100.
+pub type DamageEffect = Score<-100, 100>;
 
-/// POST /v1/encounters/{id}/damage.
+/// POST /v1/encounters/{id}/cepheus-engine/damage.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineEncounterDamage))]
 #[serde(deny_unknown_fields)]
 pub struct EncounterDamage {
     pub target_id: CombatantId,
-    /// Points of damage, before armour when `armour` is true.
-    pub damage: i32,
+    /// Points of damage, before armour when `apply_armour` is true.
+    pub damage: DamagePoints,
     /// Subtract the target's armour first.
     #[serde(default)]
-    pub armour: bool,
+    pub apply_armour: bool,
     /// The Effect of the hit, for the Effect 6+ minimum through armour.
     #[serde(default)]
-    pub effect: Option<i32>,
+    pub effect: Option<DamageEffect>,
+    /// The target is a vehicle (or robot, drone): roll its hits on this column.
+    #[serde(default)]
+    pub hit_location_table: Option<LocationTable>,
     #[serde(default)]
     pub overflow_to: Option<Overflow>,
     #[serde(default)]
-    pub allocation: Option<Split>,
+    pub allocation: Option<DamageSplit>,
 }
 
-/// What the damage did.
+/// POST /v1/rulesets/cepheus-engine/damage: damage on an inline stat block.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInlineDamage))]
+#[serde(deny_unknown_fields)]
+pub struct InlineDamage {
+    pub target: Stats,
+    /// The name used in the report (1 to 100 characters; default "target").
+    #[serde(default)]
+    pub target_name: Option<String>,
+    pub damage: DamagePoints,
+    #[serde(default)]
+    pub apply_armour: bool,
+    #[serde(default)]
+    pub effect: Option<DamageEffect>,
+    #[serde(default)]
+    pub hit_location_table: Option<LocationTable>,
+    #[serde(default)]
+    pub overflow_to: Option<Overflow>,
+    #[serde(default)]
+    pub allocation: Option<DamageSplit>,
+}
+
+/// What the damage did: the same report for a stored combatant and an inline stat block.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageReport))]
 pub struct DamageReport {
-    pub target_id: CombatantId,
+    /// The stored target (absent for an inline stat block).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_id: Option<CombatantId>,
     pub target_name: String,
     /// As sent.
     pub damage: i32,
-    /// Armour subtracted (0 unless `armour` was sent).
+    /// Armour subtracted (0 unless `apply_armour` was sent).
     pub armour: u32,
     pub effect: Option<i32>,
     pub after_armour: i32,
     /// Armour would have stopped it all, but Effect 6+ forced one point through.
     pub minimum_one_applied: bool,
-    pub hit: HitResult,
+    /// What the points did to a character, its stat block afterwards included.
+    pub hit: Option<HitResult>,
+    /// A vehicle's hits and their locations (nothing is stored for them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vehicle: Option<VehicleDamageOutcome>,
     pub dice: Vec<DieRoll>,
 }
 
-/// Checks the numbers of a damage request (see the decisions).
-pub(crate) fn check_numbers(damage: i32, armour: bool, effect: Option<i32>) -> Result<(), EncounterError> {
-    if !(0..=MAX_DAMAGE).contains(&damage) {
-        return Err(EncounterError::invalid("damage", "damage must be a whole number from 0 to 10000"));
+/// The fields both forms share.
+struct Fields {
+    damage: DamagePoints,
+    apply_armour: bool,
+    effect: Option<DamageEffect>,
+    hit_location_table: Option<LocationTable>,
+    choice: AllocationChoice,
+}
+
+/// Checks the fields the types cannot (see the decisions).
+fn check(fields: &Fields) -> Result<(), RuleError> {
+    if fields.effect.is_some() && !fields.apply_armour {
+        return Err(RuleError::invalid("effect", "effect only matters with apply_armour: true"));
     }
-    if let Some(effect) = effect {
-        if !armour {
-            return Err(EncounterError::invalid("effect", "effect only matters with armour: true"));
-        }
-        if effect.abs() > MAX_EFFECT {
-            return Err(EncounterError::invalid("effect", "an Effect must lie between −100 and +100"));
+    if fields.hit_location_table.is_some() {
+        let field = if fields.choice.allocation.is_some() { Some("allocation") } else { None };
+        let field = field.or(fields.choice.overflow_to.map(|_| "overflow_to"));
+        if let Some(field) = field {
+            return Err(RuleError::invalid(field, "a vehicle's damage becomes hits; nothing is allocated"));
         }
     }
     Ok(())
@@ -82,8 +132,32 @@ pub(crate) fn check_numbers(damage: i32, armour: bool, effect: Option<i32>) -> R
 /// Armour, then whether Effect 6+ forced a point through (cepheus-engine.txt, "Armor").
 pub(crate) fn through_armour(damage: i32, armour: u32, effect: i32) -> (i32, bool) {
     let after = apply_armour(damage, armour, effect);
-    let stopped = (damage - i32::try_from(armour).unwrap_or(i32::MAX)).max(0);
+    let stopped = damage.saturating_sub(i32::try_from(armour).unwrap_or(i32::MAX)).max(0);
     (after, after > stopped)
+}
+
+/// The report before anything is put on the target.
+fn armour_step(stats: &Stats, fields: &Fields, target_id: Option<CombatantId>, name: String) -> DamageReport {
+    let armour = if fields.apply_armour { stats.armour.get().unsigned_abs() } else { 0 };
+    let effect = fields.effect.map(Score::get);
+    let (after_armour, minimum_one_applied) =
+        through_armour(fields.damage.get(), armour, effect.unwrap_or(0));
+    DamageReport {
+        target_id,
+        target_name: name,
+        damage: fields.damage.get(),
+        armour,
+        effect,
+        after_armour,
+        minimum_one_applied,
+        hit: None,
+        vehicle: None,
+        dice: Vec::new(),
+    }
+}
+
+fn vehicle_hits(report: &DamageReport, table: LocationTable, dice: &mut Dice) -> Result<VehicleDamageOutcome, RuleError> {
+    resolve_vehicle_damage(report.after_armour, table, dice)
 }
 
 /// Applies damage to a stored combatant (see the module decisions).
@@ -96,35 +170,59 @@ pub fn damage(
     if encounter.status == EncounterStatus::Ended {
         return Err(EncounterError::Conflict("the encounter has ended".into()));
     }
-    check_numbers(request.damage, request.armour, request.effect)?;
+    let fields = Fields {
+        damage: request.damage,
+        apply_armour: request.apply_armour,
+        effect: request.effect,
+        hit_location_table: request.hit_location_table,
+        choice: AllocationChoice { overflow_to: request.overflow_to, allocation: request.allocation.map(Into::into) },
+    };
+    check(&fields)?;
     let target = combatant(encounter, &request.target_id, "target_id")?;
     let target_name = target.name.clone();
     let (stats, _) = parts(target, "target_id")?;
     if stats.status() == Status::Dead {
         return Err(EncounterError::invalid("target_id", format!("{target_name} is already dead")));
     }
-    let armour = if request.armour { u32::try_from(stats.armour.get()).unwrap_or(0) } else { 0 };
-    let (after_armour, minimum_one_applied) =
-        through_armour(request.damage, armour, request.effect.unwrap_or(0));
+    let mut report = armour_step(stats, &fields, Some(request.target_id.clone()), target_name);
     let mut draft = encounter.clone();
     let start = dice.rolls().len();
-    let choice = AllocationChoice { overflow_to: request.overflow_to, allocation: request.allocation };
-    let hit = apply_hit(&mut draft, &request.target_id, after_armour, &choice, dice, "target_id")?;
-    let report = DamageReport {
-        target_id: request.target_id.clone(),
-        target_name,
-        damage: request.damage,
-        armour,
-        effect: request.effect,
-        after_armour,
-        minimum_one_applied,
-        hit,
-        dice: dice.rolls()[start..].to_vec(),
-    };
+    if let Some(table) = fields.hit_location_table {
+        report.vehicle = Some(vehicle_hits(&report, table, dice)?);
+    } else {
+        let hit = apply_hit(&mut draft, &request.target_id, report.after_armour, &fields.choice, dice, "target_id")?;
+        report.hit = Some(hit);
+    }
+    report.dice = dice.rolls()[start..].to_vec();
     let events = vec![Event::DamageApplied {
         combatant_id: request.target_id,
-        report: RulesetReport::CepheusEngine(crate::rulesets::cepheus_engine::Report::Damage(Box::new(report.clone()))),
+        report: RulesetReport::CepheusEngine(Report::Damage(Box::new(report.clone()))),
     }];
     *encounter = draft;
     Ok((events, report))
+}
+
+/// Applies damage to an inline stat block (see the module decisions).
+pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<DamageReport, RuleError> {
+    let name = super::inline::name_or(request.target_name.as_deref(), "target", "target_name")?;
+    let fields = Fields {
+        damage: request.damage,
+        apply_armour: request.apply_armour,
+        effect: request.effect,
+        hit_location_table: request.hit_location_table,
+        choice: AllocationChoice { overflow_to: request.overflow_to, allocation: request.allocation.map(Into::into) },
+    };
+    check(&fields)?;
+    let mut report = armour_step(&request.target, &fields, None, name);
+    let start = dice.rolls().len();
+    if let Some(table) = fields.hit_location_table {
+        report.vehicle = Some(vehicle_hits(&report, table, dice)?);
+    } else {
+        let mut target = request.target;
+        let allocation = allocate_damage(&target, report.after_armour, &fields.choice)?;
+        apply(&mut target, &allocation)?;
+        report.hit = Some(inline_hit(&report.target_name, allocation, target));
+    }
+    report.dice = dice.rolls()[start..].to_vec();
+    Ok(report)
 }

@@ -15,7 +15,7 @@
 //!   round's work; a failure by 6 or more (Effect −6 or worse) ruins the task, which ends.
 //! - A hit that leaves the combatant unconscious or dead ends the task without a roll.
 
-use super::super::modifier::{Modifier, total_dm};
+use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::{CheckRoll, roll_check};
 use super::super::{Stats, dynamic::CombatState};
 use super::actions::ActionReport;
@@ -95,10 +95,10 @@ pub fn check_after_hit(
     }
     let level = stats.skill_level(&extended.skill);
     let mut modifiers = vec![match level {
-        Some(level) => Modifier::new(format!("{} {level}", extended.skill), level),
-        None => Modifier::new(format!("unskilled in {}", extended.skill), stats.skill_dm(&extended.skill)),
+        Some(level) => Modifier::new(ModifierCode::Skill, format!("{} {level}", extended.skill), level),
+        None => Modifier::new(ModifierCode::Skill, format!("unskilled in {}", extended.skill), stats.skill_dm(&extended.skill)),
     }];
-    modifiers.push(Modifier::new(format!("hit for {damage} damage after armour"), -damage));
+    modifiers.push(Modifier::new(ModifierCode::DamageTaken, format!("hit for {damage} damage after armour"), -damage));
     modifiers.extend(own_check_modifiers(stats, state, round));
     let purpose = format!("extended action ({}): 8+ after being hit", extended.skill);
     let roll = roll_check(total_dm(&modifiers), dice, &purpose)?;

@@ -1,28 +1,36 @@
-//! The stateless twins: an attack or damage between stat blocks sent inline; nothing is stored
-//! (cepheus-engine.txt, the same sections as `attack_op.rs` and `damage_op.rs`).
+//! The stateless twin of an attack: stat blocks sent inline, nothing stored (cepheus-engine.txt,
+//! the same sections as `attack_op.rs`). It answers with the same [`AttackReport`] as the stored
+//! attack; the damage twin lives beside the stored damage in `damage_op.rs`.
 //!
 //! Decisions:
 //! - The attacker's stance and aim, and the target's stance, come in the request (defaults:
 //!   standing, no aim). The attacker's fatigue still counts (it is on the stat block); any other
 //!   penalty of its own goes in `extra_modifiers`.
+//! - Names come from `attacker_name` / `target_name` (1 to 100 characters), default "attacker"
+//!   and "target". The report has no ids, no action economy and no suppression put on anyone.
 //! - A reaction is applied to the roll only; the reacting target's −2 Initiative and −1 DM are the
 //!   caller's to track (a note says so). A prone target still cannot dodge.
 //! - A coup de grâce needs `target_helpless: true` or a target that is already unconscious.
 //! - Suppression, a stray shot and a vehicle's hits are reported in `outcome` and put on nothing.
 //!   Blind fire's pick is reported; the damage is put on `target` whatever the pick, so
-//!   `target_after` shows what the hit does to this target.
+//!   `target_hit.stats_after` shows what the hit does to this target.
 
 use super::super::Stats;
-use super::super::allocation::{Allocation, AllocationChoice, Overflow, Split, allocate_damage, apply};
-use super::super::attack::{AttackOutcome, resolve_attack};
+use super::super::allocation::{allocate_damage, apply};
+use super::super::attack::resolve_attack;
 use super::super::attack_request::validate_request;
-use super::super::range::RangeBand;
 use super::super::stance::Stance;
-use super::damage_op::{check_numbers, through_armour};
+use super::apply::inline_hit;
+use super::attack_op::AttackReport;
 use super::request::{Reaction, Sides, attack_request_struct, client_field};
 use crate::dice::Dice;
+use crate::encounter::MAX_NAME_LEN;
 use crate::rulesets::RuleError;
-use serde::{Deserialize, Serialize};
+use crate::score::Score;
+use serde::Deserialize;
+
+/// Minor actions spent aiming (or aiming for the kill): 0 to 6.
+pub type AimActions = Score<0, 6>;
 
 attack_request_struct! {
     /// POST /v1/rulesets/cepheus-engine/attacks: an attack between inline stat blocks.
@@ -32,67 +40,36 @@ attack_request_struct! {
     pub struct InlineAttack {
         pub attacker: Stats,
         pub target: Stats,
+        /// The attacker's name in the report (default "attacker").
+        #[serde(default)]
+        pub attacker_name: Option<String>,
+        /// The target's name in the report (default "target").
+        #[serde(default)]
+        pub target_name: Option<String>,
         #[serde(default)]
         pub attacker_stance: Stance,
         #[serde(default)]
         pub target_stance: Stance,
         /// Minor actions the attacker spent aiming at this target (0–6).
         #[serde(default)]
-        pub aim: u8,
+        pub aim: AimActions,
         /// Minor actions spent aiming for the kill (0–6).
         #[serde(default)]
-        pub aim_for_kill: u8,
+        pub aim_for_kill: AimActions,
     }
 }
 
-/// The attack and what it did to the target's stat block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInlineAttackReport))]
-pub struct InlineAttackReport {
-    pub skill: String,
-    pub skill_level: Option<i32>,
-    pub range_band: RangeBand,
-    pub reaction: Reaction,
-    pub outcome: AttackOutcome,
-    /// Where the hit's points went (`None` when nothing was put on the target).
-    pub allocation: Option<Allocation>,
-    pub target_after: Stats,
-    pub notes: Vec<String>,
+/// A name sent by the client, or the default.
+pub(crate) fn name_or(name: Option<&str>, default: &str, field: &str) -> Result<String, RuleError> {
+    let Some(name) = name else { return Ok(default.to_string()) };
+    let length = name.chars().count();
+    if name.trim().is_empty() || length > MAX_NAME_LEN {
+        return Err(RuleError::invalid(field, format!("a name has 1 to {MAX_NAME_LEN} characters")));
+    }
+    Ok(name.to_string())
 }
 
-/// POST /v1/rulesets/cepheus-engine/damage: damage on an inline stat block.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInlineDamage))]
-#[serde(deny_unknown_fields)]
-pub struct InlineDamage {
-    pub target: Stats,
-    pub damage: i32,
-    #[serde(default)]
-    pub armour: bool,
-    #[serde(default)]
-    pub effect: Option<i32>,
-    #[serde(default)]
-    pub overflow_to: Option<Overflow>,
-    #[serde(default)]
-    pub allocation: Option<Split>,
-}
-
-/// What the damage did to the stat block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInlineDamageReport))]
-pub struct InlineDamageReport {
-    pub damage: i32,
-    pub armour: u32,
-    pub after_armour: i32,
-    pub minimum_one_applied: bool,
-    pub allocation: Allocation,
-    pub target_after: Stats,
-}
-
-/// Resolves an attack between inline stat blocks (see the module decisions).
-pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAttackReport, RuleError> {
-    let fields = request.attack_fields();
-    let helpless = request.target_helpless || !request.target.status().can_act();
+fn check_reaction(request: &InlineAttack, helpless: bool) -> Result<(), RuleError> {
     if matches!(request.reaction, Reaction::Dodge | Reaction::DodgeBehindObstruction)
         && request.target_stance == Stance::Prone
     {
@@ -101,13 +78,24 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
     if request.reaction != Reaction::None && (request.coup_de_grace || helpless) {
         return Err(RuleError::invalid("reaction", "a helpless target cannot react"));
     }
+    Ok(())
+}
+
+/// Resolves an attack between inline stat blocks (see the module decisions).
+pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
+    let attacker_name = name_or(request.attacker_name.as_deref(), "attacker", "attacker_name")?;
+    let target_name = name_or(request.target_name.as_deref(), "target", "target_name")?;
+    let fields = request.attack_fields();
+    let helpless = request.target_helpless || !request.target.status().can_act();
+    check_reaction(&request, helpless)?;
+    let (aim, aim_for_kill) = (request.aim.get().unsigned_abs() as u8, request.aim_for_kill.get().unsigned_abs() as u8);
     let sides = Sides {
         attacker: &request.attacker,
         target: &request.target,
         attacker_stance: request.attacker_stance,
         target_stance: request.target_stance,
-        aim: request.aim,
-        aim_for_kill: request.aim_for_kill,
+        aim,
+        aim_for_kill,
         own_modifiers: request.attacker.check_dm_penalties(),
         target_helpless: helpless,
         stored: false,
@@ -115,22 +103,24 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
     let built = fields.build(&sides)?;
     let to_client = |error: RuleError| client_field(error, built.range_field, false);
     validate_request(&built.request).map_err(to_client)?;
+    let start = dice.rolls().len();
     let outcome = resolve_attack(&built.request, dice).map_err(to_client)?;
     let mut target = request.target.clone();
     let mut notes = Vec::new();
     if request.reaction != Reaction::None {
         notes.push("the target reacted: its −2 Initiative and −1 DM this round are yours to track".into());
     }
-    let mut allocation = None;
+    let mut target_hit = None;
     if outcome.coup_de_grace {
-        allocation = Some(super::super::allocation::kill(&mut target)?);
+        let allocation = super::super::allocation::kill(&mut target)?;
+        target_hit = Some(inline_hit(&target_name, allocation, target));
     } else if let Some(damage) = outcome.damage.as_ref().filter(|_| outcome.hit) {
         if request.target_is_vehicle || request.hit_location_table.is_some() {
             notes.push("vehicle damage is reported (hits and locations), not put on characteristics".into());
         } else {
             let placed = allocate_damage(&target, damage.after_armour, &fields.choice())?;
             apply(&mut target, &placed)?;
-            allocation = Some(placed);
+            target_hit = Some(inline_hit(&target_name, placed, target));
         }
     }
     if outcome.suppression.is_some() {
@@ -139,37 +129,24 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
                 .into(),
         );
     }
-    Ok(InlineAttackReport {
+    Ok(AttackReport {
+        attacker_id: None,
+        attacker_name,
+        target_id: None,
+        target_name,
         skill: built.skill,
         skill_level: built.skill_level,
         range_band: built.range_band,
         reaction: request.reaction,
+        blast_response: request.blast_response,
+        aim_used: aim,
+        aim_for_kill_used: aim_for_kill,
         outcome,
-        allocation,
-        target_after: target,
+        target_hit,
+        suppression: None,
+        stray_shot: None,
+        economy: None,
         notes,
-    })
-}
-
-/// Applies damage to an inline stat block (cepheus-engine.txt, "Damage", "Armor").
-pub fn damage_inline(request: InlineDamage, _dice: &mut Dice) -> Result<InlineDamageReport, RuleError> {
-    check_numbers(request.damage, request.armour, request.effect).map_err(|error| match error {
-        crate::encounter::EncounterError::Invalid { field, message } => RuleError::invalid(field, message),
-        other => RuleError::invalid("damage", other.to_string()),
-    })?;
-    let armour = if request.armour { u32::try_from(request.target.armour.get()).unwrap_or(0) } else { 0 };
-    let (after_armour, minimum_one_applied) =
-        through_armour(request.damage, armour, request.effect.unwrap_or(0));
-    let choice = AllocationChoice { overflow_to: request.overflow_to, allocation: request.allocation };
-    let mut target = request.target;
-    let allocation = allocate_damage(&target, after_armour, &choice)?;
-    apply(&mut target, &allocation)?;
-    Ok(InlineDamageReport {
-        damage: request.damage,
-        armour,
-        after_armour,
-        minimum_one_applied,
-        allocation,
-        target_after: target,
+        dice: dice.rolls()[start..].to_vec(),
     })
 }

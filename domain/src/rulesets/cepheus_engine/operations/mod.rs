@@ -38,15 +38,13 @@ pub mod vehicle_actions;
 pub use actions::{Action, ActionReport, act};
 pub use apply::HitResult;
 pub use attack_op::{AttackReport, EncounterAttack, StrayHit, attack};
-pub use damage_op::{DamageReport, EncounterDamage, damage};
+pub use damage_op::{DamageReport, EncounterDamage, InlineDamage, damage, damage_inline};
 pub use extended::{ExtendedAction, ExtendedCheck, ExtendedCheckOutcome};
-pub use inline::{
-    InlineAttack, InlineAttackReport, InlineDamage, InlineDamageReport, attack_inline, damage_inline,
-};
+pub use inline::{InlineAttack, attack_inline};
 pub use request::{Reaction, Weapon};
 
 use super::dynamic::{CombatState, check_penalties};
-use super::modifier::Modifier;
+use super::modifier::{Modifier, ModifierCode};
 use super::{Characteristic, Stats, characteristic_dm};
 use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError};
 use crate::rulesets::{RulesetId, StatBlock};
@@ -157,7 +155,7 @@ pub(crate) fn own_check_modifiers(stats: &Stats, state: &CombatState, round: u32
         let total: i32 = penalties.iter().map(|(_, dm)| dm).sum();
         let list: Vec<String> = penalties.iter().map(|(reason, dm)| format!("{reason} {dm:+}")).collect();
         let reason = format!("own penalties this round ({})", list.join(", "));
-        modifiers.push(Modifier::new(reason, total.clamp(-20, 20)));
+        modifiers.push(Modifier::new(ModifierCode::OwnPenalties, reason, total.clamp(-20, 20)));
     }
     modifiers.extend(stats.check_dm_penalties());
     modifiers
@@ -216,6 +214,8 @@ pub(crate) fn characteristic(value: i32) -> Characteristic {
 mod tests_actions;
 #[cfg(test)]
 mod tests_attack;
+#[cfg(test)]
+mod tests_props;
 #[cfg(test)]
 mod tests_support;
 #[cfg(test)]

@@ -37,7 +37,7 @@ use super::super::allocation::{AllocationChoice, Split};
 use super::super::character::Physical;
 use super::super::damage::Status;
 use super::super::fatigue::{finish_rest, regain_consciousness as wake, rest_hours_needed};
-use super::super::modifier::{Modifier, total_dm};
+use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::roll_check;
 use super::CharacteristicName;
 use super::actions::{ActionReport, CheckReport, invalid};
@@ -104,9 +104,9 @@ pub(super) fn regain_consciousness(
             format!("{} is unconscious from damage and stays so until healed", report.name),
         ));
     }
-    let mut modifiers = vec![Modifier::new("END DM", CharacteristicName::End.dm(stats))];
+    let mut modifiers = vec![Modifier::new(ModifierCode::CharacteristicDm, "END DM", CharacteristicName::End.dm(stats))];
     if failed_checks > 0 {
-        modifiers.push(Modifier::new("checks failed before", failed_checks as i32));
+        modifiers.push(Modifier::new(ModifierCode::FailedChecks, "checks failed before", failed_checks as i32));
     }
     modifiers.extend(stats.check_dm_penalties());
     let roll = roll_check(total_dm(&modifiers), dice, "Endurance check to regain consciousness")?;
@@ -211,7 +211,7 @@ fn medic_modifiers(
 ) -> Result<Vec<Modifier>, EncounterError> {
     let self_dm = if request.method == HealMethod::Surgery { -4 } else { -2 };
     if let Some(level) = request.medic_skill {
-        return Ok(vec![Modifier::new(format!("medicine {level}"), level)]);
+        return Ok(vec![Modifier::new(ModifierCode::Skill, format!("medicine {level}"), level)]);
     }
     let medic = request.medic_id.unwrap_or(patient);
     let field = if request.medic_id.is_some() { "medic_id" } else { "combatant_id" };
@@ -220,15 +220,15 @@ fn medic_modifiers(
     let (stats, state) = parts(found, field)?;
     let mut modifiers = vec![
         match stats.skill_level("medicine") {
-            Some(level) => Modifier::new(format!("medicine {level}"), level),
-            None => Modifier::new("unskilled in medicine", stats.skill_dm("medicine")),
+            Some(level) => Modifier::new(ModifierCode::Skill, format!("medicine {level}"), level),
+            None => Modifier::new(ModifierCode::Skill, "unskilled in medicine", stats.skill_dm("medicine")),
         },
-        Modifier::new("EDU DM", CharacteristicName::Edu.dm(stats)),
+        Modifier::new(ModifierCode::CharacteristicDm, "EDU DM", CharacteristicName::Edu.dm(stats)),
     ];
     modifiers.extend(own_check_modifiers(stats, state, encounter.round));
     if medic == patient {
         let what = if self_dm == -4 { "self-surgery: Very Difficult" } else { "self-treatment: Difficult" };
-        modifiers.push(Modifier::new(what, self_dm));
+        modifiers.push(Modifier::new(ModifierCode::SelfTreatment, what, self_dm));
     }
     Ok(modifiers)
 }

@@ -35,10 +35,20 @@ use super::super::vehicle_location::LocationTable;
 use super::super::weapon::{WeaponTechnology, WeaponType};
 use super::{characteristic, melee_level};
 use crate::rulesets::RuleError;
+use crate::score::{Measure, Score};
 use serde::{Deserialize, Serialize};
 
 /// Most extra modifiers a client may send (the rest of the 20 the rules accept are the engine's).
 pub const MAX_CLIENT_MODIFIERS: usize = 10;
+
+/// Metres to the target (beyond 500 m everything is Distant).
+pub type DistanceM = Measure<0, 1_000_000>;
+/// Grid squares to the target (beyond 333 everything is Distant).
+pub type DistanceSquares = Score<0, 1_000_000>;
+/// Metres the target moved this round: at most −1,000 DM.
+pub type TargetMovementM = Measure<0, 10_000>;
+/// Rounds left in a weapon fired in panic.
+pub type PanicFireRounds = Score<0, 1_000>;
 
 /// The weapon used.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,10 +58,11 @@ pub struct Weapon {
     pub weapon_type: WeaponType,
     #[serde(default)]
     pub technology: WeaponTechnology,
-    /// Damage dice (D6).
-    pub damage_dice: u32,
+    /// Damage dice (D6), 0 to 50.
+    pub damage_dice: Score<0, 50>,
+    /// A flat bonus, −100 to +100.
     #[serde(default)]
-    pub damage_bonus: i32,
+    pub damage_bonus: Score<-100, 100>,
     /// Thrown weapons only: `impact` or `explosive`.
     #[serde(default)]
     pub thrown_kind: Option<ThrownKind>,
@@ -87,14 +98,14 @@ impl Reaction {
 pub struct AttackFields {
     pub weapon: Weapon,
     pub skill: Option<String>,
-    pub distance_m: Option<f64>,
-    pub distance_squares: Option<u32>,
+    pub distance_m: Option<DistanceM>,
+    pub distance_squares: Option<DistanceSquares>,
     pub range_band: Option<RangeBand>,
     pub melee_characteristic: Option<MeleeCharacteristic>,
     pub cover: CoverLevel,
     pub reaction: Reaction,
     pub blast_response: ExplosionResponse,
-    pub target_movement_m: f64,
+    pub target_movement_m: TargetMovementM,
     pub darkness: Darkness,
     pub smoke: Smoke,
     pub extreme_weather: bool,
@@ -106,7 +117,7 @@ pub struct AttackFields {
     pub extreme_range: bool,
     pub braced: bool,
     pub burst: Option<Burst>,
-    pub panic_fire_rounds: Option<u32>,
+    pub panic_fire_rounds: Option<PanicFireRounds>,
     pub shotgun_spread: bool,
     pub suppression: bool,
     pub suppression_immune: bool,
@@ -130,10 +141,12 @@ macro_rules! attack_request_struct {
             /// The attacker's weapon skill name; default by weapon kind.
             #[serde(default)]
             pub skill: Option<String>,
+            /// Metres to the target, 0 to 1,000,000.
             #[serde(default)]
-            pub distance_m: Option<f64>,
+            pub distance_m: Option<$crate::rulesets::cepheus_engine::operations::request::DistanceM>,
+            /// Grid squares to the target, 0 to 1,000,000.
             #[serde(default)]
-            pub distance_squares: Option<u32>,
+            pub distance_squares: Option<$crate::rulesets::cepheus_engine::operations::request::DistanceSquares>,
             #[serde(default)]
             pub range_band: Option<$crate::rulesets::cepheus_engine::range::RangeBand>,
             #[serde(default)]
@@ -144,8 +157,9 @@ macro_rules! attack_request_struct {
             pub reaction: $crate::rulesets::cepheus_engine::operations::request::Reaction,
             #[serde(default)]
             pub blast_response: $crate::rulesets::cepheus_engine::explosion::ExplosionResponse,
+            /// Metres the target moved this round, 0 to 10,000 (−1 DM per full 10 m).
             #[serde(default)]
-            pub target_movement_m: f64,
+            pub target_movement_m: $crate::rulesets::cepheus_engine::operations::request::TargetMovementM,
             #[serde(default)]
             pub darkness: $crate::rulesets::cepheus_engine::conditions::Darkness,
             #[serde(default)]
@@ -168,8 +182,9 @@ macro_rules! attack_request_struct {
             pub braced: bool,
             #[serde(default)]
             pub burst: Option<$crate::rulesets::cepheus_engine::burst::Burst>,
+            /// Panic fire with this many rounds left, 0 to 1,000.
             #[serde(default)]
-            pub panic_fire_rounds: Option<u32>,
+            pub panic_fire_rounds: Option<$crate::rulesets::cepheus_engine::operations::request::PanicFireRounds>,
             #[serde(default)]
             pub shotgun_spread: bool,
             #[serde(default)]
@@ -186,12 +201,13 @@ macro_rules! attack_request_struct {
             pub coup_de_grace: bool,
             #[serde(default)]
             pub target_helpless: bool,
+            /// The caller's own DMs (at most 10), each with a reason; reported with code `caller`.
             #[serde(default)]
-            pub extra_modifiers: Vec<$crate::rulesets::cepheus_engine::modifier::Modifier>,
+            pub extra_modifiers: Vec<$crate::rulesets::cepheus_engine::modifier::ExtraModifier>,
             #[serde(default)]
             pub overflow_to: Option<$crate::rulesets::cepheus_engine::allocation::Overflow>,
             #[serde(default)]
-            pub allocation: Option<$crate::rulesets::cepheus_engine::allocation::Split>,
+            pub allocation: Option<$crate::rulesets::cepheus_engine::allocation::DamageSplit>,
         }
 
         impl $name {
@@ -228,9 +244,9 @@ macro_rules! attack_request_struct {
                     blind_fire: self.blind_fire,
                     coup_de_grace: self.coup_de_grace,
                     target_helpless: self.target_helpless,
-                    extra_modifiers: self.extra_modifiers.clone(),
+                    extra_modifiers: self.extra_modifiers.iter().map(Into::into).collect(),
                     overflow_to: self.overflow_to,
-                    allocation: self.allocation,
+                    allocation: self.allocation.map(Into::into),
                 }
             }
         }
@@ -271,8 +287,10 @@ impl AttackFields {
     /// The range band from whichever of the three range fields was sent.
     pub fn range(&self) -> Result<(RangeBand, &'static str), RuleError> {
         match (self.distance_m, self.distance_squares, self.range_band) {
-            (Some(metres), None, None) => Ok((band_for_metres(metres)?, "distance_m")),
-            (None, Some(squares), None) => Ok((band_for_squares(squares), "distance_squares")),
+            (Some(metres), None, None) => Ok((band_for_metres(metres.get())?, "distance_m")),
+            (None, Some(squares), None) => {
+                Ok((band_for_squares(squares.get().unsigned_abs()), "distance_squares"))
+            }
             (None, None, Some(band)) => Ok((band, "range_band")),
             _ => Err(RuleError::invalid(
                 "range_band",
@@ -323,7 +341,7 @@ impl AttackFields {
             Reaction::DodgeBehindObstruction => circumstances.dodge = Dodge::DodgesBehindObstruction,
             Reaction::Parry => circumstances.parry_skill = Some(melee_level(sides.target)),
         }
-        circumstances.target_movement_m = self.target_movement_m;
+        circumstances.target_movement_m = self.target_movement_m.get();
         circumstances.darkness = self.darkness;
         circumstances.smoke = self.smoke;
         circumstances.extreme_weather = self.extreme_weather;
@@ -333,7 +351,7 @@ impl AttackFields {
         circumstances.extreme_range = self.extreme_range;
         circumstances.braced = self.braced;
         circumstances.burst = self.burst;
-        circumstances.panic_fire_rounds = self.panic_fire_rounds;
+        circumstances.panic_fire_rounds = self.panic_fire_rounds.map(|rounds| rounds.get().unsigned_abs());
         circumstances.shotgun_spread = self.shotgun_spread;
         circumstances.suppression = self.suppression;
         circumstances.target_is_vehicle = self.target_is_vehicle;
@@ -348,8 +366,8 @@ impl AttackFields {
                 zero_g_skill: sides.attacker.skill_level("zero_g"),
             },
             weapon: WeaponDamage {
-                damage_dice: self.weapon.damage_dice,
-                damage_bonus: self.weapon.damage_bonus,
+                damage_dice: self.weapon.damage_dice.get().unsigned_abs(),
+                damage_bonus: self.weapon.damage_bonus.get(),
                 thrown_kind: self.weapon.thrown_kind,
             },
             defender: Defender {

@@ -33,14 +33,15 @@ fn a_hit_through_cover_on_a_dodging_target() {
     let dms: Vec<i32> = report.outcome.modifiers.iter().map(|m| m.dm).collect();
     assert_eq!(dms, [2, 1, 0, -1, -2]);
     let hit = report.target_hit.unwrap();
-    assert_eq!((hit.damage, hit.allocation.end, hit.allocation.status_after), (5, 5, Status::Wounded));
+    assert_eq!((hit.allocation.damage, hit.allocation.end, hit.allocation.status_after), (5, 5, Status::Wounded));
     assert_eq!(stats_of(&enc, "Bo").current(super::super::character::Physical::End), 2);
     // The dodge: Bo has not acted, so 8 − 2 = 6 this round, and −1 DM on his checks this round.
     assert_eq!(score(&enc, "Bo"), 6);
     assert_eq!(check_penalties(&state(&enc, "Bo"), 1).iter().map(|p| p.1).sum::<i32>(), -1);
     assert!(matches!(events[0], Event::InitiativeChanged { from: 8, to: 6, .. }));
     assert!(matches!(events.last(), Some(Event::AttackResolved { .. })));
-    assert_eq!((report.economy.significant, report.economy.minor), (1, 0));
+    let economy = report.economy.unwrap();
+    assert_eq!((economy.significant, economy.minor), (1, 0));
     assert_eq!(report.dice.len(), 3);
 }
 
@@ -86,7 +87,7 @@ fn a_stray_shot_into_combat_hits_the_nearest_other_at_effect_zero() {
     let (_, report) = attack(&mut enc, request, &mut dice(&[1, 1, 5, 4])).unwrap();
     assert!(!report.outcome.hit);
     let stray = report.stray_shot.unwrap();
-    assert_eq!((stray.combatant_id, stray.damage.after_armour), (id("Cy"), 4));
+    assert_eq!((stray.hit.combatant_id, stray.damage.after_armour), (Some(id("Cy")), 4));
     assert_eq!(stats_of(&enc, "Cy").damage.end.get(), 4);
     assert!(!stats_of(&enc, "Bo").has_been_damaged());
 }
@@ -222,12 +223,12 @@ fn damage_with_armour_and_the_effect_six_minimum() {
     let mut enc = fight();
     stats_mut(&mut enc, "Bo").armour = crate::score::Score::new(5).unwrap();
     // 4 − 5 → 0, but Effect 6 forces 1 point through.
-    let request: EncounterDamage = json(json!({"target_id": "Bo", "damage": 4, "armour": true, "effect": 6}));
+    let request: EncounterDamage = json(json!({"target_id": "Bo", "damage": 4, "apply_armour": true, "effect": 6}));
     let (events, report) = damage(&mut enc, request, &mut dice(&[])).unwrap();
     assert_eq!((report.armour, report.after_armour, report.minimum_one_applied), (5, 1, true));
     assert!(matches!(events[0], Event::DamageApplied { .. }));
-    let negative: EncounterDamage = json(json!({"target_id": "Bo", "damage": -1}));
-    assert_eq!(refused(&mut enc, |e| damage(e, negative, &mut dice(&[]))), "damage");
+    // A negative amount is refused when the request is read.
+    assert!(serde_json::from_value::<EncounterDamage>(json!({"target_id": "Bo", "damage": -1})).is_err());
 }
 
 #[test]
@@ -253,7 +254,7 @@ fn an_extended_action_hit_hard_is_ruined() {
     // 3 damage: 8+ with Mechanic 1 − 3 = −2; dice 1 + 1 → 0, Effect −8: failure by 6+, ruined.
     let hit: EncounterDamage = json(json!({"target_id": "Bo", "damage": 3}));
     let (_, report) = damage(&mut enc, hit, &mut dice(&[1, 1])).unwrap();
-    let check = report.hit.extended_check.unwrap();
+    let check = report.hit.unwrap().extended_check.unwrap();
     assert_eq!(check.outcome, ExtendedCheckOutcome::Ruined);
     assert_eq!(check.roll.unwrap().effect, -8);
     assert!(state(&enc, "Bo").extended.is_none());
@@ -270,7 +271,7 @@ fn a_failed_check_loses_the_round_and_work_completes_later() {
     // 3 damage: dice 4 + 3 + 1 − 3 = 5, Effect −3: this round's work does not count.
     let hit: EncounterDamage = json(json!({"target_id": "Bo", "damage": 3}));
     let (_, report) = damage(&mut enc, hit, &mut dice(&[4, 3])).unwrap();
-    assert_eq!(report.hit.extended_check.unwrap().outcome, ExtendedCheckOutcome::RoundLost);
+    assert_eq!(report.hit.unwrap().extended_check.unwrap().outcome, ExtendedCheckOutcome::RoundLost);
     assert_eq!(
         refused(&mut enc, |e| act(
             e,
@@ -308,16 +309,22 @@ fn inline_attack_and_damage_store_nothing_and_return_the_target() {
         "distance_squares": 5, "cover": "half", "reaction": "dodge"
     }));
     let report = attack_inline(request, &mut dice(&[6, 5, 2])).unwrap();
+    assert_eq!(
+        crate::rulesets::Summary::summary(&report),
+        "attacker hits target (Effect 3): 5 damage to END 7 → 2; target is wounded"
+    );
     assert_eq!(report.range_band, super::super::range::RangeBand::Short);
-    assert_eq!(report.allocation.unwrap().end, 5);
-    assert_eq!(report.target_after.damage.end.get(), 5);
+    let hit = report.target_hit.unwrap();
+    assert_eq!((hit.combatant_id, hit.name.as_str()), (None, "target"));
+    assert_eq!(hit.allocation.end, 5);
+    assert_eq!(hit.stats_after.damage.end.get(), 5);
     let request: InlineDamage = json(json!({
         "target": {"str": 7, "dex": 7, "end": 7, "int": 7, "edu": 7, "soc": 7, "armour": 2},
-        "damage": 6, "armour": true
+        "damage": 6, "apply_armour": true
     }));
     let report = damage_inline(request, &mut dice(&[])).unwrap();
     // 6 − 2 = 4 to END.
-    assert_eq!((report.after_armour, report.target_after.damage.end.get()), (4, 4));
+    assert_eq!((report.after_armour, report.hit.unwrap().stats_after.damage.end.get()), (4, 4));
     let bad: Result<InlineDamage, _> = serde_json::from_value(json!({"target": {}, "damage": 1, "extra": 1}));
     assert!(bad.is_err());
 }

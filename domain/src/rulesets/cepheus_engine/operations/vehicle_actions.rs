@@ -32,7 +32,7 @@ use super::super::allocation::{AllocationChoice, Overflow};
 use super::super::collision::{CollisionOutcome, MAX_COLLISION_SPEED_KPH, collision_damage};
 use super::super::damage::{Status, apply_armour};
 use super::super::dynamic::EvasiveMark;
-use super::super::modifier::{Modifier, total_dm};
+use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::roll_check;
 use super::CharacteristicName;
 use super::actions::{ActionReport, CheckReport, invalid, lose_aim, other, skill_check_with, turn_action};
@@ -257,7 +257,7 @@ pub(super) fn ram(
     if occupants.unsecured.contains(target) || occupants.secured.contains(target) {
         return Err(invalid("target_id", format!("{target_name} cannot be both rammed and aboard")));
     }
-    let extra = if dm != 0 { vec![Modifier::new("referee's DM for the ram", dm)] } else { Vec::new() };
+    let extra = if dm != 0 { vec![Modifier::new(ModifierCode::Difficulty, "referee's DM for the ram", dm)] } else { Vec::new() };
     let check = vehicle_check(encounter, id, skill, characteristic, extra, "ram", &mut report, dice)?;
     report.target_id = Some(target.clone());
     if check.roll.success {
@@ -294,7 +294,7 @@ pub(super) fn stunt(
 ) -> Result<ActionReport, EncounterError> {
     check_skill(skill)?;
     check_extra_dm(dm)?;
-    let extra = if dm != 0 { vec![Modifier::new("stunt difficulty", dm)] } else { Vec::new() };
+    let extra = if dm != 0 { vec![Modifier::new(ModifierCode::Difficulty, "stunt difficulty", dm)] } else { Vec::new() };
     let check = vehicle_check(encounter, id, skill, characteristic, extra, "stunt", &mut report, dice)?;
     let effect = check.roll.effect;
     report.description = if check.roll.success {
@@ -332,7 +332,7 @@ pub(super) fn weave(
             format!("at {speed_kph} kph the weaving number is 1 to {most}"),
         ));
     }
-    let extra = vec![Modifier::new("weaving number", -weaving_number)];
+    let extra = vec![Modifier::new(ModifierCode::WeavingNumber, "weaving number", -weaving_number)];
     let check = vehicle_check(encounter, id, skill, characteristic, extra, "weave", &mut report, dice)?;
     report.weaving_number = Some(weaving_number);
     report.description = if check.roll.success {
