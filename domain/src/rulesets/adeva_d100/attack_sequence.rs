@@ -32,7 +32,7 @@ use super::critical::{Critical, CriticalInput, check_lethal_table, confirm_criti
 use super::damage::{DamageDice, HitDamage, check_damage_dice, roll_hit_damage};
 use super::evasion::{EvasionResult, EvasionSpec, check_evasion, roll_evasion};
 use super::hits::{check_max_hits, hits_scored};
-use super::test_modifiers::{MAX_MODIFIERS, Modifier, check_modifiers, within};
+use super::test_modifiers::{MAX_MODIFIERS, Modifier, ModifierCode, check_modifiers, within};
 use super::test_roll::{ModifiedTest, modified_test};
 use super::unarmed::{UNARMED_DAMAGE, UNARMED_PENETRATION, UNARMED_QUALITIES, unarmed_fatigue};
 use super::wounds::{Soak, WoundsLoss, lose_wounds, negated, past_soak, soak};
@@ -249,7 +249,7 @@ pub fn resolve_attack(spec: &AttackSpec, dice: &mut Dice) -> Result<AttackResult
 fn attack_modifiers(spec: &AttackSpec, access: &AltitudeAccess) -> Vec<Modifier> {
     let mut modifiers = spec.modifiers.clone();
     if spec.target.surprised {
-        modifiers.push(Modifier::new("target is surprised", SURPRISE_BONUS));
+        modifiers.push(Modifier::coded(ModifierCode::Surprise, "target is surprised", SURPRISE_BONUS));
     }
     modifiers.extend(access.modifier.clone());
     modifiers

@@ -74,7 +74,7 @@ fn a_standard_melee_attack_runs_from_test_to_wounds() {
     // Sword 1d10+2 Pen 1, SB 4: die 3; DoS 4 > 3 replaces it → 4; + 2 = 6; + 4 = 10.
     // Soak: TB 3 + (AP 4 − Pen 1 = 3) = 6 → 4 past soak; wounds 12 → 8.
     let mut attack = spec(AttackKind::Melee, 45, target(3, 4, 12));
-    attack.modifiers.push(Modifier::new("standard attack", 10));
+    attack.modifiers.push(Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::AttackAction, "standard attack", 10));
     attack.weapon = weapon(1, 10, 2, 1);
     attack.strength_bonus = Some(4);
     let result = resolve(&attack, vec![22, 3]);
@@ -96,7 +96,7 @@ fn a_standard_melee_attack_runs_from_test_to_wounds() {
 fn a_missed_attack_rolls_no_evasion_and_no_damage() {
     // 55 vs 80 → fails by 25 → 3 DoF; the dodge is not rolled.
     let mut attack = spec(AttackKind::Melee, 45, target(3, 0, 12));
-    attack.modifiers.push(Modifier::new("standard attack", 10));
+    attack.modifiers.push(Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::AttackAction, "standard attack", 10));
     attack.target.evasion = Some(dodge(40));
     let result = resolve(&attack, vec![80]);
     assert_eq!((result.attack_test.test.passed, result.attack_test.test.degrees), (false, 3));
@@ -185,7 +185,7 @@ fn surprise_and_altitude_join_the_attack_modifiers() {
     // Ground → Low, ranged, target surprised: BS 30 + 10 (standard) + 30 (surprised) − 20
     // (altitude) = 50; d100 50 → 1 DoS. 1d10 rolls 7; soak TB 2 → 5 past; 10 → 5.
     let mut attack = spec(AttackKind::Ranged, 30, target(2, 0, 10));
-    attack.modifiers.push(Modifier::new("standard attack", 10));
+    attack.modifiers.push(Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::AttackAction, "standard attack", 10));
     attack.target.surprised = true;
     attack.target.altitude = AltitudeBand::Low;
     let result = resolve(&attack, vec![50, 7]);
@@ -317,7 +317,7 @@ fn a_spec_reads_from_json_with_defaults_and_refuses_unknown_fields() {
     let json = r#"{
         "kind": "melee",
         "characteristic": 45,
-        "modifiers": [{"reason": "standard attack", "value": 10}],
+        "modifiers": [{"code": "attack_action", "reason": "standard attack", "value": 10}],
         "weapon": {"damage": {"count": 1, "sides": 10, "bonus": 2}, "penetration": 1},
         "strength_bonus": 4,
         "target": {"toughness_bonus": 3, "armour": 4, "wounds": 12,

@@ -174,7 +174,7 @@ mod tests {
     #[test]
     fn confirmation_uses_only_confirmation_modifiers() {
         // 45 − 20 (Guard Mode) = 25; roll 30 fails → nothing, still 0 wounds.
-        let guard = [Modifier::new("target in Guard Mode", -20)];
+        let guard = [Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::GuardMode, "target in Guard Mode", -20)];
         let mut dice = Dice::scripted(vec![30], 0).unwrap();
         let critical = confirm_critical(&input(0, None, &guard), &mut dice).unwrap();
         assert_eq!((critical.confirm.test.target, critical.confirmed), (25, false));

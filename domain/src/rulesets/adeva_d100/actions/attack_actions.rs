@@ -35,7 +35,7 @@ use super::{
 };
 use crate::rulesets::RuleError;
 use crate::rulesets::adeva_d100::movement::MoveKind;
-use crate::rulesets::adeva_d100::test_modifiers::Modifier;
+use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// The bonus of a Standard Attack, Burst and Flurry (adeva-d100.txt, "Standard Attack").
@@ -64,6 +64,8 @@ pub struct SingleAttack {
 #[serde(deny_unknown_fields)]
 pub struct MultiHitAttack {
     pub weapon: Weapon,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub declared_hits: u32,
 }
 
@@ -94,8 +96,12 @@ pub enum ChargeStrike {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Charge))]
 #[serde(deny_unknown_fields)]
 pub struct Charge {
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub distance_squares: u32,
     pub half_move_squares: u32,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub straight_line_squares: u32,
     pub strike: ChargeStrike,
 }
@@ -108,6 +114,8 @@ pub struct Charge {
 pub struct MultipleAttackWeapon {
     pub weapon: Weapon,
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points_opt")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub declared_hits: Option<u32>,
 }
 
@@ -116,6 +124,8 @@ pub struct MultipleAttackWeapon {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100MultipleAttack))]
 #[serde(deny_unknown_fields)]
 pub struct MultipleAttack {
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub equipped_weapons: u32,
     pub attacks: Vec<MultipleAttackWeapon>,
 }
@@ -161,7 +171,7 @@ pub fn standard_attack(input: &SingleAttack) -> Result<ActionSpec, RuleError> {
 
 /// The test of a Standard Attack with this weapon: +10, one hit.
 pub(crate) fn standard_test(weapon: &Weapon, reason: &str) -> TestSpec {
-    let modifiers = vec![Modifier::new(reason, STANDARD_BONUS)];
+    let modifiers = vec![Modifier::coded(ModifierCode::AttackAction, reason, STANDARD_BONUS)];
     TestSpec::attack(attack_label(weapon), weapon.characteristic(), modifiers, HitRule::Single)
 }
 
@@ -175,7 +185,7 @@ pub fn declared_hits_penalty(declared_hits: u32) -> Modifier {
     let raw = PER_HIT_PENALTY.saturating_mul(declared_hits.min(1000) as i32);
     let value = raw.max(MAX_HIT_PENALTY);
     let held = if value != raw { format!(", held to {MAX_HIT_PENALTY}") } else { String::new() };
-    Modifier::new(format!("{declared_hits} hits declared ({PER_HIT_PENALTY} each{held})"), value)
+    Modifier::coded(ModifierCode::DeclaredHits, format!("{declared_hits} hits declared ({PER_HIT_PENALTY} each{held})"), value)
 }
 
 /// `prefix.leaf`, or just `leaf` at the top level.
@@ -226,7 +236,7 @@ pub fn burst(input: &MultiHitAttack) -> Result<ActionSpec, RuleError> {
     input.weapon.validate("weapon")?;
     input.weapon.require_ranged("weapon", "a Burst")?;
     check_declared_hits("weapon", "declared_hits", &input.weapon, input.declared_hits, "a Burst")?;
-    let test = multi_hit_test(&input.weapon, input.declared_hits, Modifier::new("burst", STANDARD_BONUS));
+    let test = multi_hit_test(&input.weapon, input.declared_hits, Modifier::coded(ModifierCode::AttackAction, "burst", STANDARD_BONUS));
     Ok(ActionSpec::new(ActionKind::Burst, ActionType::Half, vec![ActionSubtype::Attack, ActionSubtype::Ranged])
         .with_test(test)
         .with_note(format!("hits beyond the first may go to targets within {BURST_SPREAD_SQUARES} squares of the target that are no harder to hit")))
@@ -237,7 +247,7 @@ pub fn flurry(input: &MultiHitAttack) -> Result<ActionSpec, RuleError> {
     input.weapon.validate("weapon")?;
     input.weapon.require_melee("weapon", "a Flurry")?;
     check_declared_hits("weapon", "declared_hits", &input.weapon, input.declared_hits, "a Flurry")?;
-    let test = multi_hit_test(&input.weapon, input.declared_hits, Modifier::new("flurry", STANDARD_BONUS));
+    let test = multi_hit_test(&input.weapon, input.declared_hits, Modifier::coded(ModifierCode::AttackAction, "flurry", STANDARD_BONUS));
     Ok(ActionSpec::new(
         ActionKind::Flurry,
         ActionType::Half,
@@ -255,7 +265,7 @@ pub fn called_shot(input: &CalledShot) -> Result<ActionSpec, RuleError> {
         return Err(RuleError::invalid("location", "a Called Shot names the location it aims at"));
     }
     let mut test = standard_test(&input.weapon, "standard attack");
-    test.modifiers.push(Modifier::new(format!("called shot at the {}", input.location.trim()), -20));
+    test.modifiers.push(Modifier::coded(ModifierCode::CalledShot, format!("called shot at the {}", input.location.trim()), -20));
     Ok(ActionSpec::new(
         ActionKind::CalledShot,
         ActionType::Half,
@@ -290,7 +300,7 @@ pub fn charge(input: &Charge) -> Result<ActionSpec, RuleError> {
             "the straight run cannot be longer than the charge",
         ));
     }
-    let charge_bonus = || Modifier::new("charge", 20);
+    let charge_bonus = || Modifier::coded(ModifierCode::Charge, "charge", 20);
     let spec = ActionSpec::new(
         ActionKind::Charge,
         ActionType::Full,
@@ -327,7 +337,7 @@ pub fn heavy_attack(input: &SingleAttack) -> Result<ActionSpec, RuleError> {
     let test = TestSpec::attack(
         attack_label(weapon),
         weapon.characteristic(),
-        vec![Modifier::new("heavy attack", 30)],
+        vec![Modifier::coded(ModifierCode::HeavyAttack, "heavy attack", 30)],
         HitRule::Single,
     );
     Ok(ActionSpec::new(
@@ -337,7 +347,7 @@ pub fn heavy_attack(input: &SingleAttack) -> Result<ActionSpec, RuleError> {
     )
     .with_test(test)
     .with_effect(LingeringEffect::OwnEvasion {
-        modifier: Modifier::new("made a heavy attack", -30),
+        modifier: Modifier::coded(ModifierCode::HeavyAttackEvasion, "made a heavy attack", -30),
         until: Until::StartOfOwnNextTurn,
     }))
 }
@@ -365,7 +375,7 @@ pub fn multiple_attack(input: &MultipleAttack) -> Result<ActionSpec, RuleError> 
         let field = format!("attacks[{index}]");
         let weapon = &entry.weapon;
         weapon.validate(&format!("{field}.weapon"))?;
-        let base = Modifier::new("multiple attack", -20);
+        let base = Modifier::coded(ModifierCode::MultipleAttack, "multiple attack", -20);
         let test = match entry.declared_hits {
             None => {
                 TestSpec::attack(attack_label(weapon), weapon.characteristic(), vec![base], HitRule::Single)
@@ -449,7 +459,7 @@ pub fn counter_attack(input: &CounterAttack) -> Result<ActionSpec, RuleError> {
     let test = TestSpec::attack(
         attack_label(weapon),
         weapon.characteristic(),
-        vec![Modifier::new("counter-attack", -20)],
+        vec![Modifier::coded(ModifierCode::CounterAttack, "counter-attack", -20)],
         HitRule::Single,
     );
     Ok(ActionSpec::new(

@@ -30,7 +30,7 @@ use super::{
     TestSpec,
 };
 use crate::rulesets::RuleError;
-use crate::rulesets::adeva_d100::test_modifiers::Modifier;
+use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// Grapple (Initiate): a free hand is needed.
@@ -361,7 +361,7 @@ fn grapple_attack_test(weapon: GrappleWeapon) -> (TestSpec, ActionSubtype) {
         GrappleWeapon::SmallMelee => ("small melee weapon", CharacteristicName::Ws, ActionSubtype::Melee),
         GrappleWeapon::Pistol => ("pistol", CharacteristicName::Bs, ActionSubtype::Ranged),
     };
-    let modifiers = vec![Modifier::new("standard attack", super::attack_actions::STANDARD_BONUS)];
+    let modifiers = vec![Modifier::coded(ModifierCode::AttackAction, "standard attack", super::attack_actions::STANDARD_BONUS)];
     (TestSpec::attack(format!("attack with {name}"), characteristic, modifiers, HitRule::Single), subtype)
 }
 

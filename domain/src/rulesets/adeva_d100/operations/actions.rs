@@ -10,6 +10,7 @@
 //!   adds a characteristic decay. These three are the GM's and need no turn.
 
 use super::super::actions::ExtendedAction;
+use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::actions::Weapon;
 use super::super::actions::declared::DeclaredAction;
 use super::super::actions::economy::Interruption;
@@ -28,7 +29,7 @@ use super::super::damage::{DamageDice, HitDamage};
 use super::super::decay::{CharacteristicDecay, check_decays};
 use super::super::movement::{MoveKind, MovementBands};
 use super::super::opposed::OpposedResult;
-use super::super::test_modifiers::Modifier;
+use super::super::test_modifiers::{CallerModifier, caller};
 use super::super::test_modifiers::within;
 use super::super::test_roll::ModifiedTest;
 use super::attack_op::AttackReport;
@@ -61,6 +62,8 @@ pub enum Action {
     },
     Fatigue {
         actor_id: CombatantId,
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating")]
+        #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
         levels: u32,
     },
     Decay {
@@ -91,7 +94,7 @@ pub enum Action {
         #[serde(default)]
         evasion: Option<BoardingEvasion>,
         #[serde(default)]
-        evasion_modifiers: Vec<Modifier>,
+        evasion_modifiers: Vec<CallerModifier>,
     },
     /// "Knock Down".
     KnockDown {
@@ -118,11 +121,13 @@ pub enum Action {
         has_talent: bool,
         damage: DamageDice,
         #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
         penetration: u32,
         #[serde(default)]
         dodge: bool,
         #[serde(default)]
-        modifiers: Vec<Modifier>,
+        modifiers: Vec<CallerModifier>,
     },
     /// "Ram" (starships).
     Ram {
@@ -133,7 +138,7 @@ pub enum Action {
         #[serde(default)]
         dodge: bool,
         #[serde(default)]
-        modifiers: Vec<Modifier>,
+        modifiers: Vec<CallerModifier>,
     },
     /// "Feint".
     Feint {
@@ -144,10 +149,12 @@ pub enum Action {
     MultipleAttack {
         actor_id: CombatantId,
         target_id: CombatantId,
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
         equipped_weapons: u32,
         weapons: Vec<WeaponAttack>,
         #[serde(default)]
-        modifiers: Vec<Modifier>,
+        modifiers: Vec<CallerModifier>,
     },
     /// "Suppressive Fire".
     SuppressiveFire {
@@ -156,17 +163,21 @@ pub enum Action {
         mode: AutoMode,
         victims: Vec<CombatantId>,
         #[serde(default)]
-        penalties: Vec<Modifier>,
+        penalties: Vec<CallerModifier>,
         /// The weapon's damage; required when any hit lands.
         #[serde(default)]
         damage: Option<DamageDice>,
         #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
         penetration: u32,
     },
     /// "Overwatch": set it.
     OverwatchSet {
         actor_id: CombatantId,
         weapon: Weapon,
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
         kill_zone_radius_squares: u32,
         attack: OverwatchAttack,
         triggers: Vec<OverwatchTrigger>,
@@ -187,12 +198,14 @@ pub enum Action {
         #[serde(default)]
         damage: Option<DamageDice>,
         #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
         penetration: u32,
         /// The observed enemy's evasion against it.
         #[serde(default)]
         evasion: EvasionChoice,
         #[serde(default)]
-        modifiers: Vec<Modifier>,
+        modifiers: Vec<CallerModifier>,
     },
     /// "Grapple (Initiate)".
     Grapple {
@@ -213,6 +226,8 @@ pub enum Action {
         actor_id: CombatantId,
         name: String,
         #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::turns_opt")]
+        #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 1000))]
         turns_needed: Option<u32>,
         restarts_if_interrupted: bool,
     },
@@ -248,6 +263,8 @@ pub enum ActionOutcome {
         defeated: bool,
     },
     Fatigue {
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating")]
+        #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
         levels: u32,
     },
     Decay {
@@ -415,7 +432,7 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
                 input: boarding,
                 damage,
                 evasion,
-                evasion_modifiers,
+                evasion_modifiers: caller(&evasion_modifiers),
             };
             manoeuvres_op::boarding(draft, request, dice)
         }
@@ -465,8 +482,7 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             let die = dice.roll(10, format!("falling damage: crash after a fall from {started:?}"))?;
             let damage = die + crash_squares(started);
             let (_, wounds, notes) = apply(stats, damage, true, 0, "actor_id")?;
-            let max = stats.wounds.unwrap_or(0);
-            stats.wounds_taken = max - wounds.after.min(max);
+            stats.set_wounds_left(wounds.after);
             state.pending_crash = None;
             flags.defeated |= wounds.dead;
             let outcome =
@@ -478,8 +494,8 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             if levels == 0 || levels > 100 {
                 return Err(EncounterError::invalid("levels", "between 1 and 100 levels"));
             }
-            stats.fatigue = (stats.fatigue + levels).min(1000);
-            Ok((actor_id, "fatigue".into(), ActionOutcome::Fatigue { levels: stats.fatigue }, Vec::new()))
+            stats.add_fatigue(levels);
+            Ok((actor_id, "fatigue".into(), ActionOutcome::Fatigue { levels: stats.fatigue.n() }, Vec::new()))
         }
         Action::Decay { actor_id, decay } => {
             let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
@@ -504,7 +520,7 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             fire_op::multiple_attack(draft, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
         }
         Action::SuppressiveFire { actor_id, weapon, mode, victims, penalties, damage, penetration } => {
-            let volley = fire_op::Volley { victims, penalties, damage, penetration };
+            let volley = fire_op::Volley { victims, penalties: caller(&penalties), damage, penetration };
             fire_op::suppressive_fire(draft, actor_id, SuppressiveFire { weapon, mode }, volley, dice)
         }
         Action::OverwatchSet { actor_id, weapon, kill_zone_radius_squares, attack, triggers } => {
@@ -558,12 +574,12 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
                 damage,
                 penetration,
                 dodge,
-                modifiers,
+                modifiers: caller(&modifiers),
             };
             manoeuvres_op::take_down(draft, request, dice)
         }
         Action::Ram { actor_id, target_id, ram, dodge, modifiers } => {
-            manoeuvres_op::ram(draft, actor_id, target_id, ram, dodge, modifiers, dice)
+            manoeuvres_op::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
         }
         Action::ExtendedStart { actor_id, name, turns_needed, restarts_if_interrupted } => {
             economy_op::start(draft, actor_id, &name, turns_needed, restarts_if_interrupted)

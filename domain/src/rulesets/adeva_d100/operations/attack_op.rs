@@ -4,7 +4,7 @@ use super::super::actions::declared::DeclaredAction;
 use super::super::actions::{ActionKind, LingeringEffect, TurnBudget, WeaponClass};
 use super::super::altitude::AltitudeAccess;
 use super::super::damage::DamageDice;
-use super::super::test_modifiers::Modifier;
+use super::super::test_modifiers::{CallerModifier, Modifier, caller};
 use super::super::test_roll::ModifiedTest;
 use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
 use super::{ensure_active, ensure_turn, parts_mut, snapshot};
@@ -27,15 +27,17 @@ pub struct EncounterAttack {
     #[serde(default)]
     pub damage: Option<DamageDice>,
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub penetration: u32,
     /// The main target's evasion.
     #[serde(default)]
     pub evasion: EvasionChoice,
     #[serde(default)]
-    pub evasion_modifiers: Vec<Modifier>,
+    pub evasion_modifiers: Vec<CallerModifier>,
     /// Further modifiers on the attack test, each with its reason.
     #[serde(default)]
-    pub modifiers: Vec<Modifier>,
+    pub modifiers: Vec<CallerModifier>,
     /// Burst / Flurry: other targets and the hits each wants.
     #[serde(default)]
     pub extra_targets: Vec<ExtraTarget>,
@@ -45,6 +47,10 @@ pub struct EncounterAttack {
     /// weapon named "unarmed" counts too.
     #[serde(default)]
     pub unarmed: bool,
+    /// The engine's own modifiers when it builds the attack (Multiple Attack's −30), listed before
+    /// the client's; never read from a request.
+    #[serde(skip)]
+    pub engine_modifiers: Vec<Modifier>,
 }
 
 /// Another target of a Burst or Flurry.
@@ -53,13 +59,17 @@ pub struct EncounterAttack {
 #[serde(deny_unknown_fields)]
 pub struct ExtraTarget {
     pub target_id: CombatantId,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub hits: u32,
     #[serde(default)]
     pub evasion: EvasionChoice,
     #[serde(default)]
-    pub evasion_modifiers: Vec<Modifier>,
+    pub evasion_modifiers: Vec<CallerModifier>,
     /// Burst: squares from the declared target (at most 10); left out, the caller's word.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares_opt")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub squares_from_target: Option<u32>,
     /// Flurry: within the attacker's reach; left out, the caller's word.
     #[serde(default)]
@@ -67,6 +77,8 @@ pub struct ExtraTarget {
     /// Circumstances the engine does not know (cover, fog…) making this target's attack modifier
     /// differ from the declared target's; it must not be harder to hit.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::signed100")]
+    #[cfg_attr(feature = "schema", schema(minimum = -100, maximum = 100))]
     pub attack_modifier: i32,
 }
 
@@ -187,10 +199,10 @@ fn run(
         ids.iter().zip(&snapshots).enumerate()
     {
         let (evasion, evasion_modifiers, wanted) = if index == 0 {
-            (request.evasion, request.evasion_modifiers.clone(), None)
+            (request.evasion, caller(&request.evasion_modifiers), None)
         } else {
             let extra = &request.extra_targets[index - 1];
-            (extra.evasion, extra.evasion_modifiers.clone(), Some(extra.hits))
+            (extra.evasion, caller(&extra.evasion_modifiers), Some(extra.hits))
         };
         let extra = index.checked_sub(1).map(|i| &request.extra_targets[i]);
         sides.push(TargetSide {
@@ -211,11 +223,13 @@ fn run(
         });
     }
     let lethal = crate::rulesets::plugin::options::<super::super::AdevaD100>(draft).lethal_damage_table;
+    let mut modifiers = request.engine_modifiers.clone();
+    modifiers.extend(caller(&request.modifiers));
     let input = AttackInput {
         action: &request.action,
         damage: request.damage,
         penetration: request.penetration,
-        modifiers: &request.modifiers,
+        modifiers: &modifiers,
         long_range_weapon: request.long_range_weapon,
         unarmed: request.unarmed || super::core::named_unarmed(&request.action),
         lethal_damage_table: lethal.as_deref(),
@@ -265,9 +279,8 @@ fn run(
             // A dodge is an action: it ends a standing Overwatch ("Overwatch").
             state.overwatch = None;
         }
-        let max = stats.wounds.unwrap_or(0);
-        stats.wounds_taken = max - outcome.wounds_after.min(max);
-        stats.fatigue = (stats.fatigue + outcome.fatigue_levels).min(1000);
+        stats.set_wounds_left(outcome.wounds_after);
+        stats.add_fatigue(outcome.fatigue_levels);
         // A Feint opens only the feinter's next attack (adeva-d100.txt, "Feint").
         if state.feinted_by.as_ref() == Some(&request.attacker_id) {
             state.feinted_by = None;

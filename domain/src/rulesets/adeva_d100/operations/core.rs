@@ -29,6 +29,7 @@
 //!   at most [`MAX_LETHAL_NAME_CHARS`] characters.
 
 use super::super::actions::ActionKind;
+use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::actions::attack_actions::{HitSpread, OtherTarget, Spread, spread_hits};
 use super::super::actions::declared::DeclaredAction;
 use super::super::actions::{ActionSpec, Evasion, HitRule, Weapon, WeaponClass, action_spec};
@@ -38,7 +39,7 @@ use super::super::critical::{CriticalInput, check_lethal_table, confirm_critical
 use super::super::damage::{DamageDice, check_damage_dice, roll_hit_damage};
 use super::super::decay::{self, effective_characteristic};
 use super::super::evasion::{EvasionKind, EvasionResult, EvasionSpec, check_evasion, roll_evasion};
-use super::super::test_modifiers::{Modifier, check_modifiers, within};
+use super::super::test_modifiers::{Modifier, ModifierCode, check_modifiers, within};
 use super::super::test_roll::{ModifiedTest, modified_test};
 use super::super::unarmed::{UNARMED_DAMAGE, UNARMED_QUALITIES, unarmed_damage};
 use super::super::wounds::{Soak, lose_wounds, negated, past_soak, soak};
@@ -200,6 +201,19 @@ pub(crate) fn named_unarmed(action: &DeclaredAction) -> bool {
     attack_weapon(action).is_ok_and(|weapon| weapon.name.trim().eq_ignore_ascii_case("unarmed"))
 }
 
+/// A stat block's movement: its Agility Bonus (after decays) and its size modifier
+/// (adeva-d100.txt, "Movement").
+pub(crate) fn movement_of(stats: &Stats) -> Result<super::super::movement::MovementBands, RuleError> {
+    let size = stats.size.get();
+    let modifiers = if size != 0 {
+        vec![Modifier::coded(super::super::test_modifiers::ModifierCode::Size, "size", size)]
+    } else {
+        Vec::new()
+    };
+    let agility = effective(stats, decay::CharacteristicName::Ag)?;
+    super::super::movement::movement_bands(agility, &modifiers)
+}
+
 /// A characteristic after the stat block's decays.
 pub(crate) fn effective(stats: &Stats, name: decay::CharacteristicName) -> Result<Characteristic, RuleError> {
     Ok(effective_characteristic(name.of(stats), name, &stats.decays)?.value)
@@ -273,7 +287,7 @@ fn evasion_spec(target: &TargetSide, allowed: &[Evasion]) -> Result<Option<Evasi
         characteristic,
         modifiers,
         deflector_strengths: if kind == EvasionKind::Deflect {
-            target.stats.deflectors.clone()
+            target.stats.deflectors.iter().map(|d| d.n()).collect()
         } else {
             Vec::new()
         },
@@ -355,7 +369,7 @@ pub(crate) fn resolve(
             None => {
                 return Err(RuleError::invalid(&target.field, "the target's stat block has no wounds"));
             }
-            Some(_) if target.stats.current_wounds() == 0 && target.stats.fate_points == 0 => {
+            Some(_) if target.stats.current_wounds() == 0 && target.stats.fate_points.n() == 0 => {
                 return Err(RuleError::invalid(
                     &target.field,
                     "the target is at 0 wounds without Fate Points: dead",
@@ -384,7 +398,7 @@ pub(crate) fn resolve(
     modifiers.extend(input.modifiers.iter().cloned());
     modifiers.extend(main.attacks_against.clone());
     if main.surprised {
-        modifiers.push(Modifier::new("target is surprised", SURPRISE_BONUS));
+        modifiers.push(Modifier::coded(ModifierCode::Surprise, "target is surprised", SURPRISE_BONUS));
     }
     modifiers.extend(access.modifier.clone());
     let start = dice.rolls().len();
@@ -411,7 +425,7 @@ pub(crate) fn resolve(
         };
         let landed = evasion.as_ref().map_or(hits, |e| e.outcome.hits_left);
         let toughness = bonus(effective(target.stats, decay::CharacteristicName::T)?) as u32;
-        let soaked = soak(toughness, target.stats.armour, input.penetration);
+        let soaked = soak(toughness, target.stats.armour.n(), input.penetration);
         let before = target.stats.current_wounds();
         let mut outcome = TargetOutcome {
             hits_allocated: hits,
@@ -456,7 +470,7 @@ pub(crate) fn resolve(
                 None
             };
             let lost = wounds_dealt(past, critical.as_ref());
-            let wounds = lose_wounds(outcome.wounds_after, target.stats.fate_points, lost);
+            let wounds = lose_wounds(outcome.wounds_after, target.stats.fate_points.n(), lost);
             outcome.wounds_lost += lost;
             outcome.wounds_after = wounds.after;
             outcome.dead |= wounds.dead;
@@ -489,10 +503,10 @@ pub(crate) fn resolve(
             UNARMED_QUALITIES.join(", ")
         ));
     }
-    if attacker.stats.fatigue > 0 {
+    if attacker.stats.fatigue.n() > 0 {
         notes.push(format!(
             "the attacker has {} level(s) of fatigue: the text gives fatigue a penalty but no value; send it as a modifier",
-            attacker.stats.fatigue
+            attacker.stats.fatigue.get()
         ));
     }
     if outcomes.iter().any(|o| o.lethal_damage) {

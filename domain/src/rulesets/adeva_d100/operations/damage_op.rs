@@ -5,6 +5,7 @@
 //! first; otherwise `amount` is lost as wounds directly. Dead and Lethal Damage as in `mod.rs`.
 
 use super::super::Stats;
+use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::decay::CharacteristicName;
 use super::super::wounds::{Soak, WoundsLoss, lose_wounds, past_soak, soak};
 use super::core::effective;
@@ -20,10 +21,14 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct EncounterDamage {
     pub combatant_id: CombatantId,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::amount")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 10000))]
     pub amount: u32,
     #[serde(default)]
     pub soak: bool,
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub penetration: u32,
     #[serde(default)]
     pub reason: Option<String>,
@@ -35,6 +40,8 @@ pub struct EncounterDamage {
 pub struct DamageReport {
     pub combatant_id: CombatantId,
     pub name: String,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::amount")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 10000))]
     pub amount: u32,
     pub soak: Option<Soak>,
     pub wounds: WoundsLoss,
@@ -58,12 +65,12 @@ pub(crate) fn apply(
     }
     let soaked = if with_soak {
         let tb = super::super::bonus(effective(stats, CharacteristicName::T)?) as u32;
-        Some(soak(tb, stats.armour, penetration))
+        Some(soak(tb, stats.armour.n(), penetration))
     } else {
         None
     };
     let lost = soaked.as_ref().map_or(amount, |s| past_soak(amount, s));
-    let wounds = lose_wounds(stats.current_wounds(), stats.fate_points, lost);
+    let wounds = lose_wounds(stats.current_wounds(), stats.fate_points.n(), lost);
     let mut notes = Vec::new();
     if wounds.lethal_damage {
         notes.push(format!("{} damage past 0 wounds: resolve it as Lethal Damage", wounds.past_zero));
@@ -84,8 +91,7 @@ pub fn damage(
     let (stats, _, flags) = parts_mut(&mut draft, &request.combatant_id, "combatant_id")?;
     let (soak, wounds, mut notes) =
         apply(stats, request.amount, request.soak, request.penetration, "combatant_id")?;
-    let max = stats.wounds.unwrap_or(0);
-    stats.wounds_taken = max - wounds.after.min(max);
+    stats.set_wounds_left(wounds.after);
     if wounds.dead {
         flags.defeated = true;
     }

@@ -4,7 +4,7 @@ use super::super::Stats;
 use super::super::actions::declared::DeclaredAction;
 use super::super::altitude::AltitudeAccess;
 use super::super::damage::DamageDice;
-use super::super::test_modifiers::Modifier;
+use super::super::test_modifiers::{CallerModifier, caller};
 use super::super::test_roll::ModifiedTest;
 use super::super::wounds::{Soak, WoundsLoss};
 use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
@@ -24,13 +24,15 @@ pub struct InlineAttack {
     #[serde(default)]
     pub damage: Option<DamageDice>,
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub penetration: u32,
     #[serde(default)]
     pub evasion: EvasionChoice,
     #[serde(default)]
-    pub evasion_modifiers: Vec<Modifier>,
+    pub evasion_modifiers: Vec<CallerModifier>,
     #[serde(default)]
-    pub modifiers: Vec<Modifier>,
+    pub modifiers: Vec<CallerModifier>,
     #[serde(default)]
     pub target_surprised: bool,
     #[serde(default)]
@@ -64,7 +66,7 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
         surprised: request.target_surprised,
         evasion: request.evasion,
         evasion_field: "evasion".into(),
-        evasion_modifiers: request.evasion_modifiers.clone(),
+        evasion_modifiers: caller(&request.evasion_modifiers),
         own_evasion: None,
         attacks_against: None,
         hits_wanted: None,
@@ -74,11 +76,12 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
         within_reach: None,
         attack_modifier: 0,
     };
+    let modifiers = caller(&request.modifiers);
     let input = AttackInput {
         action: &request.action,
         damage: request.damage,
         penetration: request.penetration,
-        modifiers: &request.modifiers,
+        modifiers: &modifiers,
         long_range_weapon: request.long_range_weapon,
         unarmed: request.unarmed || super::core::named_unarmed(&request.action),
         lethal_damage_table: request.lethal_damage_table.as_deref(),
@@ -102,10 +105,14 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
 #[serde(deny_unknown_fields)]
 pub struct InlineDamage {
     pub target: Stats,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::amount")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 10000))]
     pub amount: u32,
     #[serde(default)]
     pub soak: bool,
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub penetration: u32,
 }
 

@@ -21,8 +21,8 @@ fn stats(ws: i64, bs: i64, ag: i64, wounds: Option<u32>, armour: u32) -> Stats {
         per: c(30),
         wp: c(30),
         fel: c(30),
-        wounds,
-        armour,
+        wounds: wounds.map(|w| crate::rulesets::adeva_d100::bounds::held(w.into())),
+        armour: crate::rulesets::adeva_d100::bounds::held(armour.into()),
         ..Stats::default()
     }
 }
@@ -90,7 +90,7 @@ fn surprise_gives_plus_30_and_damage_is_stored() {
         (bo.outcome.wounds_before, bo.outcome.hits[0].damage.damage, bo.outcome.wounds_after),
         (10, 9, 6)
     );
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 4);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 4);
     assert_eq!(events.len(), 1);
     assert_eq!(state_of(&enc, "Ana").budget.attack_actions, 1);
 }
@@ -113,7 +113,7 @@ fn a_burst_splits_across_two_targets_and_a_dodge_cancels_hits() {
     assert_eq!(report.targets[0].outcome.hits_landed, 0);
     assert_eq!(report.targets[1].outcome.wounds_after, 7);
     assert!(state_of(&enc, "Bo").budget.reaction_used);
-    assert_eq!(stats_of(&enc, "Cy").wounds_taken, 1);
+    assert_eq!(stats_of(&enc, "Cy").wounds_taken.get(), 1);
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn a_confirmed_critical_kills_and_heavy_attack_lingers() {
     // lower, no swap) + SB 3 = 13; soak 3 → 10. Confirm: WS 40 unmodified, d100 20 passes; chart 1d5 = 2.
     let mut enc = fight();
     if let StatBlock::AdevaD100(stats) = &mut enc.combatant_mut(&id("Cy")).unwrap().stats {
-        stats.wounds_taken = 7;
+        stats.wounds_taken = crate::rulesets::adeva_d100::bounds::held(7);
     }
     let value = json!({"attacker_id": "Ana", "target_id": "Cy",
         "action": {"action": "heavy_attack", "weapon": {"name": "Maul", "class": "melee"}},
@@ -186,7 +186,7 @@ fn damage_with_soak_and_fate_reports_lethal_damage() {
     // Bo: 10 wounds, TB 3 + AP 2 − Pen 1 = 4 soak; 20 damage → 16 → 0 wounds, 6 past zero; 1 Fate.
     let mut enc = fight();
     if let StatBlock::AdevaD100(stats) = &mut enc.combatant_mut(&id("Bo")).unwrap().stats {
-        stats.fate_points = 1;
+        stats.fate_points = crate::rulesets::adeva_d100::bounds::held(1);
     }
     let request: EncounterDamage =
         serde_json::from_value(json!({"combatant_id": "Bo", "amount": 20, "soak": true, "penetration": 1}))
@@ -195,7 +195,7 @@ fn damage_with_soak_and_fate_reports_lethal_damage() {
     assert_eq!(report.soak.unwrap().value, 4);
     assert!(report.wounds.lethal_damage && !report.defeated);
     assert_eq!(report.wounds.past_zero, 6);
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 10);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 10);
 }
 
 #[test]
@@ -225,7 +225,7 @@ fn guard_mode_is_declared_and_a_fall_crashes_at_the_end_of_rounds() {
 fn inline_attack_and_damage_store_nothing() {
     let c = |v| Characteristic::new(v).unwrap();
     let attacker = Stats { bs: c(40), ..Stats::default() };
-    let target = Stats { t: c(30), wounds: Some(10), ..Stats::default() };
+    let target = Stats { t: c(30), wounds: Some(crate::rulesets::adeva_d100::bounds::held(10.into())), ..Stats::default() };
     let value = json!({"attacker": attacker, "target": target, "action": standard("ranged"),
         "damage": {"count": 1, "sides": 10, "bonus": 5}});
     let request: InlineAttack = serde_json::from_value(value).unwrap();

@@ -25,8 +25,8 @@ fn stats(ws: i64, bs: i64, ag: i64, wounds: u32, armour: u32) -> Stats {
         per: c(30),
         wp: c(30),
         fel: c(30),
-        wounds: Some(wounds),
-        armour,
+        wounds: Some(crate::rulesets::adeva_d100::bounds::held(wounds.into())),
+        armour: crate::rulesets::adeva_d100::bounds::held(armour.into()),
         ..Stats::default()
     }
 }
@@ -216,7 +216,7 @@ fn state_guard(enc: &mut Encounter, name: &str) {
 fn an_unarmed_attack_deals_1d5_minus_3_plus_sb_and_fatigues() {
     let mut enc = fight();
     stats_mut(&mut enc, "Ana").s = Characteristic::new(50).unwrap();
-    stats_mut(&mut enc, "Bo").armour = 0;
+    stats_mut(&mut enc, "Bo").armour = crate::rulesets::adeva_d100::bounds::held(0);
     // WS 40 + 10 = 50; d100 48 → 1 DoS. 1d5 = 4 (DoS 1 lower, kept): 4 − 3 + SB 5 = 6 ≥ TB 3 →
     // fatigue; soak TB 3 + AP 0 = 3 → 3 wounds: 10 → 7.
     let value = json!({"attacker_id": "Ana", "target_id": "Bo",
@@ -225,7 +225,7 @@ fn an_unarmed_attack_deals_1d5_minus_3_plus_sb_and_fatigues() {
     let bo = &report.targets[0].outcome;
     assert_eq!((bo.hits[0].damage.damage, bo.hits[0].fatigue, bo.fatigue_levels), (6, true, 1));
     assert_eq!(bo.wounds_after, 7);
-    assert_eq!(stats_mut(&mut enc, "Bo").fatigue, 1);
+    assert_eq!(stats_mut(&mut enc, "Bo").fatigue.get(), 1);
     assert!(report.notes.iter().any(|n| n.contains("Unarmed, Primitive")));
     // Damage dice sent with an unarmed attack are refused.
     let mut enc = fight();
@@ -276,7 +276,7 @@ fn falls_set_in_the_stat_block_crash_from_where_they_began() {
 #[test]
 fn aim_feint_and_fatigue_reach_the_attack_test() {
     let mut enc = fight();
-    stats_mut(&mut enc, "Ana").fatigue = 1;
+    stats_mut(&mut enc, "Ana").fatigue = crate::rulesets::adeva_d100::bounds::held(1);
     let aim: Action = serde_json::from_value(json!({"action": "declared", "actor_id": "Ana",
         "declared": {"action": "aim", "action_type": "half"}}))
     .unwrap();
