@@ -5,8 +5,9 @@
 //! Decisions:
 //! - Burst and Flurry: the −5 is charged for every declared hit, the first included, as the rows
 //!   say ("for every hit you intend to make"). Declaring 3 hits is therefore +10 − 15.
-//! - "To a net max of −30" is read as a cap on the summed −5s: from six declared hits on, the
-//!   penalty stays −30, and the action's +10 (or Multiple Attack's −20) is listed beside it.
+//! - "To a net max of −30": *net* is the action's own modifier and the −5s together, so the −5s
+//!   are held where that sum reaches −30 (with the +10: −40 at most, from eight declared hits on;
+//!   with a Multiple Attack's −20 in place of the +10: −10 at most). Both are listed.
 //! - A Burst or Flurry scores one hit per Degree of Success, at most the number of hits declared
 //!   (which is itself at most the weapon's Hit rating): the declaration is what the penalty paid
 //!   for.
@@ -179,12 +180,13 @@ fn attack_label(weapon: &Weapon) -> String {
     format!("attack with {}", weapon.name)
 }
 
-/// The summed −5 per declared hit of a Burst or Flurry, held to −30 (adeva-d100.txt, "Burst",
-/// "Flurry"; see the decisions).
-pub fn declared_hits_penalty(declared_hits: u32) -> Modifier {
+/// The summed −5 per declared hit of a Burst or Flurry, held so that it and the action's own
+/// modifier `base` never net below −30 (adeva-d100.txt, "Burst", "Flurry"; see the decisions).
+pub fn declared_hits_penalty(declared_hits: u32, base: i32) -> Modifier {
     let raw = PER_HIT_PENALTY.saturating_mul(declared_hits.min(1000) as i32);
-    let value = raw.max(MAX_HIT_PENALTY);
-    let held = if value != raw { format!(", held to {MAX_HIT_PENALTY}") } else { String::new() };
+    let floor = MAX_HIT_PENALTY.saturating_sub(base).min(0);
+    let value = raw.max(floor);
+    let held = if value != raw { format!(", held to {floor} for a net {MAX_HIT_PENALTY}") } else { String::new() };
     Modifier::coded(ModifierCode::DeclaredHits, format!("{declared_hits} hits declared ({PER_HIT_PENALTY} each{held})"), value)
 }
 
@@ -221,7 +223,8 @@ pub(crate) fn check_declared_hits(
 /// The test of one Burst or Flurry: `base` (+10, or Multiple Attack's −20), the declared-hits
 /// penalty, one hit per DoS up to the declaration, and the jam on 94+ for ranged bursts.
 pub(crate) fn multi_hit_test(weapon: &Weapon, declared_hits: u32, base: Modifier) -> TestSpec {
-    let modifiers = vec![base, declared_hits_penalty(declared_hits)];
+    let penalty = declared_hits_penalty(declared_hits, base.value);
+    let modifiers = vec![base, penalty];
     let hits = HitRule::PerDegree { max: declared_hits };
     let mut test = TestSpec::attack(attack_label(weapon), weapon.characteristic(), modifiers, hits);
     if weapon.class == WeaponClass::Ranged {

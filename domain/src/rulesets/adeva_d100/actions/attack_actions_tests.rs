@@ -38,10 +38,11 @@ fn a_standard_attack_is_a_half_action_at_plus_ten_for_one_hit() {
 #[test]
 fn burst_penalty_is_five_per_declared_hit_held_to_thirty() {
     // 1 hit −5; 4 hits −20; 6 hits −30; 9 hits −45 → held to −30.
-    assert_eq!(declared_hits_penalty(1), Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::DeclaredHits, "1 hits declared (-5 each)", -5));
-    assert_eq!(declared_hits_penalty(4).value, -20);
-    assert_eq!(declared_hits_penalty(6).value, -30);
-    assert_eq!(declared_hits_penalty(9), Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::DeclaredHits, "9 hits declared (-5 each, held to -30)", -30));
+    assert_eq!(declared_hits_penalty(1, 10), Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::DeclaredHits, "1 hits declared (-5 each)", -5));
+    assert_eq!(declared_hits_penalty(4, 10).value, -20);
+    assert_eq!(declared_hits_penalty(6, 10).value, -30);
+    // +10 − 45 = −35 → the −5s held at −40, a net −30.
+    assert_eq!(declared_hits_penalty(9, 10), Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::DeclaredHits, "9 hits declared (-5 each, held to -40 for a net -30)", -40));
 }
 
 #[test]
@@ -193,7 +194,8 @@ fn a_multiple_attack_is_minus_twenty_per_weapon_stacking_with_burst_and_flurry()
     assert_eq!(spec.action_type, ActionType::Full);
     assert_eq!(spec.subtypes, vec![ActionSubtype::Attack, ActionSubtype::Ranged, ActionSubtype::Melee]);
     let sums: Vec<i32> = spec.tests.iter().map(TestSpec::modifier_sum).collect();
-    assert_eq!(sums, vec![-20, -35, -30]);
+    // Burst of 3 in a Multiple Attack: −20 − 15 = −35, held at the net −30 (issue 12, item 7).
+    assert_eq!(sums, vec![-20, -30, -30]);
     assert_eq!(spec.tests[0].hits, HitRule::Single);
     assert_eq!(spec.tests[1].hits, HitRule::PerDegree { max: 3 });
     assert_eq!((spec.tests[1].jams_on, spec.tests[2].jams_on), (Some(94), None));
@@ -336,4 +338,19 @@ fn flurry_hits_spread_within_reach() {
     let hits = spread_hits(Spread::Flurry, 2, &request).unwrap();
     assert_eq!(hits.iter().map(|t| t.hits).collect::<Vec<_>>(), vec![1, 1]);
     assert!(spread_hits(Spread::Flurry, 0, &HitSpread { others: vec![], ..request }).unwrap().is_empty());
+}
+
+/// Issue 12, item 7: the −5s alone were held at −30 and the +10 added on top, so the net never
+/// went below −20. Now the net (+10 and the −5s) is held at −30.
+#[test]
+fn burst_net_modifier_is_held_at_minus_thirty_not_minus_twenty() {
+    // 10 hits: +10 − 50 = −40 → net −30 (+10, −40).
+    let weapon = Weapon::new("Autogun", WeaponClass::Ranged, 10);
+    let spec = burst(&MultiHitAttack { weapon: weapon.clone(), declared_hits: 10 }).unwrap();
+    assert_eq!(spec.tests[0].modifier_sum(), -30);
+    // 7 hits: +10 − 35 = −25, not held.
+    let spec = burst(&MultiHitAttack { weapon, declared_hits: 7 }).unwrap();
+    assert_eq!(spec.tests[0].modifier_sum(), -25);
+    // In a Multiple Attack the −20 stands in for the +10: −20 − 15 = −35 → net −30 (−20, −10).
+    assert_eq!(declared_hits_penalty(3, -20).value, -10);
 }
