@@ -100,6 +100,9 @@ pub struct Charge {
     #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
     #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub distance_squares: u32,
+    /// The charger's Half Move, derived from its stat block (Agility Bonus and size, "Movement");
+    /// never read from a request.
+    #[serde(skip)]
     pub half_move_squares: u32,
     #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
     #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]

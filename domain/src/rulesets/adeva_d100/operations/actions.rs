@@ -9,7 +9,9 @@
 //!   crash (1d10 + squares, `altitude.rs`, soaked by TB + AP). `fatigue` adds levels; `decay`
 //!   adds a characteristic decay. These three are the GM's and need no turn.
 
-use super::super::actions::ExtendedAction;
+use super::super::actions::aim::Aim;
+use super::super::actions::attack_actions::Charge;
+use super::super::actions::{ActionType, ExtendedAction};
 use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::actions::Weapon;
 use super::super::actions::declared::DeclaredAction;
@@ -30,7 +32,6 @@ use super::super::decay::{CharacteristicDecay, check_decays};
 use super::super::movement::{MoveKind, MovementBands};
 use super::super::opposed::OpposedResult;
 use super::super::test_modifiers::{CallerModifier, caller};
-use super::super::test_modifiers::within;
 use super::super::test_roll::ModifiedTest;
 use super::attack_op::AttackReport;
 use super::core::EvasionChoice;
@@ -50,9 +51,21 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Action))]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
-    Declared {
+    /// "Aim": a half action (+10) or a full action (+20) on the next attack.
+    Aim {
         actor_id: CombatantId,
-        declared: DeclaredAction,
+        action_type: ActionType,
+    },
+    /// "Guard Mode": −20 on attacks against the actor until the start of its next turn.
+    GuardMode {
+        actor_id: CombatantId,
+    },
+    /// "Charge" ending in a Grapple or a Knock Down (a Charge ending in an attack goes through the
+    /// attack command). The Half Move comes from the actor's stat block.
+    Charge {
+        actor_id: CombatantId,
+        #[serde(flatten)]
+        charge: Charge,
     },
     Fall {
         actor_id: CombatantId,
@@ -399,7 +412,9 @@ fn acting(action: &Action) -> Option<&CombatantId> {
         | Action::Fatigue { .. }
         | Action::Decay { .. }
         | Action::ExtendedInterrupt { .. } => None,
-        Action::Declared { actor_id, .. }
+        Action::Aim { actor_id, .. }
+        | Action::GuardMode { actor_id }
+        | Action::Charge { actor_id, .. }
         | Action::Move { actor_id, .. }
         | Action::Stand { actor_id }
         | Action::Boarding { actor_id, .. }
@@ -436,26 +451,9 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             };
             manoeuvres_op::boarding(draft, request, dice)
         }
-        Action::Declared { actor_id, declared } => {
-            ensure_turn(draft, &actor_id, "actor_id")?;
-            let spec = action_spec(&declared).map_err(|error| within("declared", error))?;
-            if super::core::attack_weapon(&declared).is_ok() {
-                return Err(EncounterError::invalid(
-                    "declared",
-                    "attacks are resolved by the attack command",
-                ));
-            }
-            snapshot(draft, &actor_id, "actor_id")?;
-            let (_, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
-            state.budget.spend(&spec)?;
-            for effect in &spec.lingering {
-                if let LingeringEffect::AttacksAgainst { modifier, .. } = effect {
-                    state.attacks_against = Some(modifier.clone());
-                }
-            }
-            let notes = spec.notes.clone();
-            Ok((actor_id, spec.name(), ActionOutcome::Declared { spec: Box::new(spec) }, notes))
-        }
+        Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),
+        Action::GuardMode { actor_id } => declare(draft, actor_id, DeclaredAction::GuardMode {}),
+        Action::Charge { actor_id, charge } => declare(draft, actor_id, DeclaredAction::Charge(charge)),
         Action::Fall { actor_id } => {
             let (stats, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
             if stats.altitude == AltitudeBand::Ground || stats.falling {
@@ -490,6 +488,7 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             Ok((actor_id, "resolve_crash".into(), outcome, notes))
         }
         Action::Fatigue { actor_id, levels } => {
+            ensure_alive(draft, &actor_id)?;
             let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
             if levels == 0 || levels > 100 {
                 return Err(EncounterError::invalid("levels", "between 1 and 100 levels"));
@@ -498,6 +497,7 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             Ok((actor_id, "fatigue".into(), ActionOutcome::Fatigue { levels: stats.fatigue.n() }, Vec::new()))
         }
         Action::Decay { actor_id, decay } => {
+            ensure_alive(draft, &actor_id)?;
             let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
             let mut decays = stats.decays.clone();
             decays.push(decay);
@@ -586,5 +586,36 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
         }
         Action::ExtendedWork { actor_id } => economy_op::keep_working(draft, actor_id),
         Action::ExtendedInterrupt { actor_id } => economy_op::interrupt(draft, actor_id),
+    }
+}
+
+/// Spends an Action List action that rolls nothing here (Aim, Guard Mode, a Charge ending in a
+/// Grapple or Knock Down) and stores what lingers; its tests are reported for the table to roll.
+fn declare(draft: &mut Encounter, actor_id: CombatantId, declared: DeclaredAction) -> Result<Ran, EncounterError> {
+    ensure_turn(draft, &actor_id, "actor_id")?;
+    let (stats, _, _) = snapshot(draft, &actor_id, "actor_id")?;
+    let declared = super::core::with_movement(&declared, &stats)?;
+    let spec = action_spec(&declared)?;
+    if super::core::attack_weapon(&declared).is_ok() {
+        return Err(EncounterError::invalid("strike", "a Charge ending in an attack is taken with the attack command"));
+    }
+    let (_, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
+    state.budget.spend(&spec)?;
+    for effect in &spec.lingering {
+        if let LingeringEffect::AttacksAgainst { modifier, .. } = effect {
+            state.attacks_against = Some(modifier.clone());
+        }
+    }
+    let notes = spec.notes.clone();
+    Ok((actor_id, spec.name(), ActionOutcome::Declared { spec: Box::new(spec) }, notes))
+}
+
+/// A defeated combatant takes no more state changes (issue 12, item 11), as it takes no attacks.
+fn ensure_alive(draft: &Encounter, actor_id: &CombatantId) -> Result<(), EncounterError> {
+    match draft.combatant(actor_id) {
+        Some(combatant) if combatant.flags.defeated => {
+            Err(EncounterError::invalid("actor_id", format!("{} is defeated", combatant.name)))
+        }
+        _ => Ok(()),
     }
 }

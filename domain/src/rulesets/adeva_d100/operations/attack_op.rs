@@ -171,6 +171,7 @@ fn run(
     }
     super::ensure_not_stunned(draft, &request.attacker_id)?;
     let (attacker_stats, mut attacker_state, _) = snapshot(draft, &request.attacker_id, "attacker_id")?;
+    let action = super::core::with_movement(&request.action, &attacker_stats)?;
     let mut ids = vec![(request.target_id.clone(), "target_id".to_string(), "evasion".to_string())];
     for (index, extra) in request.extra_targets.iter().enumerate() {
         ids.push((
@@ -226,7 +227,7 @@ fn run(
     let mut modifiers = request.engine_modifiers.clone();
     modifiers.extend(caller(&request.modifiers));
     let input = AttackInput {
-        action: &request.action,
+        action: &action,
         damage: request.damage,
         penetration: request.penetration,
         modifiers: &modifiers,
@@ -235,7 +236,7 @@ fn run(
         lethal_damage_table: lethal.as_deref(),
     };
     // Spend first (on a copy) so a refused action rolls nothing.
-    let spec = super::super::actions::action_spec(&request.action)
+    let spec = super::super::actions::action_spec(&action)
         .map_err(|error| super::super::test_modifiers::within("action", error))?;
     super::ensure_may_move(draft, &request.attacker_id, &spec)?;
     if !free && attacker_state.budget.turn_lost {

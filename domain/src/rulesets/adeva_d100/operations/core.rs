@@ -214,6 +214,16 @@ pub(crate) fn movement_of(stats: &Stats) -> Result<super::super::movement::Movem
     super::super::movement::movement_bands(agility, &modifiers)
 }
 
+/// The action with what the stat block defines filled in: a Charge's Half Move comes from the
+/// charger's Agility Bonus and size, never from the client (issue 12, item 9).
+pub(crate) fn with_movement(action: &DeclaredAction, stats: &Stats) -> Result<DeclaredAction, RuleError> {
+    let mut action = action.clone();
+    if let DeclaredAction::Charge(charge) = &mut action {
+        charge.half_move_squares = movement_of(stats)?.half_move;
+    }
+    Ok(action)
+}
+
 /// A characteristic after the stat block's decays.
 pub(crate) fn effective(stats: &Stats, name: decay::CharacteristicName) -> Result<Characteristic, RuleError> {
     Ok(effective_characteristic(name.of(stats), name, &stats.decays)?.value)

@@ -76,9 +76,10 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
         within_reach: None,
         attack_modifier: 0,
     };
+    let action = super::core::with_movement(&request.action, &request.attacker)?;
     let modifiers = caller(&request.modifiers);
     let input = AttackInput {
-        action: &request.action,
+        action: &action,
         damage: request.damage,
         penetration: request.penetration,
         modifiers: &modifiers,

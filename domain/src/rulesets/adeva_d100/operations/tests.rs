@@ -202,7 +202,7 @@ fn damage_with_soak_and_fate_reports_lethal_damage() {
 fn guard_mode_is_declared_and_a_fall_crashes_at_the_end_of_rounds() {
     let mut enc = fight();
     let guard: Action = serde_json::from_value(
-        json!({"action": "declared", "actor_id": "Ana", "declared": {"action": "guard_mode"}}),
+        json!({"action": "guard_mode", "actor_id": "Ana"}),
     )
     .unwrap();
     act(&mut enc, guard, &mut dice(&[])).unwrap();

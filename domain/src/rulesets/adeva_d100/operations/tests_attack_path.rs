@@ -94,10 +94,7 @@ fn a_surprised_combatant_loses_its_first_turn_only() {
     assert_eq!(field, "action");
     assert!(message.contains("surprised characters lose their first turn"), "{message}");
     // Its declared actions on that turn are refused too (the budget marks the turn lost).
-    let aim = Action::Declared {
-        actor_id: id("Ana"),
-        declared: serde_json::from_value(json!({"action": "aim", "action_type": "half"})).unwrap(),
-    };
+    let aim = Action::Aim { actor_id: id("Ana"), action_type: crate::rulesets::adeva_d100::actions::ActionType::Half };
     let error = act(&mut enc, aim, &mut dice(&[])).unwrap_err();
     assert!(
         matches!(&error, EncounterError::Invalid { field, message } if field == "action" && message.contains("surprised")),
@@ -277,8 +274,7 @@ fn falls_set_in_the_stat_block_crash_from_where_they_began() {
 fn aim_feint_and_fatigue_reach_the_attack_test() {
     let mut enc = fight();
     stats_mut(&mut enc, "Ana").fatigue = crate::rulesets::adeva_d100::bounds::held(1);
-    let aim: Action = serde_json::from_value(json!({"action": "declared", "actor_id": "Ana",
-        "declared": {"action": "aim", "action_type": "half"}}))
+    let aim: Action = serde_json::from_value(json!({"action": "aim", "actor_id": "Ana", "action_type": "half"}))
     .unwrap();
     act(&mut enc, aim, &mut dice(&[])).unwrap();
     let state = CombatState { feinted_by: Some(id("Ana")), ..CombatState::default() };
