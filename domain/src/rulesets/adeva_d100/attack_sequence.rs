@@ -158,8 +158,6 @@ pub struct HitResult {
     pub negated: bool,
     pub past_soak: u32,
     pub critical: Option<Critical>,
-    /// Wounds this hit takes away.
-    pub wounds_lost: u32,
     pub wounds: WoundsLoss,
     /// Unarmed: this hit costs the target a level of fatigue.
     pub fatigue: bool,
@@ -294,7 +292,6 @@ fn resolve_hit(
         negated: negated(damage.damage, &so_far.soak),
         past_soak: past,
         critical,
-        wounds_lost,
         wounds: lose_wounds(so_far.wounds_after, spec.target.fate_points, wounds_lost),
         fatigue,
         damage,
@@ -302,7 +299,7 @@ fn resolve_hit(
 }
 
 fn apply_hit(result: &mut AttackResult, hit: HitResult) {
-    result.wounds_lost += hit.wounds_lost;
+    result.wounds_lost += hit.wounds.lost;
     result.wounds_after = hit.wounds.after;
     result.dead |= hit.wounds.dead;
     result.lethal_damage |= hit.wounds.lethal_damage;
@@ -326,7 +323,7 @@ fn finish(spec: &AttackSpec, result: &mut AttackResult) {
         ));
     }
     let chart_rolls =
-        result.hits.iter().filter_map(|hit| hit.critical.as_ref()?.lethal_damage.as_ref()).count();
+        result.hits.iter().filter_map(|hit| hit.critical.as_ref()?.lethal_damage_roll.as_ref()).count();
     if chart_rolls > 0 {
         result.notes.push(
             "a Critical Hit's Lethal Damage chart effect applies, but does not count as taking Lethal Damage"

@@ -371,6 +371,8 @@ pub enum ActionOutcome {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionReport))]
 pub struct ActionReport {
     pub combatant_id: CombatantId,
+    /// The actor's name.
+    pub name: String,
     pub action: String,
     pub outcome: ActionOutcome,
     pub notes: Vec<String>,
@@ -387,6 +389,7 @@ pub fn act(
     let start = dice.rolls().len();
     let (id, name, outcome, notes) = run(&mut draft, action, dice)?;
     let report = ActionReport {
+        name: draft.name_of(&id),
         combatant_id: id.clone(),
         action: name.clone(),
         outcome,

@@ -1,6 +1,7 @@
 //! An attack by a stored combatant on stored targets (see the decisions in `mod.rs`).
 
 use super::super::actions::declared::DeclaredAction;
+use super::super::Stats;
 use super::super::actions::{ActionKind, LingeringEffect, TurnBudget, WeaponClass};
 use super::super::altitude::AltitudeAccess;
 use super::super::damage::DamageDice;
@@ -82,23 +83,34 @@ pub struct ExtraTarget {
     pub attack_modifier: i32,
 }
 
-/// What the attack did to one target.
+/// What the attack did to one target (`wounds.dead`: it is dead, and stored as defeated).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TargetReport))]
 pub struct TargetReport {
-    pub target_id: CombatantId,
+    /// The stored combatant (absent in the stateless form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_id: Option<CombatantId>,
     pub target_name: String,
     pub surprised: bool,
     #[serde(flatten)]
     pub outcome: TargetOutcome,
-    pub defeated: bool,
+    /// The target's stat block after the attack (wounds taken, fatigue), as stored.
+    pub stats_after: Stats,
 }
 
-/// Everything one stored attack did.
+/// Writes what an attack did to a target into its stat block: the wounds left, the fatigue.
+pub(crate) fn apply_outcome(stats: &mut Stats, outcome: &TargetOutcome) {
+    stats.set_wounds_left(outcome.wounds.after);
+    stats.add_fatigue(outcome.fatigue_levels);
+}
+
+/// Everything one attack did, stored or stateless.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackReport))]
 pub struct AttackReport {
-    pub attacker_id: CombatantId,
+    /// The stored attacker (absent in the stateless form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_id: Option<CombatantId>,
     pub attacker_name: String,
     pub action: String,
     pub weapon: String,
@@ -110,8 +122,9 @@ pub struct AttackReport {
     pub jammed: bool,
     pub targets: Vec<TargetReport>,
     pub lingering: Vec<LingeringEffect>,
-    /// The attacker's budget after the attack.
-    pub budget: TurnBudget,
+    /// The attacker's budget after the attack (absent in the stateless form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<TurnBudget>,
     pub notes: Vec<String>,
     pub dice: Vec<DieRoll>,
 }
@@ -280,18 +293,17 @@ fn run(
             // A dodge is an action: it ends a standing Overwatch ("Overwatch").
             state.overwatch = None;
         }
-        stats.set_wounds_left(outcome.wounds_after);
-        stats.add_fatigue(outcome.fatigue_levels);
+        apply_outcome(stats, &outcome);
         // A Feint opens only the feinter's next attack (adeva-d100.txt, "Feint").
         if state.feinted_by.as_ref() == Some(&request.attacker_id) {
             state.feinted_by = None;
         }
-        if outcome.dead {
+        if outcome.wounds.dead {
             flags.defeated = true;
         }
-        let defeated = flags.defeated;
-        let name = draft.name_of(id);
-        targets.push(TargetReport { target_id: id.clone(), target_name: name, surprised, outcome, defeated });
+        let stats_after = stats.clone();
+        let target_name = draft.name_of(id);
+        targets.push(TargetReport { target_id: Some(id.clone()), target_name, surprised, outcome, stats_after });
     }
     let mut notes = resolved.notes;
     if resolved.spec.action == ActionKind::HeavyAttack {
@@ -300,7 +312,7 @@ fn run(
         );
     }
     Ok(AttackReport {
-        attacker_id: request.attacker_id.clone(),
+        attacker_id: Some(request.attacker_id.clone()),
         attacker_name: draft.name_of(&request.attacker_id),
         action: resolved.spec.name(),
         weapon: resolved.weapon.name,
@@ -310,7 +322,7 @@ fn run(
         jammed: resolved.jammed,
         targets,
         lingering: resolved.spec.lingering,
-        budget: attacker_state.budget,
+        budget: Some(attacker_state.budget),
         notes,
         dice: resolved.dice,
     })

@@ -42,7 +42,7 @@ use super::super::evasion::{EvasionKind, EvasionResult, EvasionSpec, check_evasi
 use super::super::test_modifiers::{Modifier, ModifierCode, check_modifiers, within};
 use super::super::test_roll::{ModifiedTest, modified_test};
 use super::super::unarmed::{UNARMED_DAMAGE, UNARMED_QUALITIES, unarmed_damage};
-use super::super::wounds::{Soak, lose_wounds, negated, past_soak, soak};
+use super::super::wounds::{Soak, WoundsLoss, lose_wounds, negated, past_soak, soak};
 use super::super::{Characteristic, Stats, bonus};
 use crate::dice::{Dice, DieRoll};
 use crate::rulesets::RuleError;
@@ -139,12 +139,8 @@ pub struct TargetOutcome {
     pub hits_landed: u32,
     pub soak: Soak,
     pub hits: Vec<HitResult>,
-    pub wounds_before: u32,
-    pub wounds_lost: u32,
-    pub wounds_after: u32,
-    pub dead: bool,
-    pub lethal_damage: bool,
-    pub damage_past_zero: u32,
+    /// The wounds over the whole attack (each hit's own loss is in `hits[].wounds`).
+    pub wounds: WoundsLoss,
     /// Levels of fatigue the attack cost the target (unarmed hits of at least its TB).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub fatigue_levels: u32,
@@ -443,12 +439,14 @@ pub(crate) fn resolve(
             hits_landed: landed,
             soak: soaked,
             hits: Vec::new(),
-            wounds_before: before,
-            wounds_lost: 0,
-            wounds_after: before,
-            dead: false,
-            lethal_damage: false,
-            damage_past_zero: 0,
+            wounds: WoundsLoss {
+                before,
+                lost: 0,
+                after: before,
+                dead: false,
+                lethal_damage: false,
+                past_zero: 0,
+            },
             fatigue_levels: 0,
         };
         for number in 1..=landed {
@@ -480,18 +478,18 @@ pub(crate) fn resolve(
                 None
             };
             let lost = wounds_dealt(past, critical.as_ref());
-            let wounds = lose_wounds(outcome.wounds_after, target.stats.fate_points.n(), lost);
-            outcome.wounds_lost += lost;
-            outcome.wounds_after = wounds.after;
-            outcome.dead |= wounds.dead;
-            outcome.lethal_damage |= wounds.lethal_damage;
-            outcome.damage_past_zero += wounds.past_zero;
+            let wounds = lose_wounds(outcome.wounds.after, target.stats.fate_points.n(), lost);
+            let total = &mut outcome.wounds;
+            total.lost = total.lost.saturating_add(lost);
+            total.after = wounds.after;
+            total.dead |= wounds.dead;
+            total.lethal_damage |= wounds.lethal_damage;
+            total.past_zero = total.past_zero.saturating_add(wounds.past_zero);
             outcome.hits.push(HitResult {
                 hit: number,
                 negated: negated(damage.damage, &outcome.soak),
                 past_soak: past,
                 critical,
-                wounds_lost: lost,
                 wounds,
                 fatigue,
                 damage,
@@ -519,7 +517,7 @@ pub(crate) fn resolve(
             attacker.stats.fatigue.get()
         ));
     }
-    if outcomes.iter().any(|o| o.lethal_damage) {
+    if outcomes.iter().any(|o| o.wounds.lethal_damage) {
         notes.push("a target with Fate Points took damage past 0 wounds: resolve it as Lethal Damage".into());
     }
     Ok(Resolved {

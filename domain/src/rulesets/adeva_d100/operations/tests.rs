@@ -87,7 +87,7 @@ fn surprise_gives_plus_30_and_damage_is_stored() {
     assert!(report.attack_test.modifiers.iter().any(|m| m.value == 30 && m.reason.contains("surprised")));
     let bo = &report.targets[0];
     assert_eq!(
-        (bo.outcome.wounds_before, bo.outcome.hits[0].damage.damage, bo.outcome.wounds_after),
+        (bo.outcome.wounds.before, bo.outcome.hits[0].damage.damage, bo.outcome.wounds.after),
         (10, 9, 6)
     );
     assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 4);
@@ -111,7 +111,7 @@ fn a_burst_splits_across_two_targets_and_a_dodge_cancels_hits() {
     let allocated: Vec<u32> = report.targets.iter().map(|t| t.outcome.hits_allocated).collect();
     assert_eq!(allocated, vec![2, 1]);
     assert_eq!(report.targets[0].outcome.hits_landed, 0);
-    assert_eq!(report.targets[1].outcome.wounds_after, 7);
+    assert_eq!(report.targets[1].outcome.wounds.after, 7);
     assert!(state_of(&enc, "Bo").budget.reaction_used);
     assert_eq!(stats_of(&enc, "Cy").wounds_taken.get(), 1);
 }
@@ -131,8 +131,9 @@ fn a_confirmed_critical_kills_and_heavy_attack_lingers() {
     let cy = &report.targets[0];
     let critical = cy.outcome.hits[0].critical.as_ref().unwrap();
     assert!(critical.confirmed);
-    assert_eq!(critical.lethal_damage.as_ref().unwrap().roll, 2);
-    assert!(cy.outcome.dead && cy.defeated);
+    assert_eq!(critical.lethal_damage_roll.as_ref().unwrap().roll, 2);
+    assert!(cy.outcome.wounds.dead);
+    assert!(enc.combatant(&id("Cy")).unwrap().flags.defeated);
     assert!(enc.combatant(&id("Cy")).unwrap().flags.defeated);
     assert_eq!(state_of(&enc, "Ana").own_evasion.unwrap().value, -30);
 }
@@ -189,11 +190,11 @@ fn damage_with_soak_and_fate_reports_lethal_damage() {
         stats.fate_points = crate::rulesets::adeva_d100::bounds::held(1);
     }
     let request: EncounterDamage =
-        serde_json::from_value(json!({"combatant_id": "Bo", "amount": 20, "soak": true, "penetration": 1}))
+        serde_json::from_value(json!({"combatant_id": "Bo", "amount": 20, "apply_soak": true, "penetration": 1}))
             .unwrap();
     let (_, report) = damage(&mut enc, request, &mut dice(&[])).unwrap();
     assert_eq!(report.soak.unwrap().value, 4);
-    assert!(report.wounds.lethal_damage && !report.defeated);
+    assert!(report.wounds.lethal_damage && !report.wounds.dead);
     assert_eq!(report.wounds.past_zero, 6);
     assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 10);
 }
@@ -231,12 +232,12 @@ fn inline_attack_and_damage_store_nothing() {
     let request: InlineAttack = serde_json::from_value(value).unwrap();
     // BS 40 + 10 = 50; d100 45 → 1 DoS; die 3 (DoS 1 lower, no swap) + 5 = 8; TB 3 → 5: 10 → 5.
     let report = attack_inline(request, &mut dice(&[45, 3])).unwrap();
-    assert_eq!(report.target.wounds_after, 5);
+    assert_eq!(report.targets[0].outcome.wounds.after, 5);
     let request: InlineDamage =
         serde_json::from_value(json!({"target": {"ws": 30, "bs": 30, "s": 30, "t": 30, "ag": 30, "int": 30,
             "per": 30, "wp": 30, "fel": 30, "wounds": 5}, "amount": 5}))
         .unwrap();
-    assert!(damage_inline(request, &mut dice(&[])).unwrap().dead);
+    assert!(damage_inline(request, &mut dice(&[])).unwrap().wounds.dead);
 }
 
 #[test]

@@ -109,7 +109,7 @@ fn a_surprised_combatant_loses_its_first_turn_only() {
     assert_eq!(enc.current, Some(id("Ana")));
     let (_, report) = attack(&mut enc, request(shot("Ana", "Bo", "ranged")), &mut dice(&[45, 6])).unwrap();
     assert_eq!(report.attack_test.test.target, 50);
-    assert_eq!(report.targets[0].outcome.wounds_after, 9);
+    assert_eq!(report.targets[0].outcome.wounds.after, 9);
     assert!(!state_of(&enc, "Ana").budget.surprised);
 }
 
@@ -183,7 +183,7 @@ fn hits_are_spread_with_the_first_on_the_declared_target() {
         attack(&mut enc, request(burst(json!({"target_id": "Cy", "hits": 2}))), &mut dice(&[34, 7])).unwrap();
     let allocated: Vec<u32> = report.targets.iter().map(|t| t.outcome.hits_allocated).collect();
     assert_eq!(allocated, vec![1, 0]);
-    assert_eq!(report.targets[0].outcome.wounds_after, 8);
+    assert_eq!(report.targets[0].outcome.wounds.after, 8);
     // Too far for a Burst (11 > 10 squares).
     let mut enc = fight();
     let (field, message) =
@@ -221,7 +221,7 @@ fn an_unarmed_attack_deals_1d5_minus_3_plus_sb_and_fatigues() {
     let (_, report) = attack(&mut enc, request(value), &mut dice(&[48, 4])).unwrap();
     let bo = &report.targets[0].outcome;
     assert_eq!((bo.hits[0].damage.damage, bo.hits[0].fatigue, bo.fatigue_levels), (6, true, 1));
-    assert_eq!(bo.wounds_after, 7);
+    assert_eq!(bo.wounds.after, 7);
     assert_eq!(stats_mut(&mut enc, "Bo").fatigue.get(), 1);
     assert!(report.notes.iter().any(|n| n.contains("Unarmed, Primitive")));
     // Damage dice sent with an unarmed attack are refused.
