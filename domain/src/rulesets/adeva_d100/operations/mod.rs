@@ -163,3 +163,5 @@ mod tests;
 mod tests_actions;
 #[cfg(test)]
 mod tests_attack_path;
+#[cfg(test)]
+mod proptests;
