@@ -34,7 +34,11 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum OverwatchAttack {
     Standard {},
-    Burst { declared_hits: u32 },
+    Burst {
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
+        declared_hits: u32,
+    },
 }
 
 /// A condition that fires the Overwatch.
