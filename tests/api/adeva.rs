@@ -51,7 +51,10 @@ async fn a_surprised_target_is_hit_at_plus_30_and_loses_wounds_past_soak() {
     let result = &reply.body["result"];
     assert_eq!(result["attack_test"]["test"]["target"], json!(80));
     let target = &result["targets"][0];
-    assert_eq!((target["wounds"]["before"].clone(), target["wounds"]["after"].clone()), (json!(10), json!(6)));
+    assert_eq!(
+        (target["wounds"]["before"].clone(), target["wounds"]["after"].clone()),
+        (json!(10), json!(6))
+    );
     let dice: Vec<Value> =
         reply.body["dice"].as_array().unwrap().iter().map(|d| d["value"].clone()).collect();
     assert_eq!(dice, [json!(45), json!(3)], "every die, in order");
@@ -122,13 +125,19 @@ async fn stat_block_numbers_beyond_their_documented_bounds_are_refused() {
     let mut target = adeva(30, 30, 30, 10, 0);
     target["armour"] = json!(4294967295_u64);
     let reply = app
-        .post_json("/v1/rulesets/adeva-d100/damage", &json!({"target": target, "amount": 9, "apply_soak": true}))
+        .post_json(
+            "/v1/rulesets/adeva-d100/damage",
+            &json!({"target": target, "amount": 9, "apply_soak": true}),
+        )
         .await;
     assert_eq!(reply.status, 422, "{}", reply.body);
     // At the bounds: soak TB 3 + AP 100 = 103 against 9 → nothing lost.
     target["armour"] = json!(100);
     let reply = app
-        .post_json("/v1/rulesets/adeva-d100/damage", &json!({"target": target, "amount": 9, "apply_soak": true}))
+        .post_json(
+            "/v1/rulesets/adeva-d100/damage",
+            &json!({"target": target, "amount": 9, "apply_soak": true}),
+        )
         .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(reply.body["result"]["soak"]["value"], json!(103));
@@ -143,7 +152,9 @@ async fn fatigue_is_held_at_one_thousand_and_never_wraps() {
     let (encounter, ana, _) = ambush(&app).await;
     let mut stats = adeva(40, 40, 30, 12, 0);
     stats["fatigue"] = json!(999);
-    let patched = app.patch_json(&format!("/v1/encounters/{encounter}/combatants/{ana}"), &json!({"stats": stats})).await;
+    let patched = app
+        .patch_json(&format!("/v1/encounters/{encounter}/combatants/{ana}"), &json!({"stats": stats}))
+        .await;
     assert_eq!(patched.status, 200, "{}", patched.body);
     let body = json!({"action": "fatigue", "actor_id": ana, "levels": 2});
     let reply = app.post_json(&format!("/v1/encounters/{encounter}/actions"), &body).await;
@@ -198,8 +209,9 @@ async fn a_charge_takes_its_reach_from_the_stat_block_not_from_the_caller() {
 async fn a_dead_combatant_takes_no_decay_or_fatigue() {
     let app = spawn_app().await;
     let (encounter, _, bo) = ambush(&app).await;
-    let killed =
-        app.post_json(&format!("/v1/encounters/{encounter}/damage"), &json!({"combatant_id": bo, "amount": 10})).await;
+    let killed = app
+        .post_json(&format!("/v1/encounters/{encounter}/damage"), &json!({"combatant_id": bo, "amount": 10}))
+        .await;
     assert_eq!(killed.status, 200, "{}", killed.body);
     assert_eq!(killed.body["result"]["wounds"]["dead"], json!(true));
     let path = format!("/v1/encounters/{encounter}/actions");

@@ -248,7 +248,10 @@ async fn a_whole_adeva_fight_with_surprise_a_split_burst_a_dodge_a_critical_and_
     assert_eq!(critical["one_point_of_damage"], json!(false));
     assert_eq!(wounds(on_bo), (json!(3), json!(0)));
     assert_eq!(on_bo["wounds"]["lost"], json!(10));
-    assert_eq!((on_bo["wounds"]["dead"].clone(), on_bo["wounds"]["lethal_damage"].clone()), (json!(true), json!(false)));
+    assert_eq!(
+        (on_bo["wounds"]["dead"].clone(), on_bo["wounds"]["lethal_damage"].clone()),
+        (json!(true), json!(false))
+    );
     scripted.push((100, 30, "attack test (BS)".into()));
     scripted.push((10, 10, "damage: target_id: hit 1".into()));
     scripted.push((100, 25, "critical confirmation: target_id: hit 1".into()));
