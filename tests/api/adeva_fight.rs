@@ -86,7 +86,7 @@ fn all_modifiers(value: &Value, out: &mut Vec<Value>) {
 }
 
 fn wounds(target: &Value) -> (Value, Value) {
-    (target["wounds_before"].clone(), target["wounds_after"].clone())
+    (target["wounds"]["before"].clone(), target["wounds"]["after"].clone())
 }
 
 #[tokio::test]
@@ -244,12 +244,14 @@ async fn a_whole_adeva_fight_with_surprise_a_split_burst_a_dodge_a_critical_and_
     assert_eq!(critical["confirm"]["test"]["target"], json!(40), "confirmation on unmodified BS");
     assert_eq!(critical["confirm"]["modifiers"], json!([]));
     assert_eq!(critical["confirmed"], json!(true));
-    assert_eq!(critical["lethal_damage"], json!({"roll": 3, "effect": "Maimed"}));
+    assert_eq!(critical["lethal_damage_roll"], json!({"roll": 3, "effect": "Maimed"}));
     assert_eq!(critical["one_point_of_damage"], json!(false));
     assert_eq!(wounds(on_bo), (json!(3), json!(0)));
-    assert_eq!(on_bo["wounds_lost"], json!(10));
-    assert_eq!((on_bo["dead"].clone(), on_bo["lethal_damage"].clone()), (json!(true), json!(false)));
-    assert_eq!(on_bo["defeated"], json!(true));
+    assert_eq!(on_bo["wounds"]["lost"], json!(10));
+    assert_eq!(
+        (on_bo["wounds"]["dead"].clone(), on_bo["wounds"]["lethal_damage"].clone()),
+        (json!(true), json!(false))
+    );
     scripted.push((100, 30, "attack test (BS)".into()));
     scripted.push((10, 10, "damage: target_id: hit 1".into()));
     scripted.push((100, 25, "critical confirmation: target_id: hit 1".into()));

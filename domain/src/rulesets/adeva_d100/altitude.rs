@@ -19,7 +19,7 @@
 //!   the caller applies soak (`soak.rs`) with no penetration, as for any other damage.
 
 use super::movement::MoveKind;
-use super::test_modifiers::Modifier;
+use super::test_modifiers::{Modifier, ModifierCode};
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};
@@ -93,7 +93,7 @@ pub fn altitude_access(
     long_range_weapon: bool,
 ) -> AltitudeAccess {
     use AltitudeBand::{Ground, High, Low};
-    let penalty = || Some(Modifier::new("attacking a flier from the Ground", GROUND_TO_AIR_PENALTY));
+    let penalty = || Some(Modifier::coded(ModifierCode::Altitude, "attacking a flier from the Ground", GROUND_TO_AIR_PENALTY));
     let (allowed, modifier, reason) = match (attacker, target, reach) {
         (a, t, _) if a == t => (true, None, "same altitude band: no penalty".to_string()),
         (_, _, Reach::Melee) => (

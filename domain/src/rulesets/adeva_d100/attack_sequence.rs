@@ -32,7 +32,7 @@ use super::critical::{Critical, CriticalInput, check_lethal_table, confirm_criti
 use super::damage::{DamageDice, HitDamage, check_damage_dice, roll_hit_damage};
 use super::evasion::{EvasionResult, EvasionSpec, check_evasion, roll_evasion};
 use super::hits::{check_max_hits, hits_scored};
-use super::test_modifiers::{MAX_MODIFIERS, Modifier, check_modifiers, within};
+use super::test_modifiers::{MAX_MODIFIERS, Modifier, ModifierCode, check_modifiers, within};
 use super::test_roll::{ModifiedTest, modified_test};
 use super::unarmed::{UNARMED_DAMAGE, UNARMED_PENETRATION, UNARMED_QUALITIES, unarmed_fatigue};
 use super::wounds::{Soak, WoundsLoss, lose_wounds, negated, past_soak, soak};
@@ -158,8 +158,6 @@ pub struct HitResult {
     pub negated: bool,
     pub past_soak: u32,
     pub critical: Option<Critical>,
-    /// Wounds this hit takes away.
-    pub wounds_lost: u32,
     pub wounds: WoundsLoss,
     /// Unarmed: this hit costs the target a level of fatigue.
     pub fatigue: bool,
@@ -249,7 +247,7 @@ pub fn resolve_attack(spec: &AttackSpec, dice: &mut Dice) -> Result<AttackResult
 fn attack_modifiers(spec: &AttackSpec, access: &AltitudeAccess) -> Vec<Modifier> {
     let mut modifiers = spec.modifiers.clone();
     if spec.target.surprised {
-        modifiers.push(Modifier::new("target is surprised", SURPRISE_BONUS));
+        modifiers.push(Modifier::coded(ModifierCode::Surprise, "target is surprised", SURPRISE_BONUS));
     }
     modifiers.extend(access.modifier.clone());
     modifiers
@@ -294,7 +292,6 @@ fn resolve_hit(
         negated: negated(damage.damage, &so_far.soak),
         past_soak: past,
         critical,
-        wounds_lost,
         wounds: lose_wounds(so_far.wounds_after, spec.target.fate_points, wounds_lost),
         fatigue,
         damage,
@@ -302,7 +299,7 @@ fn resolve_hit(
 }
 
 fn apply_hit(result: &mut AttackResult, hit: HitResult) {
-    result.wounds_lost += hit.wounds_lost;
+    result.wounds_lost += hit.wounds.lost;
     result.wounds_after = hit.wounds.after;
     result.dead |= hit.wounds.dead;
     result.lethal_damage |= hit.wounds.lethal_damage;
@@ -326,7 +323,7 @@ fn finish(spec: &AttackSpec, result: &mut AttackResult) {
         ));
     }
     let chart_rolls =
-        result.hits.iter().filter_map(|hit| hit.critical.as_ref()?.lethal_damage.as_ref()).count();
+        result.hits.iter().filter_map(|hit| hit.critical.as_ref()?.lethal_damage_roll.as_ref()).count();
     if chart_rolls > 0 {
         result.notes.push(
             "a Critical Hit's Lethal Damage chart effect applies, but does not count as taking Lethal Damage"

@@ -74,7 +74,7 @@ fn a_standard_melee_attack_runs_from_test_to_wounds() {
     // Sword 1d10+2 Pen 1, SB 4: die 3; DoS 4 > 3 replaces it → 4; + 2 = 6; + 4 = 10.
     // Soak: TB 3 + (AP 4 − Pen 1 = 3) = 6 → 4 past soak; wounds 12 → 8.
     let mut attack = spec(AttackKind::Melee, 45, target(3, 4, 12));
-    attack.modifiers.push(Modifier::new("standard attack", 10));
+    attack.modifiers.push(Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::AttackAction, "standard attack", 10));
     attack.weapon = weapon(1, 10, 2, 1);
     attack.strength_bonus = Some(4);
     let result = resolve(&attack, vec![22, 3]);
@@ -96,7 +96,7 @@ fn a_standard_melee_attack_runs_from_test_to_wounds() {
 fn a_missed_attack_rolls_no_evasion_and_no_damage() {
     // 55 vs 80 → fails by 25 → 3 DoF; the dodge is not rolled.
     let mut attack = spec(AttackKind::Melee, 45, target(3, 0, 12));
-    attack.modifiers.push(Modifier::new("standard attack", 10));
+    attack.modifiers.push(Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::AttackAction, "standard attack", 10));
     attack.target.evasion = Some(dodge(40));
     let result = resolve(&attack, vec![80]);
     assert_eq!((result.attack_test.test.passed, result.attack_test.test.degrees), (false, 3));
@@ -121,10 +121,10 @@ fn a_burst_scores_hits_by_degrees_and_a_dodge_cancels_some() {
     let evasion = result.evasion.as_ref().unwrap();
     assert_eq!((evasion.kind, evasion.test.test.degrees), (EvasionKind::Dodge, 2));
     let first = &result.hits[0];
-    assert_eq!((first.damage.damage, first.negated, first.wounds_lost), (4, true, 0));
+    assert_eq!((first.damage.damage, first.negated, first.wounds.lost), (4, true, 0));
     assert!(first.damage.dos_replacement.is_some());
     let second = &result.hits[1];
-    assert_eq!((second.damage.damage, second.damage.dos_replacement, second.wounds_lost), (9, None, 4));
+    assert_eq!((second.damage.damage, second.damage.dos_replacement, second.wounds.lost), (9, None, 4));
     assert_eq!((result.wounds_lost, result.wounds_after), (4, 6));
     assert_eq!(
         purposes(&result),
@@ -143,7 +143,7 @@ fn a_critical_is_confirmed_on_the_unmodified_characteristic() {
     let result = resolve(&attack, vec![35, 10, 45]);
     let critical = result.hits[0].critical.as_ref().unwrap();
     assert_eq!((critical.confirm.test.target, critical.confirmed), (40, false));
-    assert_eq!((result.hits[0].wounds_lost, result.wounds_after), (7, 3));
+    assert_eq!((result.hits[0].wounds.lost, result.wounds_after), (7, 3));
     assert_eq!(purposes(&result), ["attack test (BS)", "damage: hit 1", "critical confirmation: hit 1"]);
 }
 
@@ -160,7 +160,7 @@ fn a_confirmed_critical_past_soak_rolls_the_lethal_damage_chart() {
     let result = resolve(&attack, vec![35, 10, 12, 2]);
     let critical = result.hits[0].critical.as_ref().unwrap();
     assert_eq!((critical.confirm.test.target, critical.confirmed), (20, true));
-    let lethal = critical.lethal_damage.as_ref().unwrap();
+    let lethal = critical.lethal_damage_roll.as_ref().unwrap();
     assert_eq!((lethal.roll, lethal.effect.as_deref()), (2, Some("Bleeding")));
     assert_eq!((result.wounds_lost, result.wounds_after, result.lethal_damage), (7, 3, false));
     assert_eq!(purposes(&result)[3], "lethal damage chart: hit 1");
@@ -175,7 +175,7 @@ fn a_confirmed_critical_stopped_by_soak_still_deals_one_wound() {
     attack.weapon = weapon(1, 5, 0, 0);
     let result = resolve(&attack, vec![38, 5, 10]);
     let hit = &result.hits[0];
-    assert_eq!((hit.negated, hit.past_soak, hit.wounds_lost), (true, 0, 1));
+    assert_eq!((hit.negated, hit.past_soak, hit.wounds.lost), (true, 0, 1));
     assert!(hit.critical.as_ref().unwrap().one_point_of_damage);
     assert_eq!(result.wounds_after, 9);
 }
@@ -185,7 +185,7 @@ fn surprise_and_altitude_join_the_attack_modifiers() {
     // Ground → Low, ranged, target surprised: BS 30 + 10 (standard) + 30 (surprised) − 20
     // (altitude) = 50; d100 50 → 1 DoS. 1d10 rolls 7; soak TB 2 → 5 past; 10 → 5.
     let mut attack = spec(AttackKind::Ranged, 30, target(2, 0, 10));
-    attack.modifiers.push(Modifier::new("standard attack", 10));
+    attack.modifiers.push(Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::AttackAction, "standard attack", 10));
     attack.target.surprised = true;
     attack.target.altitude = AltitudeBand::Low;
     let result = resolve(&attack, vec![50, 7]);
@@ -225,7 +225,7 @@ fn every_landed_hit_is_resolved_even_after_death() {
     attack.max_hits = Some(3);
     attack.strength_bonus = Some(3);
     let result = resolve(&attack, vec![5, 6, 4, 1]);
-    let lost: Vec<_> = result.hits.iter().map(|hit| hit.wounds_lost).collect();
+    let lost: Vec<_> = result.hits.iter().map(|hit| hit.wounds.lost).collect();
     assert_eq!(lost, vec![6, 4, 1]);
     assert_eq!((result.wounds_lost, result.wounds_after, result.dead), (11, 0, true));
     assert_eq!((result.lethal_damage, result.damage_past_zero), (false, 5));
@@ -255,7 +255,7 @@ fn an_unarmed_blow_is_1d5_minus_3_plus_sb_and_can_fatigue() {
     attack.strength_bonus = Some(3);
     let result = resolve(&attack, vec![30, 4]);
     let hit = &result.hits[0];
-    assert_eq!((hit.damage.damage, hit.fatigue, hit.wounds_lost), (4, true, 1));
+    assert_eq!((hit.damage.damage, hit.fatigue, hit.wounds.lost), (4, true, 1));
     assert_eq!((result.fatigue_levels, result.wounds_after, result.soak.penetration), (1, 9, 0));
     assert_eq!(result.qualities, ["Unarmed", "Primitive"]);
 }
@@ -317,7 +317,7 @@ fn a_spec_reads_from_json_with_defaults_and_refuses_unknown_fields() {
     let json = r#"{
         "kind": "melee",
         "characteristic": 45,
-        "modifiers": [{"reason": "standard attack", "value": 10}],
+        "modifiers": [{"code": "attack_action", "reason": "standard attack", "value": 10}],
         "weapon": {"damage": {"count": 1, "sides": 10, "bonus": 2}, "penetration": 1},
         "strength_bonus": 4,
         "target": {"toughness_bonus": 3, "armour": 4, "wounds": 12,

@@ -67,7 +67,7 @@ pub struct Critical {
     pub confirm: ModifiedTest,
     pub confirmed: bool,
     /// Confirmed with damage past soak: the chart roll.
-    pub lethal_damage: Option<LethalDamageRoll>,
+    pub lethal_damage_roll: Option<LethalDamageRoll>,
     /// Confirmed with nothing past soak: the hit deals 1 wound.
     pub one_point_of_damage: bool,
     pub explanation: String,
@@ -92,7 +92,7 @@ pub fn confirm_critical(input: &CriticalInput, dice: &mut Dice) -> Result<Critic
     let purpose = format!("critical confirmation: {}", input.label);
     let confirm = modified_test(input.characteristic, input.confirm_modifiers, dice, &purpose)?;
     let confirmed = confirm.test.passed;
-    let (lethal_damage, one_point_of_damage, explanation) = match (confirmed, input.damage_past_soak) {
+    let (lethal_damage_roll, one_point_of_damage, explanation) = match (confirmed, input.damage_past_soak) {
         (false, _) => (None, false, "not confirmed: no effect".to_string()),
         (true, 0) => (None, true, "confirmed, nothing past soak: the hit deals 1 wound".to_string()),
         (true, _) => {
@@ -104,7 +104,7 @@ pub fn confirm_critical(input: &CriticalInput, dice: &mut Dice) -> Result<Critic
             (Some(roll), false, explanation)
         }
     };
-    Ok(Critical { confirm, confirmed, lethal_damage, one_point_of_damage, explanation })
+    Ok(Critical { confirm, confirmed, lethal_damage_roll, one_point_of_damage, explanation })
 }
 
 /// The wounds a hit takes: its damage past soak, or 1 when a confirmed Critical Hit got nothing
@@ -142,7 +142,7 @@ mod tests {
         let critical = confirm_critical(&input(4, Some(&chart), &[]), &mut dice).unwrap();
         assert!(critical.confirmed && !critical.one_point_of_damage);
         assert_eq!(
-            critical.lethal_damage,
+            critical.lethal_damage_roll,
             Some(LethalDamageRoll { roll: 3, effect: Some("Knocked Down".into()) })
         );
         assert_eq!(
@@ -158,7 +158,7 @@ mod tests {
     fn without_a_chart_only_the_roll_is_reported() {
         let mut dice = Dice::scripted(vec![10, 5], 0).unwrap();
         let critical = confirm_critical(&input(2, None, &[]), &mut dice).unwrap();
-        assert_eq!(critical.lethal_damage, Some(LethalDamageRoll { roll: 5, effect: None }));
+        assert_eq!(critical.lethal_damage_roll, Some(LethalDamageRoll { roll: 5, effect: None }));
     }
 
     #[test]
@@ -166,7 +166,7 @@ mod tests {
         // Confirm 20 ≤ 45; nothing past soak → 1 wound, no chart roll.
         let mut dice = Dice::scripted(vec![20], 0).unwrap();
         let critical = confirm_critical(&input(0, None, &[]), &mut dice).unwrap();
-        assert!(critical.one_point_of_damage && critical.lethal_damage.is_none());
+        assert!(critical.one_point_of_damage && critical.lethal_damage_roll.is_none());
         assert_eq!(wounds_dealt(0, Some(&critical)), 1);
         assert_eq!(dice.rolls().len(), 1);
     }
@@ -174,7 +174,7 @@ mod tests {
     #[test]
     fn confirmation_uses_only_confirmation_modifiers() {
         // 45 − 20 (Guard Mode) = 25; roll 30 fails → nothing, still 0 wounds.
-        let guard = [Modifier::new("target in Guard Mode", -20)];
+        let guard = [Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::GuardMode, "target in Guard Mode", -20)];
         let mut dice = Dice::scripted(vec![30], 0).unwrap();
         let critical = confirm_critical(&input(0, None, &guard), &mut dice).unwrap();
         assert_eq!((critical.confirm.test.target, critical.confirmed), (25, false));

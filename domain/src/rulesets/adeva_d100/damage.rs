@@ -25,9 +25,15 @@ pub const MAX_DAMAGE_BONUS: i32 = 100;
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DamageDice))]
 #[serde(deny_unknown_fields)]
 pub struct DamageDice {
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::dice_count")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 20))]
     pub count: u32,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::sides")]
+    #[cfg_attr(feature = "schema", schema(minimum = 2, maximum = 100))]
     pub sides: u32,
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::signed100")]
+    #[cfg_attr(feature = "schema", schema(minimum = -100, maximum = 100))]
     pub bonus: i32,
 }
 

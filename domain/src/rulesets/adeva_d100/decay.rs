@@ -65,6 +65,8 @@ pub enum DecayEnds {
 #[serde(deny_unknown_fields)]
 pub struct CharacteristicDecay {
     pub characteristic: CharacteristicName,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating")]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
     pub amount: u32,
     pub reason: String,
     #[serde(default)]

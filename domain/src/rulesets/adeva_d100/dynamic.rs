@@ -157,6 +157,7 @@ pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
     }
     for id in ids {
         let Some(combatant) = encounter.combatant_mut(&id) else { continue };
+        let name = combatant.name.clone();
         let (StatBlock::AdevaD100(stats), RulesetState::AdevaD100(state)) =
             (&mut combatant.stats, &mut combatant.state)
         else {
@@ -190,6 +191,7 @@ pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
         }
         let report = ActionReport {
             combatant_id: id.clone(),
+            name,
             action: "fall".into(),
             outcome: ActionOutcome::Fell { from, to, crashed: to == AltitudeBand::Ground },
             notes,

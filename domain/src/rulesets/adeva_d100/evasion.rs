@@ -264,7 +264,7 @@ mod tests {
     fn a_dodge_tests_the_characteristic_with_its_modifiers() {
         // Ag 42 − 30 (after a Heavy Attack) = 12; roll 9 → 1 DoS; 3 hits → 1 evaded.
         let mut spec = dodge(42);
-        spec.modifiers.push(Modifier::new("made a Heavy Attack", -30));
+        spec.modifiers.push(Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::HeavyAttackEvasion, "made a Heavy Attack", -30));
         let mut dice = Dice::scripted(vec![9], 0).unwrap();
         let result = roll_evasion(&spec, false, 3, &mut dice).unwrap();
         assert_eq!(result.test.test.target, 12);

@@ -3,6 +3,7 @@
 pub mod actions;
 pub mod altitude;
 pub mod attack_sequence;
+pub mod bounds;
 pub mod critical;
 pub mod damage;
 pub mod decay;
@@ -25,6 +26,7 @@ pub use plugin::{AdevaD100, Report};
 use super::{InitiativeRoll, RuleError, TiePolicy};
 use crate::dice::Dice;
 use crate::score::Score;
+use bounds::Unsigned;
 use serde::{Deserialize, Serialize};
 
 /// A characteristic on the percentile scale.
@@ -47,25 +49,25 @@ pub struct Stats {
     /// Maximum wounds; absent for a combatant whose wounds are not tracked (it cannot be damaged
     /// here until it has them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wounds: Option<u32>,
+    pub wounds: Option<bounds::Wounds>,
     /// Wounds lost so far (0 by default); current wounds = `wounds` − `wounds_taken`.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub wounds_taken: u32,
+    #[serde(default = "bounds::zero", skip_serializing_if = "bounds::is_zero")]
+    pub wounds_taken: bounds::Wounds,
     /// Levels of fatigue (0 by default).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub fatigue: u32,
+    #[serde(default = "bounds::zero", skip_serializing_if = "bounds::is_zero")]
+    pub fatigue: bounds::FatigueLevels,
     /// Fate Points (0 by default): with any, damage past 0 wounds is Lethal Damage, not death.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub fate_points: u32,
+    #[serde(default = "bounds::zero", skip_serializing_if = "bounds::is_zero")]
+    pub fate_points: bounds::Points,
     /// Armour Points (0 by default).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub armour: u32,
+    #[serde(default = "bounds::zero", skip_serializing_if = "bounds::is_zero")]
+    pub armour: bounds::Points,
     /// Size modifier to movement in squares (0 by default).
-    #[serde(default, skip_serializing_if = "is_zero_i32")]
-    pub size: i32,
+    #[serde(default = "zero_size", skip_serializing_if = "bounds::is_zero")]
+    pub size: bounds::SizeModifier,
     /// Deflector strengths (none by default); only the strongest is used.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub deflectors: Vec<u32>,
+    pub deflectors: Vec<bounds::DeflectorStrength>,
     /// Altitude band (Ground by default).
     #[serde(default, skip_serializing_if = "is_ground")]
     pub altitude: altitude::AltitudeBand,
@@ -97,25 +99,25 @@ struct StatsWire {
     /// Maximum wounds; absent for a combatant whose wounds are not tracked (it cannot be damaged
     /// here until it has them).
     #[serde(default)]
-    wounds: Option<u32>,
+    wounds: Option<bounds::Wounds>,
     /// Wounds lost so far (0 by default); current wounds = `wounds` − `wounds_taken`.
-    #[serde(default)]
-    wounds_taken: u32,
+    #[serde(default = "bounds::zero")]
+    wounds_taken: bounds::Wounds,
     /// Levels of fatigue (0 by default).
-    #[serde(default)]
-    fatigue: u32,
+    #[serde(default = "bounds::zero")]
+    fatigue: bounds::FatigueLevels,
     /// Fate Points (0 by default): with any, damage past 0 wounds is Lethal Damage, not death.
-    #[serde(default)]
-    fate_points: u32,
+    #[serde(default = "bounds::zero")]
+    fate_points: bounds::Points,
     /// Armour Points (0 by default).
-    #[serde(default)]
-    armour: u32,
+    #[serde(default = "bounds::zero")]
+    armour: bounds::Points,
     /// Size modifier to movement in squares (0 by default).
-    #[serde(default)]
-    size: i32,
+    #[serde(default = "zero_size")]
+    size: bounds::SizeModifier,
     /// Deflector strengths (none by default); only the strongest is used.
     #[serde(default)]
-    deflectors: Vec<u32>,
+    deflectors: Vec<bounds::DeflectorStrength>,
     /// Altitude band (Ground by default).
     #[serde(default)]
     altitude: altitude::AltitudeBand,
@@ -136,9 +138,9 @@ impl TryFrom<StatsWire> for Stats {
     /// Refuses `wounds_taken` above `wounds` (or any without `wounds`) when a stat block is read
     /// (adeva-d100.txt, "Attacking", Step Seven: wounds run from the maximum down to 0).
     fn try_from(wire: StatsWire) -> Result<Self, Self::Error> {
-        let max = wire.wounds.unwrap_or(0);
-        if wire.wounds_taken > max {
-            return Err(format!("wounds_taken ({}) may not exceed wounds ({max})", wire.wounds_taken));
+        let max = wire.wounds.map_or(0, bounds::Unsigned::n);
+        if wire.wounds_taken.n() > max {
+            return Err(format!("wounds_taken ({}) may not exceed wounds ({max})", wire.wounds_taken.get()));
         }
         Ok(Self {
             ws: wire.ws,
@@ -165,12 +167,8 @@ impl TryFrom<StatsWire> for Stats {
     }
 }
 
-fn is_zero(value: &u32) -> bool {
-    *value == 0
-}
-
-fn is_zero_i32(value: &i32) -> bool {
-    *value == 0
+fn zero_size() -> bounds::SizeModifier {
+    bounds::held(0)
 }
 
 fn is_ground(band: &altitude::AltitudeBand) -> bool {
@@ -192,11 +190,11 @@ impl Default for Stats {
             wp: zero,
             fel: zero,
             wounds: None,
-            wounds_taken: 0,
-            fatigue: 0,
-            fate_points: 0,
-            armour: 0,
-            size: 0,
+            wounds_taken: bounds::zero(),
+            fatigue: bounds::zero(),
+            fate_points: bounds::zero(),
+            armour: bounds::zero(),
+            size: zero_size(),
             deflectors: Vec::new(),
             altitude: altitude::AltitudeBand::Ground,
             falling: false,
@@ -209,7 +207,23 @@ impl Default for Stats {
 impl Stats {
     /// Wounds left now (0 when untracked).
     pub fn current_wounds(&self) -> u32 {
-        self.wounds.unwrap_or(0).saturating_sub(self.wounds_taken)
+        self.max_wounds().saturating_sub(self.wounds_taken.n())
+    }
+
+    /// The maximum wounds (0 when untracked).
+    pub fn max_wounds(&self) -> u32 {
+        self.wounds.map_or(0, Unsigned::n)
+    }
+
+    /// Records the wounds left after damage: `wounds_taken` becomes the maximum less `after`.
+    pub fn set_wounds_left(&mut self, after: u32) {
+        let max = self.max_wounds();
+        self.wounds_taken = bounds::held(i64::from(max - after.min(max)));
+    }
+
+    /// Adds fatigue levels, the total held at 1,000.
+    pub fn add_fatigue(&mut self, levels: u32) {
+        self.fatigue = bounds::held(i64::from(self.fatigue.n()) + i64::from(levels));
     }
 }
 

@@ -2,4 +2,6 @@
 //! defined, with its cap and checks, in `test_modifiers.rs` and only re-exported here, so the
 //! attack rules and the Action List (`actions/`) share it.
 
-pub use super::test_modifiers::{MODIFIER_CAP, Modifier, ModifierTotal, check_modifiers, total};
+pub use super::test_modifiers::{
+    CallerModifier, MODIFIER_CAP, Modifier, ModifierCode, ModifierTotal, caller, check_modifiers, total,
+};

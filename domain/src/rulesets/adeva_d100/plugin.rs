@@ -2,6 +2,7 @@
 
 use super::operations::{self as ops, ActionReport, AttackReport, DamageReport};
 use super::options::AdevaOptions;
+use super::wounds::WoundsLoss;
 use super::{Stats, dynamic::CombatState};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
@@ -73,59 +74,74 @@ pub enum Report {
 impl Summary for Report {
     fn summary(&self) -> String {
         match self {
-            Self::Attack(report) => AttackResult::Stored(report.clone()).summary(),
-            Self::Damage(report) => DamageResult::Stored(report.clone()).summary(),
+            Self::Attack(report) => report.summary(),
+            Self::Damage(report) => report.summary(),
             Self::Action(report) => report.summary(),
         }
     }
 }
 
-/// The result of an attack: on stored combatants, or between inline stat blocks.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackResult))]
-pub enum AttackResult {
-    Stored(Box<AttackReport>),
-    Inline(Box<ops::InlineAttackReport>),
-}
-
-/// The result of damage: on a stored combatant, or on an inline stat block.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DamageResult))]
-pub enum DamageResult {
-    Stored(Box<DamageReport>),
-    Inline(Box<ops::InlineDamageReport>),
-}
-
-impl Summary for AttackResult {
+impl Summary for AttackReport {
+    /// e.g. "Ana makes a standard attack with Gun (d100 45 vs 80, 4 DoS, 1 hit): Bo loses 4 wounds
+    /// (10 → 6)".
     fn summary(&self) -> String {
-        match self {
-            Self::Stored(report) => format!(
-                "{} makes a {} with {}: {} hit(s) scored",
-                report.attacker_name, report.action, report.weapon, report.hits_scored
-            ),
-            Self::Inline(report) => {
-                format!("the attacker makes a {}: {} hit(s) scored", report.action, report.hits_scored)
-            }
-        }
+        let test = &self.attack_test.test;
+        let verdict = if test.passed {
+            format!("{} DoS", test.degrees_of_success())
+        } else {
+            format!("misses by {} DoF", test.degrees_of_failure())
+        };
+        let jammed = if self.jammed { ", jammed" } else { "" };
+        let hits = match self.hits_scored {
+            1 => "1 hit".to_string(),
+            n => format!("{n} hits"),
+        };
+        let head = format!(
+            "{} makes a {} with {} (d100 {} vs {}, {verdict}{jammed}, {hits})",
+            self.attacker_name, self.action, self.weapon, test.roll, test.target
+        );
+        let targets: Vec<String> = self.targets.iter().map(target_line).collect();
+        if targets.is_empty() { head } else { format!("{head}: {}", targets.join("; ")) }
     }
 }
 
-impl Summary for DamageResult {
+fn target_line(target: &ops::TargetReport) -> String {
+    let outcome = &target.outcome;
+    let name = &target.target_name;
+    if outcome.hits_allocated > 0 && outcome.hits_landed == 0 {
+        return format!("{name} evades");
+    }
+    if outcome.hits_landed == 0 {
+        return format!("{name} is not hit");
+    }
+    format!("{name} {}", wounds_line(&outcome.wounds))
+}
+
+fn wounds_line(wounds: &WoundsLoss) -> String {
+    let mut line = format!("loses {} wounds ({} → {})", wounds.lost, wounds.before, wounds.after);
+    if wounds.dead {
+        line.push_str(" and is dead");
+    } else if wounds.lethal_damage {
+        line.push_str(&format!(", {} past 0: Lethal Damage", wounds.past_zero));
+    }
+    line
+}
+
+impl Summary for DamageReport {
+    /// e.g. "Bo takes 9 damage, soak 5: loses 4 wounds (10 → 6)".
     fn summary(&self) -> String {
-        match self {
-            Self::Stored(report) => format!("{} takes {} damage", report.name, report.amount),
-            Self::Inline(report) => {
-                if report.dead { "the target takes the damage and dies".into() } else { "the target takes the damage".into() }
-            }
-        }
+        let soak = self.soak.as_ref().map(|soak| format!(", soak {}", soak.value)).unwrap_or_default();
+        format!("{} takes {} damage{soak}: {}", self.name, self.amount, wounds_line(&self.wounds))
     }
 }
 
 impl Summary for ActionReport {
+    /// e.g. "Ana: aim" followed by the first note, if any.
     fn summary(&self) -> String {
-        format!("{}: {}", self.combatant_id, self.action)
+        match self.notes.first() {
+            Some(note) => format!("{}: {} ({note})", self.name, self.action),
+            None => format!("{}: {}", self.name, self.action),
+        }
     }
 }
 
@@ -142,15 +158,14 @@ impl Command for Attacks {
         "action": {"action": "standard_attack", "weapon": {"name": "Stub pistol", "class": "ranged"}},
         "damage": {"count": 1, "sides": 10, "bonus": 3}}"#;
     type Request = ops::EncounterAttack;
-    type Report = AttackResult;
+    type Report = AttackReport;
 
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,
         dice: &mut Dice,
-    ) -> Result<(Vec<Event>, AttackResult), EncounterError> {
-        let (events, report) = ops::attack(encounter, request, dice)?;
-        Ok((events, AttackResult::Stored(Box::new(report))))
+    ) -> Result<(Vec<Event>, AttackReport), EncounterError> {
+        ops::attack(encounter, request, dice)
     }
 }
 
@@ -162,8 +177,8 @@ impl Stateless for Attacks {
         "action": {"action": "standard_attack", "weapon": {"name": "Lasgun", "class": "ranged"}},
         "damage": {"count": 1, "sides": 10, "bonus": 3}}"#;
 
-    fn run_inline(request: ops::InlineAttack, dice: &mut Dice) -> Result<AttackResult, RuleError> {
-        Ok(AttackResult::Inline(Box::new(ops::attack_inline(request, dice)?)))
+    fn run_inline(request: ops::InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
+        ops::attack_inline(request, dice)
     }
 }
 
@@ -175,27 +190,26 @@ impl Command for Damage {
     const NAME: &'static str = "damage";
     const DESCRIPTION: &'static str = "Applies damage to a combatant (adeva-d100.txt, \"Damage\"): soak \
         (Toughness Bonus + armour less penetration) when asked, then the wounds lost.";
-    const EXAMPLE: &'static str = r#"{"combatant_id": "cmb_target", "amount": 9, "soak": true}"#;
+    const EXAMPLE: &'static str = r#"{"combatant_id": "cmb_target", "amount": 9, "apply_soak": true}"#;
     type Request = ops::EncounterDamage;
-    type Report = DamageResult;
+    type Report = DamageReport;
 
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,
         dice: &mut Dice,
-    ) -> Result<(Vec<Event>, DamageResult), EncounterError> {
-        let (events, report) = ops::damage(encounter, request, dice)?;
-        Ok((events, DamageResult::Stored(Box::new(report))))
+    ) -> Result<(Vec<Event>, DamageReport), EncounterError> {
+        ops::damage(encounter, request, dice)
     }
 }
 
 impl Stateless for Damage {
     type InlineRequest = ops::InlineDamage;
     const INLINE_EXAMPLE: &'static str = r#"{"target": {"ws": 30, "bs": 30, "s": 30, "t": 30, "ag": 30,
-        "int": 30, "per": 30, "wp": 30, "fel": 30, "wounds": 10}, "amount": 9, "soak": true}"#;
+        "int": 30, "per": 30, "wp": 30, "fel": 30, "wounds": 10}, "amount": 9, "apply_soak": true}"#;
 
-    fn run_inline(request: ops::InlineDamage, dice: &mut Dice) -> Result<DamageResult, RuleError> {
-        Ok(DamageResult::Inline(Box::new(ops::damage_inline(request, dice)?)))
+    fn run_inline(request: ops::InlineDamage, dice: &mut Dice) -> Result<DamageReport, RuleError> {
+        ops::damage_inline(request, dice)
     }
 }
 
@@ -207,7 +221,7 @@ impl Command for Actions {
     const NAME: &'static str = "actions";
     const DESCRIPTION: &'static str = "Takes an action from the Action List (adeva-d100.txt, \"Actions\"): \
         movement, aim, guard, grapples, overwatch, suppressive fire, falls, decay and the rest.";
-    const EXAMPLE: &'static str = r#"{"action": "declared", "actor_id": "cmb_attacker", "declared": {"action": "guard_mode"}}"#;
+    const EXAMPLE: &'static str = r#"{"action": "aim", "actor_id": "cmb_attacker", "action_type": "half"}"#;
     type Request = ops::Action;
     type Report = ActionReport;
 

@@ -13,6 +13,7 @@
 //!   test, each between −100 and +100, each with a non-blank reason.
 
 use crate::rulesets::RuleError;
+use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
 /// The most the modifiers on one test may add or take away, all together.
@@ -22,19 +23,100 @@ pub const MAX_MODIFIERS: usize = 30;
 /// The largest single modifier, either way.
 pub const MAX_MODIFIER: i32 = 100;
 
-/// One bonus or penalty and why it applies.
+/// What a modifier is, as a stable machine code (the `reason` beside it is for people).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ModifierCode))]
+#[serde(rename_all = "snake_case")]
+pub enum ModifierCode {
+    /// Sent by the client (`modifiers`, `evasion_modifiers`, `penalties`, Marines…).
+    Caller,
+    /// +30 against a surprised target ("Combat Structure", Step Two).
+    Surprise,
+    /// The attack action's own bonus: Standard Attack, Burst and Flurry +10 ("Standard Attack").
+    AttackAction,
+    /// −5 per declared hit of a Burst or Flurry ("Burst", "Flurry").
+    DeclaredHits,
+    /// −20 for a Called Shot.
+    CalledShot,
+    /// +20 for a Charge.
+    Charge,
+    /// +30 for a Heavy Attack.
+    HeavyAttack,
+    /// −30 to the attacker's own Evasion after a Heavy Attack.
+    HeavyAttackEvasion,
+    /// −20 for each attack of a Multiple Attack.
+    MultipleAttack,
+    /// −20 for a Counter-Attack.
+    CounterAttack,
+    /// −20 to attacks against (and critical confirmation on) a combatant in Guard Mode.
+    GuardMode,
+    /// +10 for a Knock Down after a Half Move.
+    KnockDown,
+    /// The Take Down penalty from the damage against the target's TB.
+    TakeDown,
+    /// +20 from the Advanced Disarm talent.
+    AdvancedDisarm,
+    /// +20 for a Ram.
+    Ram,
+    /// +10 / +20 from Aim.
+    Aim,
+    /// −20 for attacking a flier from the Ground ("Altitude").
+    Altitude,
+    /// The size modifier to movement, in squares.
+    Size,
+    /// Suppressive fire's penalty (the test's −20, the Pinning test's −10 / −20).
+    SuppressiveFire,
+}
+
+/// One bonus or penalty, its machine code and why it applies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Modifier))]
 #[serde(deny_unknown_fields)]
 pub struct Modifier {
+    pub code: ModifierCode,
     pub reason: String,
     /// Added to the tested score: positive for a bonus, negative for a penalty.
     pub value: i32,
 }
 
 impl Modifier {
+    /// A modifier sent by the client (code `caller`).
     pub fn new(reason: impl Into<String>, value: i32) -> Self {
-        Self { reason: reason.into(), value }
+        Self::coded(ModifierCode::Caller, reason, value)
+    }
+
+    /// A modifier the engine applies, with its code.
+    pub fn coded(code: ModifierCode, reason: impl Into<String>, value: i32) -> Self {
+        Self { code, reason: reason.into(), value }
+    }
+}
+
+/// A modifier as a client sends it: its reason and a value in −100..=+100 (its code is `caller`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100CallerModifier))]
+#[serde(deny_unknown_fields)]
+pub struct CallerModifier {
+    pub reason: String,
+    /// Added to the tested score: positive for a bonus, negative for a penalty.
+    pub value: Score<-100, 100>,
+}
+
+impl From<&CallerModifier> for Modifier {
+    fn from(modifier: &CallerModifier) -> Self {
+        Self::new(modifier.reason.clone(), modifier.value.get())
+    }
+}
+
+/// The client's modifiers, as the engine's (code `caller`).
+pub fn caller(modifiers: &[CallerModifier]) -> Vec<Modifier> {
+    modifiers.iter().map(Modifier::from).collect()
+}
+
+impl CallerModifier {
+    /// For tests and examples: panics on a value beyond ±100.
+    #[cfg(test)]
+    pub fn of(reason: &str, value: i64) -> Self {
+        Self { reason: reason.into(), value: Score::new(value).expect("a modifier within ±100") }
     }
 }
 
@@ -53,7 +135,7 @@ pub struct ModifierTotal {
 /// Adds the modifiers and holds the sum to ±60 (see the decisions; the text itself sets no cap,
 /// adeva-d100.txt, "Attacking", Step Two).
 pub fn total(modifiers: &[Modifier]) -> ModifierTotal {
-    let sum = modifiers.iter().map(|modifier| modifier.value).sum::<i32>();
+    let sum = modifiers.iter().fold(0i32, |sum, modifier| sum.saturating_add(modifier.value));
     let total = sum.clamp(-MODIFIER_CAP, MODIFIER_CAP);
     ModifierTotal { sum, total, capped: total != sum }
 }
@@ -71,7 +153,7 @@ pub fn check_modifiers(field: &str, modifiers: &[Modifier]) -> Result<(), RuleEr
                 "every modifier needs a reason",
             ));
         }
-        if modifier.value.abs() > MAX_MODIFIER {
+        if !(-MAX_MODIFIER..=MAX_MODIFIER).contains(&modifier.value) {
             return Err(RuleError::invalid(
                 format!("{field}[{index}].value"),
                 "a single modifier must lie between −100 and +100",

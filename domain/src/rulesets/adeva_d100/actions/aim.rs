@@ -10,7 +10,7 @@
 
 use super::{ActionKind, ActionSpec, ActionSubtype, ActionType, LingeringEffect};
 use crate::rulesets::RuleError;
-use crate::rulesets::adeva_d100::test_modifiers::Modifier;
+use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// Aim: as a half action or as a full action.
@@ -30,7 +30,7 @@ pub fn aim(input: &Aim) -> Result<ActionSpec, RuleError> {
         _ => return Err(RuleError::invalid("action_type", "Aim is a half or a full action")),
     };
     Ok(ActionSpec::new(ActionKind::Aim, input.action_type, vec![ActionSubtype::Concentration])
-        .with_effect(LingeringEffect::NextAttack { modifier: Modifier::new(reason, value) })
+        .with_effect(LingeringEffect::NextAttack { modifier: Modifier::coded(ModifierCode::Aim, reason, value) })
         .with_note("lost if the next action is not an attack, or if a reaction comes before the attack"))
 }
 
@@ -73,12 +73,12 @@ mod tests {
         assert_eq!(half.subtypes, vec![ActionSubtype::Concentration]);
         assert_eq!(
             half.lingering,
-            vec![LingeringEffect::NextAttack { modifier: Modifier::new("aimed (half action)", 10) }]
+            vec![LingeringEffect::NextAttack { modifier: Modifier::coded(ModifierCode::Aim, "aimed (half action)", 10) }]
         );
         let full = aim(&Aim { action_type: ActionType::Full }).unwrap();
         assert_eq!(
             full.lingering,
-            vec![LingeringEffect::NextAttack { modifier: Modifier::new("aimed (full action)", 20) }]
+            vec![LingeringEffect::NextAttack { modifier: Modifier::coded(ModifierCode::Aim, "aimed (full action)", 20) }]
         );
     }
 

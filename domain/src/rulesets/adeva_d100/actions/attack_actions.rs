@@ -5,8 +5,9 @@
 //! Decisions:
 //! - Burst and Flurry: the −5 is charged for every declared hit, the first included, as the rows
 //!   say ("for every hit you intend to make"). Declaring 3 hits is therefore +10 − 15.
-//! - "To a net max of −30" is read as a cap on the summed −5s: from six declared hits on, the
-//!   penalty stays −30, and the action's +10 (or Multiple Attack's −20) is listed beside it.
+//! - "To a net max of −30": *net* is the action's own modifier and the −5s together, so the −5s
+//!   are held where that sum reaches −30 (with the +10: −40 at most, from eight declared hits on;
+//!   with a Multiple Attack's −20 in place of the +10: −10 at most). Both are listed.
 //! - A Burst or Flurry scores one hit per Degree of Success, at most the number of hits declared
 //!   (which is itself at most the weapon's Hit rating): the declaration is what the penalty paid
 //!   for.
@@ -35,7 +36,7 @@ use super::{
 };
 use crate::rulesets::RuleError;
 use crate::rulesets::adeva_d100::movement::MoveKind;
-use crate::rulesets::adeva_d100::test_modifiers::Modifier;
+use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// The bonus of a Standard Attack, Burst and Flurry (adeva-d100.txt, "Standard Attack").
@@ -64,6 +65,8 @@ pub struct SingleAttack {
 #[serde(deny_unknown_fields)]
 pub struct MultiHitAttack {
     pub weapon: Weapon,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub declared_hits: u32,
 }
 
@@ -94,8 +97,15 @@ pub enum ChargeStrike {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Charge))]
 #[serde(deny_unknown_fields)]
 pub struct Charge {
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub distance_squares: u32,
+    /// The charger's Half Move, derived from its stat block (Agility Bonus and size, "Movement");
+    /// never read from a request.
+    #[serde(skip)]
     pub half_move_squares: u32,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub straight_line_squares: u32,
     pub strike: ChargeStrike,
 }
@@ -108,6 +118,8 @@ pub struct Charge {
 pub struct MultipleAttackWeapon {
     pub weapon: Weapon,
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points_opt")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub declared_hits: Option<u32>,
 }
 
@@ -116,6 +128,8 @@ pub struct MultipleAttackWeapon {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100MultipleAttack))]
 #[serde(deny_unknown_fields)]
 pub struct MultipleAttack {
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub equipped_weapons: u32,
     pub attacks: Vec<MultipleAttackWeapon>,
 }
@@ -161,7 +175,7 @@ pub fn standard_attack(input: &SingleAttack) -> Result<ActionSpec, RuleError> {
 
 /// The test of a Standard Attack with this weapon: +10, one hit.
 pub(crate) fn standard_test(weapon: &Weapon, reason: &str) -> TestSpec {
-    let modifiers = vec![Modifier::new(reason, STANDARD_BONUS)];
+    let modifiers = vec![Modifier::coded(ModifierCode::AttackAction, reason, STANDARD_BONUS)];
     TestSpec::attack(attack_label(weapon), weapon.characteristic(), modifiers, HitRule::Single)
 }
 
@@ -169,13 +183,14 @@ fn attack_label(weapon: &Weapon) -> String {
     format!("attack with {}", weapon.name)
 }
 
-/// The summed −5 per declared hit of a Burst or Flurry, held to −30 (adeva-d100.txt, "Burst",
-/// "Flurry"; see the decisions).
-pub fn declared_hits_penalty(declared_hits: u32) -> Modifier {
+/// The summed −5 per declared hit of a Burst or Flurry, held so that it and the action's own
+/// modifier `base` never net below −30 (adeva-d100.txt, "Burst", "Flurry"; see the decisions).
+pub fn declared_hits_penalty(declared_hits: u32, base: i32) -> Modifier {
     let raw = PER_HIT_PENALTY.saturating_mul(declared_hits.min(1000) as i32);
-    let value = raw.max(MAX_HIT_PENALTY);
-    let held = if value != raw { format!(", held to {MAX_HIT_PENALTY}") } else { String::new() };
-    Modifier::new(format!("{declared_hits} hits declared ({PER_HIT_PENALTY} each{held})"), value)
+    let floor = MAX_HIT_PENALTY.saturating_sub(base).min(0);
+    let value = raw.max(floor);
+    let held = if value != raw { format!(", held to {floor} for a net {MAX_HIT_PENALTY}") } else { String::new() };
+    Modifier::coded(ModifierCode::DeclaredHits, format!("{declared_hits} hits declared ({PER_HIT_PENALTY} each{held})"), value)
 }
 
 /// `prefix.leaf`, or just `leaf` at the top level.
@@ -211,7 +226,8 @@ pub(crate) fn check_declared_hits(
 /// The test of one Burst or Flurry: `base` (+10, or Multiple Attack's −20), the declared-hits
 /// penalty, one hit per DoS up to the declaration, and the jam on 94+ for ranged bursts.
 pub(crate) fn multi_hit_test(weapon: &Weapon, declared_hits: u32, base: Modifier) -> TestSpec {
-    let modifiers = vec![base, declared_hits_penalty(declared_hits)];
+    let penalty = declared_hits_penalty(declared_hits, base.value);
+    let modifiers = vec![base, penalty];
     let hits = HitRule::PerDegree { max: declared_hits };
     let mut test = TestSpec::attack(attack_label(weapon), weapon.characteristic(), modifiers, hits);
     if weapon.class == WeaponClass::Ranged {
@@ -226,7 +242,7 @@ pub fn burst(input: &MultiHitAttack) -> Result<ActionSpec, RuleError> {
     input.weapon.validate("weapon")?;
     input.weapon.require_ranged("weapon", "a Burst")?;
     check_declared_hits("weapon", "declared_hits", &input.weapon, input.declared_hits, "a Burst")?;
-    let test = multi_hit_test(&input.weapon, input.declared_hits, Modifier::new("burst", STANDARD_BONUS));
+    let test = multi_hit_test(&input.weapon, input.declared_hits, Modifier::coded(ModifierCode::AttackAction, "burst", STANDARD_BONUS));
     Ok(ActionSpec::new(ActionKind::Burst, ActionType::Half, vec![ActionSubtype::Attack, ActionSubtype::Ranged])
         .with_test(test)
         .with_note(format!("hits beyond the first may go to targets within {BURST_SPREAD_SQUARES} squares of the target that are no harder to hit")))
@@ -237,7 +253,7 @@ pub fn flurry(input: &MultiHitAttack) -> Result<ActionSpec, RuleError> {
     input.weapon.validate("weapon")?;
     input.weapon.require_melee("weapon", "a Flurry")?;
     check_declared_hits("weapon", "declared_hits", &input.weapon, input.declared_hits, "a Flurry")?;
-    let test = multi_hit_test(&input.weapon, input.declared_hits, Modifier::new("flurry", STANDARD_BONUS));
+    let test = multi_hit_test(&input.weapon, input.declared_hits, Modifier::coded(ModifierCode::AttackAction, "flurry", STANDARD_BONUS));
     Ok(ActionSpec::new(
         ActionKind::Flurry,
         ActionType::Half,
@@ -255,7 +271,7 @@ pub fn called_shot(input: &CalledShot) -> Result<ActionSpec, RuleError> {
         return Err(RuleError::invalid("location", "a Called Shot names the location it aims at"));
     }
     let mut test = standard_test(&input.weapon, "standard attack");
-    test.modifiers.push(Modifier::new(format!("called shot at the {}", input.location.trim()), -20));
+    test.modifiers.push(Modifier::coded(ModifierCode::CalledShot, format!("called shot at the {}", input.location.trim()), -20));
     Ok(ActionSpec::new(
         ActionKind::CalledShot,
         ActionType::Half,
@@ -290,7 +306,7 @@ pub fn charge(input: &Charge) -> Result<ActionSpec, RuleError> {
             "the straight run cannot be longer than the charge",
         ));
     }
-    let charge_bonus = || Modifier::new("charge", 20);
+    let charge_bonus = || Modifier::coded(ModifierCode::Charge, "charge", 20);
     let spec = ActionSpec::new(
         ActionKind::Charge,
         ActionType::Full,
@@ -327,7 +343,7 @@ pub fn heavy_attack(input: &SingleAttack) -> Result<ActionSpec, RuleError> {
     let test = TestSpec::attack(
         attack_label(weapon),
         weapon.characteristic(),
-        vec![Modifier::new("heavy attack", 30)],
+        vec![Modifier::coded(ModifierCode::HeavyAttack, "heavy attack", 30)],
         HitRule::Single,
     );
     Ok(ActionSpec::new(
@@ -337,7 +353,7 @@ pub fn heavy_attack(input: &SingleAttack) -> Result<ActionSpec, RuleError> {
     )
     .with_test(test)
     .with_effect(LingeringEffect::OwnEvasion {
-        modifier: Modifier::new("made a heavy attack", -30),
+        modifier: Modifier::coded(ModifierCode::HeavyAttackEvasion, "made a heavy attack", -30),
         until: Until::StartOfOwnNextTurn,
     }))
 }
@@ -365,7 +381,7 @@ pub fn multiple_attack(input: &MultipleAttack) -> Result<ActionSpec, RuleError> 
         let field = format!("attacks[{index}]");
         let weapon = &entry.weapon;
         weapon.validate(&format!("{field}.weapon"))?;
-        let base = Modifier::new("multiple attack", -20);
+        let base = Modifier::coded(ModifierCode::MultipleAttack, "multiple attack", -20);
         let test = match entry.declared_hits {
             None => {
                 TestSpec::attack(attack_label(weapon), weapon.characteristic(), vec![base], HitRule::Single)
@@ -449,7 +465,7 @@ pub fn counter_attack(input: &CounterAttack) -> Result<ActionSpec, RuleError> {
     let test = TestSpec::attack(
         attack_label(weapon),
         weapon.characteristic(),
-        vec![Modifier::new("counter-attack", -20)],
+        vec![Modifier::coded(ModifierCode::CounterAttack, "counter-attack", -20)],
         HitRule::Single,
     );
     Ok(ActionSpec::new(

@@ -27,7 +27,7 @@ fn a_standard_attack_is_a_half_action_at_plus_ten_for_one_hit() {
     assert_eq!(spec.subtypes, vec![ActionSubtype::Attack, ActionSubtype::Melee]);
     let test = &spec.tests[0];
     assert_eq!((test.characteristic, test.hits), (CharacteristicName::Ws, HitRule::Single));
-    assert_eq!(test.modifiers, vec![Modifier::new("standard attack", 10)]);
+    assert_eq!(test.modifiers, vec![Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::AttackAction, "standard attack", 10)]);
     assert_eq!(test.evasions, crate::rulesets::adeva_d100::actions::USUAL_EVASIONS.to_vec());
     let ranged = standard_attack(&SingleAttack { weapon: rifle(3) }).unwrap();
     assert_eq!(ranged.tests[0].characteristic, CharacteristicName::Bs);
@@ -38,10 +38,11 @@ fn a_standard_attack_is_a_half_action_at_plus_ten_for_one_hit() {
 #[test]
 fn burst_penalty_is_five_per_declared_hit_held_to_thirty() {
     // 1 hit −5; 4 hits −20; 6 hits −30; 9 hits −45 → held to −30.
-    assert_eq!(declared_hits_penalty(1), Modifier::new("1 hits declared (-5 each)", -5));
-    assert_eq!(declared_hits_penalty(4).value, -20);
-    assert_eq!(declared_hits_penalty(6).value, -30);
-    assert_eq!(declared_hits_penalty(9), Modifier::new("9 hits declared (-5 each, held to -30)", -30));
+    assert_eq!(declared_hits_penalty(1, 10), Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::DeclaredHits, "1 hits declared (-5 each)", -5));
+    assert_eq!(declared_hits_penalty(4, 10).value, -20);
+    assert_eq!(declared_hits_penalty(6, 10).value, -30);
+    // +10 − 45 = −35 → the −5s held at −40, a net −30.
+    assert_eq!(declared_hits_penalty(9, 10), Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::DeclaredHits, "9 hits declared (-5 each, held to -40 for a net -30)", -40));
 }
 
 #[test]
@@ -105,7 +106,7 @@ fn a_called_shot_is_a_standard_attack_at_minus_twenty() {
     // +10 − 20 = −10.
     let spec = called_shot(&CalledShot { weapon: rifle(1), location: "head".into() }).unwrap();
     let test = &spec.tests[0];
-    assert_eq!(test.modifiers[1], Modifier::new("called shot at the head", -20));
+    assert_eq!(test.modifiers[1], Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::CalledShot, "called shot at the head", -20));
     assert_eq!(test.modifier_sum(), -10);
     assert_eq!(spec.action_type, ActionType::Half);
     let blank = called_shot(&CalledShot { weapon: rifle(1), location: " ".into() }).unwrap_err();
@@ -122,7 +123,7 @@ fn a_charge_is_a_full_action_at_plus_twenty() {
     let spec = charge(&charge_input(ChargeStrike::Attack { weapon: sword(1) })).unwrap();
     assert_eq!(spec.action_type, ActionType::Full);
     assert_eq!(spec.subtypes, vec![ActionSubtype::Attack, ActionSubtype::Melee, ActionSubtype::Movement]);
-    assert_eq!(spec.tests[0].modifiers, vec![Modifier::new("charge", 20)]);
+    assert_eq!(spec.tests[0].modifiers, vec![Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::Charge, "charge", 20)]);
     assert_eq!(spec.tests[0].hits, HitRule::Single);
 }
 
@@ -164,11 +165,11 @@ fn a_charge_may_end_in_a_grapple_or_a_knock_down() {
 fn a_heavy_attack_is_plus_thirty_and_leaves_minus_thirty_to_evasion() {
     let spec = heavy_attack(&SingleAttack { weapon: sword(1) }).unwrap();
     assert_eq!(spec.action_type, ActionType::Full);
-    assert_eq!(spec.tests[0].modifiers, vec![Modifier::new("heavy attack", 30)]);
+    assert_eq!(spec.tests[0].modifiers, vec![Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::HeavyAttack, "heavy attack", 30)]);
     assert_eq!(
         spec.lingering,
         vec![LingeringEffect::OwnEvasion {
-            modifier: Modifier::new("made a heavy attack", -30),
+            modifier: Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::HeavyAttackEvasion, "made a heavy attack", -30),
             until: Until::StartOfOwnNextTurn
         }]
     );
@@ -193,7 +194,8 @@ fn a_multiple_attack_is_minus_twenty_per_weapon_stacking_with_burst_and_flurry()
     assert_eq!(spec.action_type, ActionType::Full);
     assert_eq!(spec.subtypes, vec![ActionSubtype::Attack, ActionSubtype::Ranged, ActionSubtype::Melee]);
     let sums: Vec<i32> = spec.tests.iter().map(TestSpec::modifier_sum).collect();
-    assert_eq!(sums, vec![-20, -35, -30]);
+    // Burst of 3 in a Multiple Attack: −20 − 15 = −35, held at the net −30 (issue 12, item 7).
+    assert_eq!(sums, vec![-20, -30, -30]);
     assert_eq!(spec.tests[0].hits, HitRule::Single);
     assert_eq!(spec.tests[1].hits, HitRule::PerDegree { max: 3 });
     assert_eq!((spec.tests[1].jams_on, spec.tests[2].jams_on), (Some(94), None));
@@ -336,4 +338,19 @@ fn flurry_hits_spread_within_reach() {
     let hits = spread_hits(Spread::Flurry, 2, &request).unwrap();
     assert_eq!(hits.iter().map(|t| t.hits).collect::<Vec<_>>(), vec![1, 1]);
     assert!(spread_hits(Spread::Flurry, 0, &HitSpread { others: vec![], ..request }).unwrap().is_empty());
+}
+
+/// Issue 12, item 7: the −5s alone were held at −30 and the +10 added on top, so the net never
+/// went below −20. Now the net (+10 and the −5s) is held at −30.
+#[test]
+fn burst_net_modifier_is_held_at_minus_thirty_not_minus_twenty() {
+    // 10 hits: +10 − 50 = −40 → net −30 (+10, −40).
+    let weapon = Weapon::new("Autogun", WeaponClass::Ranged, 10);
+    let spec = burst(&MultiHitAttack { weapon: weapon.clone(), declared_hits: 10 }).unwrap();
+    assert_eq!(spec.tests[0].modifier_sum(), -30);
+    // 7 hits: +10 − 35 = −25, not held.
+    let spec = burst(&MultiHitAttack { weapon, declared_hits: 7 }).unwrap();
+    assert_eq!(spec.tests[0].modifier_sum(), -25);
+    // In a Multiple Attack the −20 stands in for the +10: −20 − 15 = −35 → net −30 (−20, −10).
+    assert_eq!(declared_hits_penalty(3, -20).value, -10);
 }

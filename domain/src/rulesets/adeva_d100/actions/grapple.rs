@@ -30,7 +30,7 @@ use super::{
     TestSpec,
 };
 use crate::rulesets::RuleError;
-use crate::rulesets::adeva_d100::test_modifiers::Modifier;
+use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// Grapple (Initiate): a free hand is needed.
@@ -92,7 +92,12 @@ pub enum GrappleFollowUp {
     /// Controller: opposed Strength; unarmed (or natural) damage and a level of Fatigue.
     Damage {},
     /// Controller: opposed Strength; push 1 square + 1 per DoS, at most a Half Move.
-    Push { half_move_squares: u32, move_with_target: bool },
+    Push {
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
+        half_move_squares: u32,
+        move_with_target: bool,
+    },
     /// Controller: regain one's feet, dragging the opponent up on an opposed Strength test.
     Stand { both_on_ground: bool, drag_opponent: bool },
     /// A Knock Down as part of the grapple.
@@ -361,7 +366,7 @@ fn grapple_attack_test(weapon: GrappleWeapon) -> (TestSpec, ActionSubtype) {
         GrappleWeapon::SmallMelee => ("small melee weapon", CharacteristicName::Ws, ActionSubtype::Melee),
         GrappleWeapon::Pistol => ("pistol", CharacteristicName::Bs, ActionSubtype::Ranged),
     };
-    let modifiers = vec![Modifier::new("standard attack", super::attack_actions::STANDARD_BONUS)];
+    let modifiers = vec![Modifier::coded(ModifierCode::AttackAction, "standard attack", super::attack_actions::STANDARD_BONUS)];
     (TestSpec::attack(format!("attack with {name}"), characteristic, modifiers, HitRule::Single), subtype)
 }
 

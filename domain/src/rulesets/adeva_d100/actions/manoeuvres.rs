@@ -28,7 +28,7 @@ use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use crate::rulesets::adeva_d100::Characteristic;
 use crate::rulesets::adeva_d100::opposed::{OpposedResult, Side};
-use crate::rulesets::adeva_d100::test_modifiers::Modifier;
+use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use crate::rulesets::adeva_d100::test_roll::{ModifiedTest, modified_test};
 use serde::{Deserialize, Serialize};
 
@@ -69,7 +69,7 @@ pub fn guard_mode() -> ActionSpec {
         vec![ActionSubtype::Attack, ActionSubtype::Melee],
     )
     .with_effect(LingeringEffect::AttacksAgainst {
-        modifier: Modifier::new("target in guard mode", -20),
+        modifier: Modifier::coded(ModifierCode::GuardMode, "target in guard mode", -20),
         critical_confirmation: true,
         until: Until::StartOfOwnNextTurn,
     })
@@ -78,7 +78,7 @@ pub fn guard_mode() -> ActionSpec {
 /// Knock Down's opposed Strength test, +10 right after a Half Move (adeva-d100.txt, "Knock Down").
 pub(crate) fn knock_down_test(after_half_move: bool) -> TestSpec {
     let modifiers =
-        if after_half_move { vec![Modifier::new("knock down after a half move", 10)] } else { Vec::new() };
+        if after_half_move { vec![Modifier::coded(ModifierCode::KnockDown, "knock down after a half move", 10)] } else { Vec::new() };
     TestSpec::opposed("knock down", CharacteristicName::S, CharacteristicName::S, modifiers)
 }
 
@@ -148,7 +148,7 @@ pub fn take_down_penalty(damage: u32, toughness_bonus: u32) -> Option<Modifier> 
     }
     let multiples = damage.checked_div(toughness_bonus).unwrap_or(1).max(1);
     let value = -10i32.saturating_mul(multiples.min(1000) as i32);
-    Some(Modifier::new(format!("take down: {damage} damage against TB {toughness_bonus}"), value))
+    Some(Modifier::coded(ModifierCode::TakeDown, format!("take down: {damage} damage against TB {toughness_bonus}"), value))
 }
 
 /// A Take Down's hit, after the damage roll.
@@ -191,7 +191,7 @@ pub fn disarm(input: &Disarm) -> Result<ActionSpec, RuleError> {
         return Err(RuleError::invalid("has_talent", "Disarm needs the Disarm talent"));
     }
     let modifiers =
-        if input.advanced_disarm { vec![Modifier::new("advanced disarm talent", 20)] } else { Vec::new() };
+        if input.advanced_disarm { vec![Modifier::coded(ModifierCode::AdvancedDisarm, "advanced disarm talent", 20)] } else { Vec::new() };
     Ok(ActionSpec::new(ActionKind::Disarm, ActionType::Full, vec![ActionSubtype::Melee])
         .with_test(TestSpec::opposed("disarm", CharacteristicName::Ws, CharacteristicName::Ws, modifiers))
         .with_note("the opponent must be within melee range"))

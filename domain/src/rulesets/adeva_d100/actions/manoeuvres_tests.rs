@@ -23,7 +23,7 @@ fn guard_mode_puts_minus_twenty_on_attacks_and_confirmations_against_the_guard()
     assert_eq!(
         spec.lingering,
         vec![LingeringEffect::AttacksAgainst {
-            modifier: Modifier::new("target in guard mode", -20),
+            modifier: Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::GuardMode, "target in guard mode", -20),
             critical_confirmation: true,
             until: Until::StartOfOwnNextTurn,
         }]
@@ -37,7 +37,7 @@ fn knock_down_is_opposed_strength_plus_ten_after_a_half_move() {
     assert_eq!(plain.tests[0].opposed_by.map(|o| o.characteristic), Some(CharacteristicName::S));
     assert_eq!(plain.tests[0].modifier_sum(), 0);
     let moving = knock_down(&KnockDown { after_half_move: true });
-    assert_eq!(moving.tests[0].modifiers, vec![Modifier::new("knock down after a half move", 10)]);
+    assert_eq!(moving.tests[0].modifiers, vec![Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::KnockDown, "knock down after a half move", 10)]);
 }
 
 #[test]
@@ -107,7 +107,7 @@ fn a_soaked_take_down_does_nothing_and_rolls_nothing() {
 fn disarm_is_opposed_ws_plus_twenty_with_the_advanced_talent() {
     let spec = disarm(&Disarm { has_talent: true, advanced_disarm: true }).unwrap();
     assert_eq!((spec.action_type, spec.subtypes.clone()), (ActionType::Full, vec![ActionSubtype::Melee]));
-    assert_eq!(spec.tests[0].modifiers, vec![Modifier::new("advanced disarm talent", 20)]);
+    assert_eq!(spec.tests[0].modifiers, vec![Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::AdvancedDisarm, "advanced disarm talent", 20)]);
     assert_eq!(spec.tests[0].opposed_by.map(|o| o.characteristic), Some(CharacteristicName::Ws));
     let err = disarm(&Disarm { has_talent: false, advanced_disarm: false }).unwrap_err();
     assert!(matches!(err, RuleError::Invalid { field, .. } if field == "has_talent"));

@@ -221,12 +221,18 @@ pub struct Weapon {
     pub class: WeaponClass,
     /// Most hits one Burst or Flurry can designate; 1 for a weapon that cannot burst or flurry.
     #[serde(default = "one")]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating")]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
     pub hit_rating: u32,
     /// Semi-auto capacity, if the weapon has one.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating_opt")]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
     pub semi_auto: Option<u32>,
     /// Full-auto capacity, if the weapon has one.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating_opt")]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
     pub full_auto: Option<u32>,
 }
 

@@ -25,7 +25,7 @@ use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use crate::rulesets::adeva_d100::Characteristic;
 use crate::rulesets::adeva_d100::opposed::{Contestant, OpposedResult, Side, opposed_labelled};
-use crate::rulesets::adeva_d100::test_modifiers::Modifier;
+use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// The attack an Overwatch readies.
@@ -34,7 +34,11 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum OverwatchAttack {
     Standard {},
-    Burst { declared_hits: u32 },
+    Burst {
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
+        declared_hits: u32,
+    },
 }
 
 /// A condition that fires the Overwatch.
@@ -60,6 +64,8 @@ pub enum OverwatchTrigger {
 #[serde(deny_unknown_fields)]
 pub struct Overwatch {
     pub weapon: Weapon,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub kill_zone_radius_squares: u32,
     pub attack: OverwatchAttack,
     pub triggers: Vec<OverwatchTrigger>,
@@ -94,7 +100,7 @@ pub fn overwatch(input: &Overwatch) -> Result<ActionSpec, RuleError> {
         OverwatchAttack::Standard {} => standard_test(&input.weapon, "standard attack (overwatch)"),
         OverwatchAttack::Burst { declared_hits } => {
             check_declared_hits("weapon", "attack.declared_hits", &input.weapon, declared_hits, "a Burst")?;
-            multi_hit_test(&input.weapon, declared_hits, Modifier::new("burst (overwatch)", STANDARD_BONUS))
+            multi_hit_test(&input.weapon, declared_hits, Modifier::coded(ModifierCode::AttackAction, "burst (overwatch)", STANDARD_BONUS))
         }
     };
     Ok(ActionSpec::new(

@@ -110,7 +110,7 @@ mod tests {
         let mut target = subject("Rook", &[("wp", 42)]);
         target.location = Some("doorway".into());
         let mut dice = Dice::scripted(vec![32], 0).unwrap();
-        let penalty = [Modifier::new("semi-auto suppressive fire", -10)];
+        let penalty = [Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::SuppressiveFire, "semi-auto suppressive fire", -10)];
         let outcome = pinning_test(&target, &penalty, "victims[0]", &mut dice).unwrap();
         assert_eq!((outcome.test.test.target, outcome.test.test.passed, outcome.pinned), (32, true, false));
         assert_eq!(outcome.held_at, None);
@@ -122,7 +122,7 @@ mod tests {
         let mut drone = subject("Drone", &[("t", 55), ("wp", 20)]);
         drone.characteristic = Some(CharacteristicName::T);
         let mut dice = Dice::scripted(vec![35], 0).unwrap();
-        let penalty = [Modifier::new("full-auto suppressive fire", -20)];
+        let penalty = [Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::SuppressiveFire, "full-auto suppressive fire", -20)];
         let outcome = pinning_test(&drone, &penalty, "victims[0]", &mut dice).unwrap();
         assert_eq!(
             (outcome.characteristic, outcome.test.test.target, outcome.pinned),

@@ -19,7 +19,9 @@ use super::{
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use crate::rulesets::adeva_d100::movement::MoveKind;
-use crate::rulesets::adeva_d100::test_modifiers::{Modifier, check_modifiers};
+use crate::rulesets::adeva_d100::test_modifiers::{
+    CallerModifier, Modifier, ModifierCode, caller, check_modifiers,
+};
 use serde::{Deserialize, Serialize};
 
 /// Largest Size or Strength Bonus a Ram accepts.
@@ -33,7 +35,7 @@ pub struct Boarding {
     pub target_is_starship: bool,
     /// The Marines' modifiers to the WS test.
     #[serde(default)]
-    pub marines: Vec<Modifier>,
+    pub marines: Vec<CallerModifier>,
 }
 
 /// Boarding: a half action against another starship; a WS test modified by the Marines, evaded by
@@ -45,9 +47,10 @@ pub fn boarding(input: &Boarding) -> Result<ActionSpec, RuleError> {
             "Boarding is only possible against another starship",
         ));
     }
-    check_modifiers("marines", &input.marines)?;
+    let marines = caller(&input.marines);
+    check_modifiers("marines", &marines)?;
     let mut test =
-        TestSpec::attack("boarding", CharacteristicName::Ws, input.marines.clone(), HitRule::Single);
+        TestSpec::attack("boarding", CharacteristicName::Ws, marines, HitRule::Single);
     test.evasions = vec![Evasion::Dodge, Evasion::Deflect, Evasion::RepelBoarders];
     Ok(ActionSpec::new(
         ActionKind::Boarding,
@@ -63,7 +66,11 @@ pub fn boarding(input: &Boarding) -> Result<ActionSpec, RuleError> {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100RamShip))]
 #[serde(deny_unknown_fields)]
 pub struct RamShip {
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub strength_bonus: u32,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub size: u32,
 }
 
@@ -72,8 +79,14 @@ pub struct RamShip {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Ram))]
 #[serde(deny_unknown_fields)]
 pub struct Ram {
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub distance_squares: u32,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub half_move_squares: u32,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub straight_line_squares: u32,
     pub rammer: RamShip,
     pub target: RamShip,
@@ -124,7 +137,7 @@ fn check_ship(ship: &RamShip, field: &str) -> Result<(), RuleError> {
 pub fn ram(input: &Ram) -> Result<ActionSpec, RuleError> {
     let damage = ram_damage(input)?;
     let mut test =
-        TestSpec::attack("ram", CharacteristicName::Ws, vec![Modifier::new("ram", 20)], HitRule::Single);
+        TestSpec::attack("ram", CharacteristicName::Ws, vec![Modifier::coded(ModifierCode::Ram, "ram", 20)], HitRule::Single);
     test.evasions = vec![Evasion::Dodge, Evasion::Deflect];
     Ok(ActionSpec::new(
         ActionKind::Ram,
@@ -189,7 +202,7 @@ mod tests {
     #[test]
     fn boarding_is_a_half_action_modified_by_the_marines() {
         let input =
-            Boarding { target_is_starship: true, marines: vec![Modifier::new("veteran marines", 10)] };
+            Boarding { target_is_starship: true, marines: vec![CallerModifier::of("veteran marines", 10)] };
         let spec = boarding(&input).unwrap();
         assert_eq!(
             (spec.action_type, spec.subtypes.clone()),
@@ -206,7 +219,7 @@ mod tests {
         assert!(
             matches!(boarding(&input), Err(RuleError::Invalid { field, .. }) if field == "target_is_starship")
         );
-        let input = Boarding { target_is_starship: true, marines: vec![Modifier::new(" ", 10)] };
+        let input = Boarding { target_is_starship: true, marines: vec![CallerModifier::of(" ", 10)] };
         assert!(
             matches!(boarding(&input), Err(RuleError::Invalid { field, .. }) if field == "marines[0].reason")
         );
@@ -222,7 +235,7 @@ mod tests {
         let spec = ram(&ram_input()).unwrap();
         assert_eq!(spec.action_type, ActionType::Full);
         assert_eq!(spec.subtypes, vec![ActionSubtype::Attack, ActionSubtype::Melee, ActionSubtype::Movement]);
-        assert_eq!(spec.tests[0].modifiers, vec![Modifier::new("ram", 20)]);
+        assert_eq!(spec.tests[0].modifiers, vec![Modifier::coded(ModifierCode::Ram, "ram", 20)]);
         assert_eq!(spec.tests[0].evasions, vec![Evasion::Dodge, Evasion::Deflect]);
         // Die 7 + 12 = 19.
         let mut dice = Dice::scripted(vec![7], 0).unwrap();

@@ -24,7 +24,7 @@ use super::{
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use crate::rulesets::adeva_d100::Characteristic;
-use crate::rulesets::adeva_d100::test_modifiers::{MAX_MODIFIERS, Modifier, check_modifiers};
+use crate::rulesets::adeva_d100::test_modifiers::{MAX_MODIFIERS, Modifier, ModifierCode, check_modifiers};
 use crate::rulesets::adeva_d100::test_roll::{ModifiedTest, modified_test};
 use serde::{Deserialize, Serialize};
 
@@ -51,8 +51,8 @@ impl AutoMode {
     /// (adeva-d100.txt, "Suppressive Fire").
     pub fn pinning_penalty(self) -> Modifier {
         match self {
-            Self::SemiAuto => Modifier::new("semi-auto suppressive fire", -10),
-            Self::FullAuto => Modifier::new("full-auto suppressive fire", -20),
+            Self::SemiAuto => Modifier::coded(ModifierCode::SuppressiveFire, "semi-auto suppressive fire", -10),
+            Self::FullAuto => Modifier::coded(ModifierCode::SuppressiveFire, "full-auto suppressive fire", -20),
         }
     }
 
@@ -95,7 +95,7 @@ fn capacity(input: &SuppressiveFire) -> Result<u32, RuleError> {
 /// "Suppressive Fire").
 pub fn suppressive_fire(input: &SuppressiveFire) -> Result<ActionSpec, RuleError> {
     let max = capacity(input)?;
-    let modifiers = vec![Modifier::new("suppressive fire, in place of any bonuses", -20)];
+    let modifiers = vec![Modifier::coded(ModifierCode::SuppressiveFire, "suppressive fire, in place of any bonuses", -20)];
     let mut test = TestSpec::attack(
         format!("{} suppressive fire with {}", input.mode.label(), input.weapon.name),
         CharacteristicName::Bs,

@@ -26,7 +26,7 @@ fn suppressive_fire_is_a_full_action_at_minus_twenty_with_no_bonuses() {
         (ActionType::Full, vec![ActionSubtype::Attack, ActionSubtype::Ranged])
     );
     let test = &spec.tests[0];
-    assert_eq!(test.modifiers, vec![Modifier::new("suppressive fire, in place of any bonuses", -20)]);
+    assert_eq!(test.modifiers, vec![Modifier::coded(crate::rulesets::adeva_d100::test_modifiers::ModifierCode::SuppressiveFire, "suppressive fire, in place of any bonuses", -20)]);
     assert_eq!(
         (test.hits, test.jams_on, test.other_bonuses_allowed),
         (HitRule::OnePlusPerTwoDegrees { max: 5 }, Some(94), false)

@@ -9,7 +9,10 @@
 //!   crash (1d10 + squares, `altitude.rs`, soaked by TB + AP). `fatigue` adds levels; `decay`
 //!   adds a characteristic decay. These three are the GM's and need no turn.
 
-use super::super::actions::ExtendedAction;
+use super::super::actions::aim::Aim;
+use super::super::actions::attack_actions::Charge;
+use super::super::actions::{ActionType, ExtendedAction};
+use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::actions::Weapon;
 use super::super::actions::declared::DeclaredAction;
 use super::super::actions::economy::Interruption;
@@ -28,8 +31,7 @@ use super::super::damage::{DamageDice, HitDamage};
 use super::super::decay::{CharacteristicDecay, check_decays};
 use super::super::movement::{MoveKind, MovementBands};
 use super::super::opposed::OpposedResult;
-use super::super::test_modifiers::Modifier;
-use super::super::test_modifiers::within;
+use super::super::test_modifiers::{CallerModifier, caller};
 use super::super::test_roll::ModifiedTest;
 use super::attack_op::AttackReport;
 use super::core::EvasionChoice;
@@ -49,9 +51,21 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Action))]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
-    Declared {
+    /// "Aim": a half action (+10) or a full action (+20) on the next attack.
+    Aim {
         actor_id: CombatantId,
-        declared: DeclaredAction,
+        action_type: ActionType,
+    },
+    /// "Guard Mode": −20 on attacks against the actor until the start of its next turn.
+    GuardMode {
+        actor_id: CombatantId,
+    },
+    /// "Charge" ending in a Grapple or a Knock Down (a Charge ending in an attack goes through the
+    /// attack command). The Half Move comes from the actor's stat block.
+    Charge {
+        actor_id: CombatantId,
+        #[serde(flatten)]
+        charge: Charge,
     },
     Fall {
         actor_id: CombatantId,
@@ -61,6 +75,8 @@ pub enum Action {
     },
     Fatigue {
         actor_id: CombatantId,
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating")]
+        #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
         levels: u32,
     },
     Decay {
@@ -91,7 +107,7 @@ pub enum Action {
         #[serde(default)]
         evasion: Option<BoardingEvasion>,
         #[serde(default)]
-        evasion_modifiers: Vec<Modifier>,
+        evasion_modifiers: Vec<CallerModifier>,
     },
     /// "Knock Down".
     KnockDown {
@@ -118,11 +134,13 @@ pub enum Action {
         has_talent: bool,
         damage: DamageDice,
         #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
         penetration: u32,
         #[serde(default)]
         dodge: bool,
         #[serde(default)]
-        modifiers: Vec<Modifier>,
+        modifiers: Vec<CallerModifier>,
     },
     /// "Ram" (starships).
     Ram {
@@ -133,7 +151,7 @@ pub enum Action {
         #[serde(default)]
         dodge: bool,
         #[serde(default)]
-        modifiers: Vec<Modifier>,
+        modifiers: Vec<CallerModifier>,
     },
     /// "Feint".
     Feint {
@@ -144,10 +162,12 @@ pub enum Action {
     MultipleAttack {
         actor_id: CombatantId,
         target_id: CombatantId,
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
         equipped_weapons: u32,
         weapons: Vec<WeaponAttack>,
         #[serde(default)]
-        modifiers: Vec<Modifier>,
+        modifiers: Vec<CallerModifier>,
     },
     /// "Suppressive Fire".
     SuppressiveFire {
@@ -156,17 +176,21 @@ pub enum Action {
         mode: AutoMode,
         victims: Vec<CombatantId>,
         #[serde(default)]
-        penalties: Vec<Modifier>,
+        penalties: Vec<CallerModifier>,
         /// The weapon's damage; required when any hit lands.
         #[serde(default)]
         damage: Option<DamageDice>,
         #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
         penetration: u32,
     },
     /// "Overwatch": set it.
     OverwatchSet {
         actor_id: CombatantId,
         weapon: Weapon,
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
         kill_zone_radius_squares: u32,
         attack: OverwatchAttack,
         triggers: Vec<OverwatchTrigger>,
@@ -187,12 +211,14 @@ pub enum Action {
         #[serde(default)]
         damage: Option<DamageDice>,
         #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
         penetration: u32,
         /// The observed enemy's evasion against it.
         #[serde(default)]
         evasion: EvasionChoice,
         #[serde(default)]
-        modifiers: Vec<Modifier>,
+        modifiers: Vec<CallerModifier>,
     },
     /// "Grapple (Initiate)".
     Grapple {
@@ -213,6 +239,8 @@ pub enum Action {
         actor_id: CombatantId,
         name: String,
         #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::turns_opt")]
+        #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 1000))]
         turns_needed: Option<u32>,
         restarts_if_interrupted: bool,
     },
@@ -248,6 +276,8 @@ pub enum ActionOutcome {
         defeated: bool,
     },
     Fatigue {
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating")]
+        #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
         levels: u32,
     },
     Decay {
@@ -341,6 +371,8 @@ pub enum ActionOutcome {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionReport))]
 pub struct ActionReport {
     pub combatant_id: CombatantId,
+    /// The actor's name.
+    pub name: String,
     pub action: String,
     pub outcome: ActionOutcome,
     pub notes: Vec<String>,
@@ -357,6 +389,7 @@ pub fn act(
     let start = dice.rolls().len();
     let (id, name, outcome, notes) = run(&mut draft, action, dice)?;
     let report = ActionReport {
+        name: draft.name_of(&id),
         combatant_id: id.clone(),
         action: name.clone(),
         outcome,
@@ -382,7 +415,9 @@ fn acting(action: &Action) -> Option<&CombatantId> {
         | Action::Fatigue { .. }
         | Action::Decay { .. }
         | Action::ExtendedInterrupt { .. } => None,
-        Action::Declared { actor_id, .. }
+        Action::Aim { actor_id, .. }
+        | Action::GuardMode { actor_id }
+        | Action::Charge { actor_id, .. }
         | Action::Move { actor_id, .. }
         | Action::Stand { actor_id }
         | Action::Boarding { actor_id, .. }
@@ -415,30 +450,13 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
                 input: boarding,
                 damage,
                 evasion,
-                evasion_modifiers,
+                evasion_modifiers: caller(&evasion_modifiers),
             };
             manoeuvres_op::boarding(draft, request, dice)
         }
-        Action::Declared { actor_id, declared } => {
-            ensure_turn(draft, &actor_id, "actor_id")?;
-            let spec = action_spec(&declared).map_err(|error| within("declared", error))?;
-            if super::core::attack_weapon(&declared).is_ok() {
-                return Err(EncounterError::invalid(
-                    "declared",
-                    "attacks are resolved by the attack command",
-                ));
-            }
-            snapshot(draft, &actor_id, "actor_id")?;
-            let (_, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
-            state.budget.spend(&spec)?;
-            for effect in &spec.lingering {
-                if let LingeringEffect::AttacksAgainst { modifier, .. } = effect {
-                    state.attacks_against = Some(modifier.clone());
-                }
-            }
-            let notes = spec.notes.clone();
-            Ok((actor_id, spec.name(), ActionOutcome::Declared { spec: Box::new(spec) }, notes))
-        }
+        Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),
+        Action::GuardMode { actor_id } => declare(draft, actor_id, DeclaredAction::GuardMode {}),
+        Action::Charge { actor_id, charge } => declare(draft, actor_id, DeclaredAction::Charge(charge)),
         Action::Fall { actor_id } => {
             let (stats, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
             if stats.altitude == AltitudeBand::Ground || stats.falling {
@@ -465,8 +483,7 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             let die = dice.roll(10, format!("falling damage: crash after a fall from {started:?}"))?;
             let damage = die + crash_squares(started);
             let (_, wounds, notes) = apply(stats, damage, true, 0, "actor_id")?;
-            let max = stats.wounds.unwrap_or(0);
-            stats.wounds_taken = max - wounds.after.min(max);
+            stats.set_wounds_left(wounds.after);
             state.pending_crash = None;
             flags.defeated |= wounds.dead;
             let outcome =
@@ -474,14 +491,16 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             Ok((actor_id, "resolve_crash".into(), outcome, notes))
         }
         Action::Fatigue { actor_id, levels } => {
+            ensure_alive(draft, &actor_id)?;
             let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
             if levels == 0 || levels > 100 {
                 return Err(EncounterError::invalid("levels", "between 1 and 100 levels"));
             }
-            stats.fatigue = (stats.fatigue + levels).min(1000);
-            Ok((actor_id, "fatigue".into(), ActionOutcome::Fatigue { levels: stats.fatigue }, Vec::new()))
+            stats.add_fatigue(levels);
+            Ok((actor_id, "fatigue".into(), ActionOutcome::Fatigue { levels: stats.fatigue.n() }, Vec::new()))
         }
         Action::Decay { actor_id, decay } => {
+            ensure_alive(draft, &actor_id)?;
             let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
             let mut decays = stats.decays.clone();
             decays.push(decay);
@@ -504,7 +523,7 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             fire_op::multiple_attack(draft, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
         }
         Action::SuppressiveFire { actor_id, weapon, mode, victims, penalties, damage, penetration } => {
-            let volley = fire_op::Volley { victims, penalties, damage, penetration };
+            let volley = fire_op::Volley { victims, penalties: caller(&penalties), damage, penetration };
             fire_op::suppressive_fire(draft, actor_id, SuppressiveFire { weapon, mode }, volley, dice)
         }
         Action::OverwatchSet { actor_id, weapon, kill_zone_radius_squares, attack, triggers } => {
@@ -558,17 +577,48 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
                 damage,
                 penetration,
                 dodge,
-                modifiers,
+                modifiers: caller(&modifiers),
             };
             manoeuvres_op::take_down(draft, request, dice)
         }
         Action::Ram { actor_id, target_id, ram, dodge, modifiers } => {
-            manoeuvres_op::ram(draft, actor_id, target_id, ram, dodge, modifiers, dice)
+            manoeuvres_op::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
         }
         Action::ExtendedStart { actor_id, name, turns_needed, restarts_if_interrupted } => {
             economy_op::start(draft, actor_id, &name, turns_needed, restarts_if_interrupted)
         }
         Action::ExtendedWork { actor_id } => economy_op::keep_working(draft, actor_id),
         Action::ExtendedInterrupt { actor_id } => economy_op::interrupt(draft, actor_id),
+    }
+}
+
+/// Spends an Action List action that rolls nothing here (Aim, Guard Mode, a Charge ending in a
+/// Grapple or Knock Down) and stores what lingers; its tests are reported for the table to roll.
+fn declare(draft: &mut Encounter, actor_id: CombatantId, declared: DeclaredAction) -> Result<Ran, EncounterError> {
+    ensure_turn(draft, &actor_id, "actor_id")?;
+    let (stats, _, _) = snapshot(draft, &actor_id, "actor_id")?;
+    let declared = super::core::with_movement(&declared, &stats)?;
+    let spec = action_spec(&declared)?;
+    if super::core::attack_weapon(&declared).is_ok() {
+        return Err(EncounterError::invalid("strike", "a Charge ending in an attack is taken with the attack command"));
+    }
+    let (_, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
+    state.budget.spend(&spec)?;
+    for effect in &spec.lingering {
+        if let LingeringEffect::AttacksAgainst { modifier, .. } = effect {
+            state.attacks_against = Some(modifier.clone());
+        }
+    }
+    let notes = spec.notes.clone();
+    Ok((actor_id, spec.name(), ActionOutcome::Declared { spec: Box::new(spec) }, notes))
+}
+
+/// A defeated combatant takes no more state changes (issue 12, item 11), as it takes no attacks.
+fn ensure_alive(draft: &Encounter, actor_id: &CombatantId) -> Result<(), EncounterError> {
+    match draft.combatant(actor_id) {
+        Some(combatant) if combatant.flags.defeated => {
+            Err(EncounterError::invalid("actor_id", format!("{} is defeated", combatant.name)))
+        }
+        _ => Ok(()),
     }
 }

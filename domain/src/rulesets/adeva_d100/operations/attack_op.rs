@@ -1,10 +1,11 @@
 //! An attack by a stored combatant on stored targets (see the decisions in `mod.rs`).
 
 use super::super::actions::declared::DeclaredAction;
+use super::super::Stats;
 use super::super::actions::{ActionKind, LingeringEffect, TurnBudget, WeaponClass};
 use super::super::altitude::AltitudeAccess;
 use super::super::damage::DamageDice;
-use super::super::test_modifiers::Modifier;
+use super::super::test_modifiers::{CallerModifier, Modifier, caller};
 use super::super::test_roll::ModifiedTest;
 use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
 use super::{ensure_active, ensure_turn, parts_mut, snapshot};
@@ -27,15 +28,17 @@ pub struct EncounterAttack {
     #[serde(default)]
     pub damage: Option<DamageDice>,
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub penetration: u32,
     /// The main target's evasion.
     #[serde(default)]
     pub evasion: EvasionChoice,
     #[serde(default)]
-    pub evasion_modifiers: Vec<Modifier>,
+    pub evasion_modifiers: Vec<CallerModifier>,
     /// Further modifiers on the attack test, each with its reason.
     #[serde(default)]
-    pub modifiers: Vec<Modifier>,
+    pub modifiers: Vec<CallerModifier>,
     /// Burst / Flurry: other targets and the hits each wants.
     #[serde(default)]
     pub extra_targets: Vec<ExtraTarget>,
@@ -45,6 +48,10 @@ pub struct EncounterAttack {
     /// weapon named "unarmed" counts too.
     #[serde(default)]
     pub unarmed: bool,
+    /// The engine's own modifiers when it builds the attack (Multiple Attack's −30), listed before
+    /// the client's; never read from a request.
+    #[serde(skip)]
+    pub engine_modifiers: Vec<Modifier>,
 }
 
 /// Another target of a Burst or Flurry.
@@ -53,13 +60,17 @@ pub struct EncounterAttack {
 #[serde(deny_unknown_fields)]
 pub struct ExtraTarget {
     pub target_id: CombatantId,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub hits: u32,
     #[serde(default)]
     pub evasion: EvasionChoice,
     #[serde(default)]
-    pub evasion_modifiers: Vec<Modifier>,
+    pub evasion_modifiers: Vec<CallerModifier>,
     /// Burst: squares from the declared target (at most 10); left out, the caller's word.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares_opt")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub squares_from_target: Option<u32>,
     /// Flurry: within the attacker's reach; left out, the caller's word.
     #[serde(default)]
@@ -67,26 +78,39 @@ pub struct ExtraTarget {
     /// Circumstances the engine does not know (cover, fog…) making this target's attack modifier
     /// differ from the declared target's; it must not be harder to hit.
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::signed100")]
+    #[cfg_attr(feature = "schema", schema(minimum = -100, maximum = 100))]
     pub attack_modifier: i32,
 }
 
-/// What the attack did to one target.
+/// What the attack did to one target (`wounds.dead`: it is dead, and stored as defeated).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TargetReport))]
 pub struct TargetReport {
-    pub target_id: CombatantId,
+    /// The stored combatant (absent in the stateless form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_id: Option<CombatantId>,
     pub target_name: String,
     pub surprised: bool,
     #[serde(flatten)]
     pub outcome: TargetOutcome,
-    pub defeated: bool,
+    /// The target's stat block after the attack (wounds taken, fatigue), as stored.
+    pub stats_after: Stats,
 }
 
-/// Everything one stored attack did.
+/// Writes what an attack did to a target into its stat block: the wounds left, the fatigue.
+pub(crate) fn apply_outcome(stats: &mut Stats, outcome: &TargetOutcome) {
+    stats.set_wounds_left(outcome.wounds.after);
+    stats.add_fatigue(outcome.fatigue_levels);
+}
+
+/// Everything one attack did, stored or stateless.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackReport))]
 pub struct AttackReport {
-    pub attacker_id: CombatantId,
+    /// The stored attacker (absent in the stateless form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_id: Option<CombatantId>,
     pub attacker_name: String,
     pub action: String,
     pub weapon: String,
@@ -98,8 +122,9 @@ pub struct AttackReport {
     pub jammed: bool,
     pub targets: Vec<TargetReport>,
     pub lingering: Vec<LingeringEffect>,
-    /// The attacker's budget after the attack.
-    pub budget: TurnBudget,
+    /// The attacker's budget after the attack (absent in the stateless form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<TurnBudget>,
     pub notes: Vec<String>,
     pub dice: Vec<DieRoll>,
 }
@@ -159,6 +184,7 @@ fn run(
     }
     super::ensure_not_stunned(draft, &request.attacker_id)?;
     let (attacker_stats, mut attacker_state, _) = snapshot(draft, &request.attacker_id, "attacker_id")?;
+    let action = super::core::with_movement(&request.action, &attacker_stats)?;
     let mut ids = vec![(request.target_id.clone(), "target_id".to_string(), "evasion".to_string())];
     for (index, extra) in request.extra_targets.iter().enumerate() {
         ids.push((
@@ -187,10 +213,10 @@ fn run(
         ids.iter().zip(&snapshots).enumerate()
     {
         let (evasion, evasion_modifiers, wanted) = if index == 0 {
-            (request.evasion, request.evasion_modifiers.clone(), None)
+            (request.evasion, caller(&request.evasion_modifiers), None)
         } else {
             let extra = &request.extra_targets[index - 1];
-            (extra.evasion, extra.evasion_modifiers.clone(), Some(extra.hits))
+            (extra.evasion, caller(&extra.evasion_modifiers), Some(extra.hits))
         };
         let extra = index.checked_sub(1).map(|i| &request.extra_targets[i]);
         sides.push(TargetSide {
@@ -211,17 +237,19 @@ fn run(
         });
     }
     let lethal = crate::rulesets::plugin::options::<super::super::AdevaD100>(draft).lethal_damage_table;
+    let mut modifiers = request.engine_modifiers.clone();
+    modifiers.extend(caller(&request.modifiers));
     let input = AttackInput {
-        action: &request.action,
+        action: &action,
         damage: request.damage,
         penetration: request.penetration,
-        modifiers: &request.modifiers,
+        modifiers: &modifiers,
         long_range_weapon: request.long_range_weapon,
         unarmed: request.unarmed || super::core::named_unarmed(&request.action),
         lethal_damage_table: lethal.as_deref(),
     };
     // Spend first (on a copy) so a refused action rolls nothing.
-    let spec = super::super::actions::action_spec(&request.action)
+    let spec = super::super::actions::action_spec(&action)
         .map_err(|error| super::super::test_modifiers::within("action", error))?;
     super::ensure_may_move(draft, &request.attacker_id, &spec)?;
     if !free && attacker_state.budget.turn_lost {
@@ -265,19 +293,17 @@ fn run(
             // A dodge is an action: it ends a standing Overwatch ("Overwatch").
             state.overwatch = None;
         }
-        let max = stats.wounds.unwrap_or(0);
-        stats.wounds_taken = max - outcome.wounds_after.min(max);
-        stats.fatigue = (stats.fatigue + outcome.fatigue_levels).min(1000);
+        apply_outcome(stats, &outcome);
         // A Feint opens only the feinter's next attack (adeva-d100.txt, "Feint").
         if state.feinted_by.as_ref() == Some(&request.attacker_id) {
             state.feinted_by = None;
         }
-        if outcome.dead {
+        if outcome.wounds.dead {
             flags.defeated = true;
         }
-        let defeated = flags.defeated;
-        let name = draft.name_of(id);
-        targets.push(TargetReport { target_id: id.clone(), target_name: name, surprised, outcome, defeated });
+        let stats_after = stats.clone();
+        let target_name = draft.name_of(id);
+        targets.push(TargetReport { target_id: Some(id.clone()), target_name, surprised, outcome, stats_after });
     }
     let mut notes = resolved.notes;
     if resolved.spec.action == ActionKind::HeavyAttack {
@@ -286,7 +312,7 @@ fn run(
         );
     }
     Ok(AttackReport {
-        attacker_id: request.attacker_id.clone(),
+        attacker_id: Some(request.attacker_id.clone()),
         attacker_name: draft.name_of(&request.attacker_id),
         action: resolved.spec.name(),
         weapon: resolved.weapon.name,
@@ -296,7 +322,7 @@ fn run(
         jammed: resolved.jammed,
         targets,
         lingering: resolved.spec.lingering,
-        budget: attacker_state.budget,
+        budget: Some(attacker_state.budget),
         notes,
         dice: resolved.dice,
     })

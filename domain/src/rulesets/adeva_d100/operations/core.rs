@@ -29,6 +29,7 @@
 //!   at most [`MAX_LETHAL_NAME_CHARS`] characters.
 
 use super::super::actions::ActionKind;
+use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::actions::attack_actions::{HitSpread, OtherTarget, Spread, spread_hits};
 use super::super::actions::declared::DeclaredAction;
 use super::super::actions::{ActionSpec, Evasion, HitRule, Weapon, WeaponClass, action_spec};
@@ -38,10 +39,10 @@ use super::super::critical::{CriticalInput, check_lethal_table, confirm_critical
 use super::super::damage::{DamageDice, check_damage_dice, roll_hit_damage};
 use super::super::decay::{self, effective_characteristic};
 use super::super::evasion::{EvasionKind, EvasionResult, EvasionSpec, check_evasion, roll_evasion};
-use super::super::test_modifiers::{Modifier, check_modifiers, within};
+use super::super::test_modifiers::{Modifier, ModifierCode, check_modifiers, within};
 use super::super::test_roll::{ModifiedTest, modified_test};
 use super::super::unarmed::{UNARMED_DAMAGE, UNARMED_QUALITIES, unarmed_damage};
-use super::super::wounds::{Soak, lose_wounds, negated, past_soak, soak};
+use super::super::wounds::{Soak, WoundsLoss, lose_wounds, negated, past_soak, soak};
 use super::super::{Characteristic, Stats, bonus};
 use crate::dice::{Dice, DieRoll};
 use crate::rulesets::RuleError;
@@ -138,12 +139,8 @@ pub struct TargetOutcome {
     pub hits_landed: u32,
     pub soak: Soak,
     pub hits: Vec<HitResult>,
-    pub wounds_before: u32,
-    pub wounds_lost: u32,
-    pub wounds_after: u32,
-    pub dead: bool,
-    pub lethal_damage: bool,
-    pub damage_past_zero: u32,
+    /// The wounds over the whole attack (each hit's own loss is in `hits[].wounds`).
+    pub wounds: WoundsLoss,
     /// Levels of fatigue the attack cost the target (unarmed hits of at least its TB).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub fatigue_levels: u32,
@@ -198,6 +195,29 @@ pub(crate) fn attack_weapon(action: &DeclaredAction) -> Result<&Weapon, RuleErro
 /// Whether the attack's weapon is named "unarmed" (any case).
 pub(crate) fn named_unarmed(action: &DeclaredAction) -> bool {
     attack_weapon(action).is_ok_and(|weapon| weapon.name.trim().eq_ignore_ascii_case("unarmed"))
+}
+
+/// A stat block's movement: its Agility Bonus (after decays) and its size modifier
+/// (adeva-d100.txt, "Movement").
+pub(crate) fn movement_of(stats: &Stats) -> Result<super::super::movement::MovementBands, RuleError> {
+    let size = stats.size.get();
+    let modifiers = if size != 0 {
+        vec![Modifier::coded(super::super::test_modifiers::ModifierCode::Size, "size", size)]
+    } else {
+        Vec::new()
+    };
+    let agility = effective(stats, decay::CharacteristicName::Ag)?;
+    super::super::movement::movement_bands(agility, &modifiers)
+}
+
+/// The action with what the stat block defines filled in: a Charge's Half Move comes from the
+/// charger's Agility Bonus and size, never from the client (issue 12, item 9).
+pub(crate) fn with_movement(action: &DeclaredAction, stats: &Stats) -> Result<DeclaredAction, RuleError> {
+    let mut action = action.clone();
+    if let DeclaredAction::Charge(charge) = &mut action {
+        charge.half_move_squares = movement_of(stats)?.half_move;
+    }
+    Ok(action)
 }
 
 /// A characteristic after the stat block's decays.
@@ -273,7 +293,7 @@ fn evasion_spec(target: &TargetSide, allowed: &[Evasion]) -> Result<Option<Evasi
         characteristic,
         modifiers,
         deflector_strengths: if kind == EvasionKind::Deflect {
-            target.stats.deflectors.clone()
+            target.stats.deflectors.iter().map(|d| d.n()).collect()
         } else {
             Vec::new()
         },
@@ -355,7 +375,7 @@ pub(crate) fn resolve(
             None => {
                 return Err(RuleError::invalid(&target.field, "the target's stat block has no wounds"));
             }
-            Some(_) if target.stats.current_wounds() == 0 && target.stats.fate_points == 0 => {
+            Some(_) if target.stats.current_wounds() == 0 && target.stats.fate_points.n() == 0 => {
                 return Err(RuleError::invalid(
                     &target.field,
                     "the target is at 0 wounds without Fate Points: dead",
@@ -384,7 +404,7 @@ pub(crate) fn resolve(
     modifiers.extend(input.modifiers.iter().cloned());
     modifiers.extend(main.attacks_against.clone());
     if main.surprised {
-        modifiers.push(Modifier::new("target is surprised", SURPRISE_BONUS));
+        modifiers.push(Modifier::coded(ModifierCode::Surprise, "target is surprised", SURPRISE_BONUS));
     }
     modifiers.extend(access.modifier.clone());
     let start = dice.rolls().len();
@@ -411,7 +431,7 @@ pub(crate) fn resolve(
         };
         let landed = evasion.as_ref().map_or(hits, |e| e.outcome.hits_left);
         let toughness = bonus(effective(target.stats, decay::CharacteristicName::T)?) as u32;
-        let soaked = soak(toughness, target.stats.armour, input.penetration);
+        let soaked = soak(toughness, target.stats.armour.n(), input.penetration);
         let before = target.stats.current_wounds();
         let mut outcome = TargetOutcome {
             hits_allocated: hits,
@@ -419,12 +439,14 @@ pub(crate) fn resolve(
             hits_landed: landed,
             soak: soaked,
             hits: Vec::new(),
-            wounds_before: before,
-            wounds_lost: 0,
-            wounds_after: before,
-            dead: false,
-            lethal_damage: false,
-            damage_past_zero: 0,
+            wounds: WoundsLoss {
+                before,
+                lost: 0,
+                after: before,
+                dead: false,
+                lethal_damage: false,
+                past_zero: 0,
+            },
             fatigue_levels: 0,
         };
         for number in 1..=landed {
@@ -456,18 +478,18 @@ pub(crate) fn resolve(
                 None
             };
             let lost = wounds_dealt(past, critical.as_ref());
-            let wounds = lose_wounds(outcome.wounds_after, target.stats.fate_points, lost);
-            outcome.wounds_lost += lost;
-            outcome.wounds_after = wounds.after;
-            outcome.dead |= wounds.dead;
-            outcome.lethal_damage |= wounds.lethal_damage;
-            outcome.damage_past_zero += wounds.past_zero;
+            let wounds = lose_wounds(outcome.wounds.after, target.stats.fate_points.n(), lost);
+            let total = &mut outcome.wounds;
+            total.lost = total.lost.saturating_add(lost);
+            total.after = wounds.after;
+            total.dead |= wounds.dead;
+            total.lethal_damage |= wounds.lethal_damage;
+            total.past_zero = total.past_zero.saturating_add(wounds.past_zero);
             outcome.hits.push(HitResult {
                 hit: number,
                 negated: negated(damage.damage, &outcome.soak),
                 past_soak: past,
                 critical,
-                wounds_lost: lost,
                 wounds,
                 fatigue,
                 damage,
@@ -489,13 +511,13 @@ pub(crate) fn resolve(
             UNARMED_QUALITIES.join(", ")
         ));
     }
-    if attacker.stats.fatigue > 0 {
+    if attacker.stats.fatigue.n() > 0 {
         notes.push(format!(
             "the attacker has {} level(s) of fatigue: the text gives fatigue a penalty but no value; send it as a modifier",
-            attacker.stats.fatigue
+            attacker.stats.fatigue.get()
         ));
     }
-    if outcomes.iter().any(|o| o.lethal_damage) {
+    if outcomes.iter().any(|o| o.wounds.lethal_damage) {
         notes.push("a target with Fate Points took damage past 0 wounds: resolve it as Lethal Damage".into());
     }
     Ok(Resolved {

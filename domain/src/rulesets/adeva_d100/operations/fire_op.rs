@@ -35,6 +35,7 @@
 //!   attack made through the attack command, or a dodge/parry as a reaction, also ends it.
 
 use super::super::Stats;
+use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::actions::CharacteristicName as TestedName;
 use super::super::actions::attack_actions::{
     MultiHitAttack, MultipleAttack, MultipleAttackWeapon, SingleAttack,
@@ -51,7 +52,7 @@ use super::super::actions::suppressive::{
 use super::super::actions::{WeaponClass, action_spec};
 use super::super::damage::{DamageDice, HitDamage, check_damage_dice, roll_hit_damage};
 use super::super::decay::CharacteristicName;
-use super::super::test_modifiers::Modifier;
+use super::super::test_modifiers::{CallerModifier, Modifier, ModifierCode};
 use super::super::wounds::{Soak, WoundsLoss, lose_wounds, past_soak, soak};
 use super::actions::ActionOutcome;
 use super::attack_op::{AttackReport, EncounterAttack, attack, overwatch_attack};
@@ -73,6 +74,8 @@ pub struct WeaponAttack {
     #[serde(default)]
     pub damage: Option<DamageDice>,
     #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub penetration: u32,
     #[serde(default)]
     pub unarmed: bool,
@@ -121,7 +124,7 @@ pub(super) fn multiple_attack(
     target: CombatantId,
     equipped_weapons: u32,
     weapons: Vec<WeaponAttack>,
-    modifiers: Vec<Modifier>,
+    modifiers: Vec<CallerModifier>,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
     let declared =
@@ -148,8 +151,8 @@ pub(super) fn multiple_attack(
             }
             Some(declared_hits) => DeclaredAction::Flurry(MultiHitAttack { weapon, declared_hits }),
         };
-        let mut all = vec![Modifier::new("multiple attack: −20 in place of the +10", -30)];
-        all.extend(modifiers.iter().cloned());
+        let multiple =
+            Modifier::coded(ModifierCode::MultipleAttack, "multiple attack: −20 in place of the +10", -30);
         let request = EncounterAttack {
             attacker_id: actor.clone(),
             target_id: target.clone(),
@@ -158,10 +161,11 @@ pub(super) fn multiple_attack(
             penetration: entry.penetration,
             evasion: entry.evasion,
             evasion_modifiers: Vec::new(),
-            modifiers: all,
+            modifiers: modifiers.clone(),
             extra_targets: Vec::new(),
             long_range_weapon: false,
             unarmed: entry.unarmed,
+            engine_modifiers: vec![multiple],
         };
         let (_, report) = attack(draft, request, dice).map_err(|error| prefix(error, index))?;
         reports.push(report);
@@ -299,15 +303,15 @@ fn suppressive_hit(
 ) -> Result<SuppressiveHit, EncounterError> {
     let field = format!("victims[{index}]");
     let (stats, _, flags) = parts_mut(draft, victim, &field)?;
-    let Some(max) = stats.wounds else {
+    if stats.wounds.is_none() {
         return Err(EncounterError::invalid(field, "the stat block has no wounds"));
-    };
+    }
     let damage = roll_hit_damage(weapon, None, None, dice, &format!("damage: {field}: hit {number}"))?;
     let toughness = super::super::bonus(effective(stats, CharacteristicName::T)?) as u32;
-    let soaked = soak(toughness, stats.armour, penetration);
+    let soaked = soak(toughness, stats.armour.n(), penetration);
     let past = past_soak(damage.damage, &soaked);
-    let wounds = lose_wounds(stats.current_wounds(), stats.fate_points, past);
-    stats.wounds_taken = max - wounds.after.min(max);
+    let wounds = lose_wounds(stats.current_wounds(), stats.fate_points.n(), past);
+    stats.set_wounds_left(wounds.after);
     if wounds.dead {
         flags.defeated = true;
     }
@@ -394,7 +398,7 @@ pub(super) struct ReadiedAttack {
     pub damage: Option<DamageDice>,
     pub penetration: u32,
     pub evasion: EvasionChoice,
-    pub modifiers: Vec<Modifier>,
+    pub modifiers: Vec<CallerModifier>,
 }
 
 pub(super) fn overwatch_trigger(
@@ -462,6 +466,7 @@ pub(super) fn overwatch_trigger(
         extra_targets: Vec::new(),
         long_range_weapon: false,
         unarmed: false,
+        engine_modifiers: Vec::new(),
     };
     let report = overwatch_attack(draft, &request, dice)?;
     let mut subject = subject(&target, target_stats)?;

@@ -198,9 +198,8 @@ fn follow_up(
                 let damage = (die as i32 - 3 + sb).max(0) as u32;
                 let (stats, _, flags) = parts_mut(draft, other, "target_id")?;
                 let (_, wounds, more) = apply(stats, damage, true, 0, "target_id")?;
-                let max = stats.wounds.unwrap_or(0);
-                stats.wounds_taken = max - wounds.after.min(max);
-                stats.fatigue = (stats.fatigue + 1).min(1000);
+                stats.set_wounds_left(wounds.after);
+                stats.add_fatigue(1);
                 flags.defeated |= wounds.dead;
                 notes.push(format!(
                     "unarmed damage {die} − 3 + SB {sb} = {damage}: wounds {} → {}; +1 Fatigue",

@@ -18,6 +18,7 @@
 //!   `spend` refuses a Movement action of a pinned combatant (`super::ensure_may_move`).
 
 use super::super::actions::declared::DeclaredAction;
+use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::actions::manoeuvres::{
     Disarm, DisarmOutcome, KnockDown, KnockDownOutcome, TakeDown, TakeDownResult, disarm_outcome,
     knock_down_outcome, resolve_take_down,
@@ -28,9 +29,9 @@ use super::super::altitude::{AltitudeBand, AltitudeChange, change_altitude};
 use super::super::bonus;
 use super::super::damage::{DamageDice, check_damage_dice, roll_hit_damage};
 use super::super::decay::CharacteristicName;
-use super::super::movement::{MoveKind, MovementBands, movement_bands};
+use super::super::movement::{MoveKind, MovementBands};
 use super::super::opposed::{Contestant, OpposedResult, Side, opposed_labelled};
-use super::super::test_modifiers::{Modifier, within};
+use super::super::test_modifiers::{Modifier, ModifierCode, within};
 use super::super::test_roll::modified_test;
 use super::super::wounds::soak;
 use super::actions::ActionOutcome;
@@ -77,9 +78,7 @@ pub(super) fn movement(
         }
     };
     let (stats, _, _) = snapshot(draft, &actor, "actor_id")?;
-    let modifiers = if stats.size != 0 { vec![Modifier::new("size", stats.size)] } else { Vec::new() };
-    let ag = effective(&stats, CharacteristicName::Ag)?;
-    let bands: MovementBands = movement_bands(ag, &modifiers)?;
+    let bands: MovementBands = super::core::movement_of(&stats)?;
     let change: Option<AltitudeChange> = match altitude_to {
         Some(to) => Some(change_altitude(stats.altitude, to, kind).map_err(|e| within("altitude_to", e))?),
         None => None,
@@ -277,7 +276,7 @@ pub(super) fn take_down(
     }
     spend(draft, &actor, &spec)?;
     if surprised {
-        modifiers.push(Modifier::new("target surprised", 30));
+        modifiers.push(Modifier::coded(ModifierCode::Surprise, "target surprised", 30));
     }
     modifiers.extend(target_state.attacks_against.clone());
     let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
@@ -299,7 +298,7 @@ pub(super) fn take_down(
         let dos = test.test.degrees_of_success();
         let hit_damage = roll_hit_damage(&damage, Some(sb), Some(dos), dice, "take down: damage")?;
         let tb = bonus(effective(&target_stats, CharacteristicName::T)?).max(0) as u32;
-        let soaked = soak(tb, target_stats.armour, penetration);
+        let soaked = soak(tb, target_stats.armour.n(), penetration);
         let toughness = effective(&target_stats, CharacteristicName::T)?;
         let resolved = resolve_take_down(hit_damage.damage, soaked.value, tb, toughness, dice)?;
         notes.push(format!("damage {} against soak {}", hit_damage.damage, soaked.working));
@@ -334,8 +333,7 @@ fn impact(
     let name = draft.name_of(id);
     let (stats, _, flags) = parts_mut(draft, id, field)?;
     let (_, wounds, mut notes) = apply(stats, amount, true, penetration, field)?;
-    let max = stats.wounds.unwrap_or(0);
-    stats.wounds_taken = max - wounds.after.min(max);
+    stats.set_wounds_left(wounds.after);
     flags.defeated |= wounds.dead;
     notes.insert(0, format!("{name}: {amount} impact, wounds {} → {}", wounds.before, wounds.after));
     Ok((wounds.after, notes))
@@ -364,7 +362,7 @@ pub(super) fn ram(
     let (target_stats, _, _) = snapshot(draft, &target, "target_id")?;
     spend(draft, &actor, &spec)?;
     let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
-    modifiers.insert(0, Modifier::new("ram", 20));
+    modifiers.insert(0, Modifier::coded(ModifierCode::Ram, "ram", 20));
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
     let test = modified_test(ws, &modifiers, dice, "ram: WS test").map_err(|e| within("modifiers", e))?;
     let mut dodge_test = None;
@@ -430,6 +428,8 @@ pub enum BoardingEvasionKind {
 #[serde(deny_unknown_fields)]
 pub struct BoardingEvasion {
     pub kind: BoardingEvasionKind,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::threshold")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 300))]
     pub threshold: u32,
 }
 
@@ -479,7 +479,7 @@ pub(super) fn boarding(
     spend(draft, &actor, &spec)?;
     let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
-    let test = modified_test(ws, &input.marines, dice, "boarding: WS test (Marines)")
+    let test = modified_test(ws, &super::super::test_modifiers::caller(&input.marines), dice, "boarding: WS test (Marines)")
         .map_err(|e| within("marines", e))?;
     let mut evasion_test = None;
     if let (true, Some(evasion)) = (test.test.passed, evasion) {
@@ -503,8 +503,7 @@ pub(super) fn boarding(
         let name = draft.name_of(&target);
         let (stats, _, flags) = parts_mut(draft, &target, "target_id")?;
         let (_, wounds, more) = apply(stats, amount, false, 0, "target_id")?;
-        let max = stats.wounds.unwrap_or(0);
-        stats.wounds_taken = max - wounds.after.min(max);
+        stats.set_wounds_left(wounds.after);
         flags.defeated |= wounds.dead;
         notes.push(format!(
             "{name}'s Hull: {amount} damage ignoring AP and TB, {} → {}",

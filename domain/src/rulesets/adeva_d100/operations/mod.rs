@@ -48,9 +48,7 @@ pub use actions::{Action, ActionOutcome, ActionReport, act};
 pub use attack_op::{AttackReport, EncounterAttack, ExtraTarget, TargetReport, attack};
 pub use core::{EvasionChoice, TargetOutcome};
 pub use damage_op::{DamageReport, EncounterDamage, damage};
-pub use inline::{
-    InlineAttack, InlineAttackReport, InlineDamage, InlineDamageReport, attack_inline, damage_inline,
-};
+pub use inline::{InlineAttack, InlineDamage, attack_inline, damage_inline};
 
 use super::Stats;
 use super::dynamic::CombatState;
@@ -165,3 +163,5 @@ mod tests;
 mod tests_actions;
 #[cfg(test)]
 mod tests_attack_path;
+#[cfg(test)]
+mod proptests;

@@ -21,8 +21,8 @@ fn stats(ws: i64, bs: i64, ag: i64, wounds: Option<u32>, armour: u32) -> Stats {
         per: c(30),
         wp: c(30),
         fel: c(30),
-        wounds,
-        armour,
+        wounds: wounds.map(|w| crate::rulesets::adeva_d100::bounds::held(w.into())),
+        armour: crate::rulesets::adeva_d100::bounds::held(armour.into()),
         ..Stats::default()
     }
 }
@@ -87,10 +87,10 @@ fn surprise_gives_plus_30_and_damage_is_stored() {
     assert!(report.attack_test.modifiers.iter().any(|m| m.value == 30 && m.reason.contains("surprised")));
     let bo = &report.targets[0];
     assert_eq!(
-        (bo.outcome.wounds_before, bo.outcome.hits[0].damage.damage, bo.outcome.wounds_after),
+        (bo.outcome.wounds.before, bo.outcome.hits[0].damage.damage, bo.outcome.wounds.after),
         (10, 9, 6)
     );
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 4);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 4);
     assert_eq!(events.len(), 1);
     assert_eq!(state_of(&enc, "Ana").budget.attack_actions, 1);
 }
@@ -111,9 +111,9 @@ fn a_burst_splits_across_two_targets_and_a_dodge_cancels_hits() {
     let allocated: Vec<u32> = report.targets.iter().map(|t| t.outcome.hits_allocated).collect();
     assert_eq!(allocated, vec![2, 1]);
     assert_eq!(report.targets[0].outcome.hits_landed, 0);
-    assert_eq!(report.targets[1].outcome.wounds_after, 7);
+    assert_eq!(report.targets[1].outcome.wounds.after, 7);
     assert!(state_of(&enc, "Bo").budget.reaction_used);
-    assert_eq!(stats_of(&enc, "Cy").wounds_taken, 1);
+    assert_eq!(stats_of(&enc, "Cy").wounds_taken.get(), 1);
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn a_confirmed_critical_kills_and_heavy_attack_lingers() {
     // lower, no swap) + SB 3 = 13; soak 3 → 10. Confirm: WS 40 unmodified, d100 20 passes; chart 1d5 = 2.
     let mut enc = fight();
     if let StatBlock::AdevaD100(stats) = &mut enc.combatant_mut(&id("Cy")).unwrap().stats {
-        stats.wounds_taken = 7;
+        stats.wounds_taken = crate::rulesets::adeva_d100::bounds::held(7);
     }
     let value = json!({"attacker_id": "Ana", "target_id": "Cy",
         "action": {"action": "heavy_attack", "weapon": {"name": "Maul", "class": "melee"}},
@@ -131,8 +131,9 @@ fn a_confirmed_critical_kills_and_heavy_attack_lingers() {
     let cy = &report.targets[0];
     let critical = cy.outcome.hits[0].critical.as_ref().unwrap();
     assert!(critical.confirmed);
-    assert_eq!(critical.lethal_damage.as_ref().unwrap().roll, 2);
-    assert!(cy.outcome.dead && cy.defeated);
+    assert_eq!(critical.lethal_damage_roll.as_ref().unwrap().roll, 2);
+    assert!(cy.outcome.wounds.dead);
+    assert!(enc.combatant(&id("Cy")).unwrap().flags.defeated);
     assert!(enc.combatant(&id("Cy")).unwrap().flags.defeated);
     assert_eq!(state_of(&enc, "Ana").own_evasion.unwrap().value, -30);
 }
@@ -186,23 +187,23 @@ fn damage_with_soak_and_fate_reports_lethal_damage() {
     // Bo: 10 wounds, TB 3 + AP 2 − Pen 1 = 4 soak; 20 damage → 16 → 0 wounds, 6 past zero; 1 Fate.
     let mut enc = fight();
     if let StatBlock::AdevaD100(stats) = &mut enc.combatant_mut(&id("Bo")).unwrap().stats {
-        stats.fate_points = 1;
+        stats.fate_points = crate::rulesets::adeva_d100::bounds::held(1);
     }
     let request: EncounterDamage =
-        serde_json::from_value(json!({"combatant_id": "Bo", "amount": 20, "soak": true, "penetration": 1}))
+        serde_json::from_value(json!({"combatant_id": "Bo", "amount": 20, "apply_soak": true, "penetration": 1}))
             .unwrap();
     let (_, report) = damage(&mut enc, request, &mut dice(&[])).unwrap();
     assert_eq!(report.soak.unwrap().value, 4);
-    assert!(report.wounds.lethal_damage && !report.defeated);
+    assert!(report.wounds.lethal_damage && !report.wounds.dead);
     assert_eq!(report.wounds.past_zero, 6);
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 10);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 10);
 }
 
 #[test]
 fn guard_mode_is_declared_and_a_fall_crashes_at_the_end_of_rounds() {
     let mut enc = fight();
     let guard: Action = serde_json::from_value(
-        json!({"action": "declared", "actor_id": "Ana", "declared": {"action": "guard_mode"}}),
+        json!({"action": "guard_mode", "actor_id": "Ana"}),
     )
     .unwrap();
     act(&mut enc, guard, &mut dice(&[])).unwrap();
@@ -225,18 +226,18 @@ fn guard_mode_is_declared_and_a_fall_crashes_at_the_end_of_rounds() {
 fn inline_attack_and_damage_store_nothing() {
     let c = |v| Characteristic::new(v).unwrap();
     let attacker = Stats { bs: c(40), ..Stats::default() };
-    let target = Stats { t: c(30), wounds: Some(10), ..Stats::default() };
+    let target = Stats { t: c(30), wounds: Some(crate::rulesets::adeva_d100::bounds::held(10.into())), ..Stats::default() };
     let value = json!({"attacker": attacker, "target": target, "action": standard("ranged"),
         "damage": {"count": 1, "sides": 10, "bonus": 5}});
     let request: InlineAttack = serde_json::from_value(value).unwrap();
     // BS 40 + 10 = 50; d100 45 → 1 DoS; die 3 (DoS 1 lower, no swap) + 5 = 8; TB 3 → 5: 10 → 5.
     let report = attack_inline(request, &mut dice(&[45, 3])).unwrap();
-    assert_eq!(report.target.wounds_after, 5);
+    assert_eq!(report.targets[0].outcome.wounds.after, 5);
     let request: InlineDamage =
         serde_json::from_value(json!({"target": {"ws": 30, "bs": 30, "s": 30, "t": 30, "ag": 30, "int": 30,
             "per": 30, "wp": 30, "fel": 30, "wounds": 5}, "amount": 5}))
         .unwrap();
-    assert!(damage_inline(request, &mut dice(&[])).unwrap().dead);
+    assert!(damage_inline(request, &mut dice(&[])).unwrap().wounds.dead);
 }
 
 #[test]

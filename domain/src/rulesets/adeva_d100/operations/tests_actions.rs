@@ -23,7 +23,7 @@ fn stats(ws: i64, s: i64, ag: i64) -> Stats {
         per: c(30),
         wp: c(30),
         fel: c(30),
-        wounds: Some(10),
+        wounds: Some(crate::rulesets::adeva_d100::bounds::held(10.into())),
         ..Stats::default()
     }
 }
@@ -216,7 +216,7 @@ fn a_multiple_attack_tests_each_weapon_at_minus_twenty_through_the_attack_comman
     let targets: Vec<i32> = attacks.iter().map(|a| a.attack_test.test.target).collect();
     assert_eq!(targets, vec![20, 20]);
     assert_eq!((attacks[0].hits_scored, attacks[1].hits_scored), (0, 1));
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 4);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 4);
     let budget = state_of(&enc, "Ana").budget;
     assert_eq!((budget.full_actions, budget.attack_actions), (1, 1));
     // One weapon is not a Multiple Attack.
@@ -364,7 +364,7 @@ fn an_overwatch_is_stored_fires_wins_the_agility_test_and_pins_its_target() {
     assert!(first.unwrap().overwatch_first);
     let attack = attack.unwrap();
     assert_eq!((attack.attack_test.test.target, attack.hits_scored), (50, 1));
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 3);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 3);
     let pinning = pinning.unwrap();
     assert!(pinning.pinned);
     assert_eq!(pinning.held_at.as_deref(), Some("the doorway"));
@@ -466,7 +466,7 @@ fn the_controllers_grapple_damage_rolls_unarmed_damage_and_fatigue() {
     )
     .unwrap();
     let bo = stats_of(&enc, "Bo");
-    assert_eq!((bo.wounds_taken, bo.fatigue), (2, 1));
+    assert_eq!((bo.wounds_taken.get(), bo.fatigue.get()), (2, 1));
     assert_eq!(state_of(&enc, "Bo").grappled_with, Some(id("Ana")));
 }
 
@@ -545,7 +545,7 @@ fn a_take_down_negates_the_damage_and_stuns_on_a_failed_toughness_test() {
     };
     assert_eq!((test.test.target, stunned), (0, true));
     assert_eq!(state_of(&enc, "Bo").stunned_until_round, Some(2));
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 0);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 0);
     assert_eq!(state_of(&enc, "Ana").budget.half_actions, 1);
 }
 
@@ -565,8 +565,8 @@ fn a_ram_hits_at_plus_twenty_and_both_ships_take_their_impact() {
     let ActionOutcome::Ram { test, impacts, .. } = report.outcome else { panic!() };
     assert_eq!(test.test.target, 60);
     assert_eq!(impacts, vec![12, 7]);
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 9);
-    assert_eq!(stats_of(&enc, "Ana").wounds_taken, 4);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 9);
+    assert_eq!(stats_of(&enc, "Ana").wounds_taken.get(), 4);
     assert_eq!(state_of(&enc, "Ana").budget.full_actions, 1);
     let (field, _) = refused(
         &mut fight(),
@@ -678,7 +678,7 @@ fn boarding_tests_ws_with_the_marines_and_hits_the_hull_ignoring_soak() {
     assert_eq!(test.test.target, 50);
     assert!(!evasion.unwrap().test.passed);
     assert_eq!((hit, hull_damage), (true, Some(10)));
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken, 10);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 10);
     assert!(state_of(&enc, "Bo").budget.reaction_used);
     assert_eq!(state_of(&enc, "Ana").budget.half_actions, 1);
     // Not against a starship: refused.

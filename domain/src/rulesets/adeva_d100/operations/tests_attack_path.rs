@@ -25,8 +25,8 @@ fn stats(ws: i64, bs: i64, ag: i64, wounds: u32, armour: u32) -> Stats {
         per: c(30),
         wp: c(30),
         fel: c(30),
-        wounds: Some(wounds),
-        armour,
+        wounds: Some(crate::rulesets::adeva_d100::bounds::held(wounds.into())),
+        armour: crate::rulesets::adeva_d100::bounds::held(armour.into()),
         ..Stats::default()
     }
 }
@@ -94,10 +94,7 @@ fn a_surprised_combatant_loses_its_first_turn_only() {
     assert_eq!(field, "action");
     assert!(message.contains("surprised characters lose their first turn"), "{message}");
     // Its declared actions on that turn are refused too (the budget marks the turn lost).
-    let aim = Action::Declared {
-        actor_id: id("Ana"),
-        declared: serde_json::from_value(json!({"action": "aim", "action_type": "half"})).unwrap(),
-    };
+    let aim = Action::Aim { actor_id: id("Ana"), action_type: crate::rulesets::adeva_d100::actions::ActionType::Half };
     let error = act(&mut enc, aim, &mut dice(&[])).unwrap_err();
     assert!(
         matches!(&error, EncounterError::Invalid { field, message } if field == "action" && message.contains("surprised")),
@@ -112,7 +109,7 @@ fn a_surprised_combatant_loses_its_first_turn_only() {
     assert_eq!(enc.current, Some(id("Ana")));
     let (_, report) = attack(&mut enc, request(shot("Ana", "Bo", "ranged")), &mut dice(&[45, 6])).unwrap();
     assert_eq!(report.attack_test.test.target, 50);
-    assert_eq!(report.targets[0].outcome.wounds_after, 9);
+    assert_eq!(report.targets[0].outcome.wounds.after, 9);
     assert!(!state_of(&enc, "Ana").budget.surprised);
 }
 
@@ -186,7 +183,7 @@ fn hits_are_spread_with_the_first_on_the_declared_target() {
         attack(&mut enc, request(burst(json!({"target_id": "Cy", "hits": 2}))), &mut dice(&[34, 7])).unwrap();
     let allocated: Vec<u32> = report.targets.iter().map(|t| t.outcome.hits_allocated).collect();
     assert_eq!(allocated, vec![1, 0]);
-    assert_eq!(report.targets[0].outcome.wounds_after, 8);
+    assert_eq!(report.targets[0].outcome.wounds.after, 8);
     // Too far for a Burst (11 > 10 squares).
     let mut enc = fight();
     let (field, message) =
@@ -216,7 +213,7 @@ fn state_guard(enc: &mut Encounter, name: &str) {
 fn an_unarmed_attack_deals_1d5_minus_3_plus_sb_and_fatigues() {
     let mut enc = fight();
     stats_mut(&mut enc, "Ana").s = Characteristic::new(50).unwrap();
-    stats_mut(&mut enc, "Bo").armour = 0;
+    stats_mut(&mut enc, "Bo").armour = crate::rulesets::adeva_d100::bounds::held(0);
     // WS 40 + 10 = 50; d100 48 → 1 DoS. 1d5 = 4 (DoS 1 lower, kept): 4 − 3 + SB 5 = 6 ≥ TB 3 →
     // fatigue; soak TB 3 + AP 0 = 3 → 3 wounds: 10 → 7.
     let value = json!({"attacker_id": "Ana", "target_id": "Bo",
@@ -224,8 +221,8 @@ fn an_unarmed_attack_deals_1d5_minus_3_plus_sb_and_fatigues() {
     let (_, report) = attack(&mut enc, request(value), &mut dice(&[48, 4])).unwrap();
     let bo = &report.targets[0].outcome;
     assert_eq!((bo.hits[0].damage.damage, bo.hits[0].fatigue, bo.fatigue_levels), (6, true, 1));
-    assert_eq!(bo.wounds_after, 7);
-    assert_eq!(stats_mut(&mut enc, "Bo").fatigue, 1);
+    assert_eq!(bo.wounds.after, 7);
+    assert_eq!(stats_mut(&mut enc, "Bo").fatigue.get(), 1);
     assert!(report.notes.iter().any(|n| n.contains("Unarmed, Primitive")));
     // Damage dice sent with an unarmed attack are refused.
     let mut enc = fight();
@@ -276,9 +273,8 @@ fn falls_set_in_the_stat_block_crash_from_where_they_began() {
 #[test]
 fn aim_feint_and_fatigue_reach_the_attack_test() {
     let mut enc = fight();
-    stats_mut(&mut enc, "Ana").fatigue = 1;
-    let aim: Action = serde_json::from_value(json!({"action": "declared", "actor_id": "Ana",
-        "declared": {"action": "aim", "action_type": "half"}}))
+    stats_mut(&mut enc, "Ana").fatigue = crate::rulesets::adeva_d100::bounds::held(1);
+    let aim: Action = serde_json::from_value(json!({"action": "aim", "actor_id": "Ana", "action_type": "half"}))
     .unwrap();
     act(&mut enc, aim, &mut dice(&[])).unwrap();
     let state = CombatState { feinted_by: Some(id("Ana")), ..CombatState::default() };
