@@ -61,6 +61,11 @@ impl Application {
                 .into_utoipa_app()
                 .configure(routes::configure)
                 .into_app()
+                .route("/v1/encounters/{id}/{operation}", routes::alias_post().to(routes::operation_alias))
+                .route(
+                    "/v1/rulesets/{ruleset}/{operation}",
+                    routes::alias_post().to(routes::inline_operation_alias),
+                )
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", spec.clone()))
                 .route("/docs", web::get().to(|| async { redirect("/docs/") }))
                 .default_service(web::to(not_found_or_method_not_allowed))

@@ -22,8 +22,10 @@ fn every_route_is_documented_with_its_problem_responses() {
         "/healthz",
         "/v1/dice/roll",
         "/v1/rulesets",
-        "/v1/rulesets/{ruleset}/attacks",
-        "/v1/rulesets/{ruleset}/damage",
+        "/v1/rulesets/cepheus-engine/attacks",
+        "/v1/rulesets/cepheus-engine/damage",
+        "/v1/rulesets/adeva-d100/attacks",
+        "/v1/rulesets/adeva-d100/damage",
         "/v1/encounters",
         "/v1/encounters/{id}",
         "/v1/encounters/{id}/combatants",
@@ -33,9 +35,12 @@ fn every_route_is_documented_with_its_problem_responses() {
         "/v1/encounters/{id}/effects",
         "/v1/encounters/{id}/effects/{eid}",
         "/v1/encounters/{id}/events",
-        "/v1/encounters/{id}/attacks",
-        "/v1/encounters/{id}/damage",
-        "/v1/encounters/{id}/actions",
+        "/v1/encounters/{id}/cepheus-engine/attacks",
+        "/v1/encounters/{id}/cepheus-engine/damage",
+        "/v1/encounters/{id}/cepheus-engine/actions",
+        "/v1/encounters/{id}/adeva-d100/attacks",
+        "/v1/encounters/{id}/adeva-d100/damage",
+        "/v1/encounters/{id}/adeva-d100/actions",
     ] {
         assert!(paths.contains(&expected), "{expected} is missing from the OpenAPI document");
     }

@@ -62,7 +62,8 @@ impl<const MIN: i32, const MAX: i32> utoipa::PartialSchema for Score<MIN, MAX> {
 #[cfg(feature = "schema")]
 impl<const MIN: i32, const MAX: i32> utoipa::ToSchema for Score<MIN, MAX> {
     fn name() -> std::borrow::Cow<'static, str> {
-        let bound = |value: i32| if value < 0 { format!("Minus{}", value.unsigned_abs()) } else { value.to_string() };
+        let bound =
+            |value: i32| if value < 0 { format!("Minus{}", value.unsigned_abs()) } else { value.to_string() };
         format!("Score{}To{}", bound(MIN), bound(MAX)).into()
     }
 }

@@ -27,8 +27,8 @@ async fn openapi_document_describes_every_route() {
         "/healthz",
         "/v1/dice/roll",
         "/v1/rulesets",
-        "/v1/rulesets/{ruleset}/attacks",
-        "/v1/rulesets/{ruleset}/damage",
+        "/v1/rulesets/cepheus-engine/attacks",
+        "/v1/rulesets/adeva-d100/damage",
         "/v1/encounters",
         "/v1/encounters/{id}",
         "/v1/encounters/{id}/combatants",
@@ -38,9 +38,9 @@ async fn openapi_document_describes_every_route() {
         "/v1/encounters/{id}/effects",
         "/v1/encounters/{id}/effects/{eid}",
         "/v1/encounters/{id}/events",
-        "/v1/encounters/{id}/attacks",
-        "/v1/encounters/{id}/damage",
-        "/v1/encounters/{id}/actions",
+        "/v1/encounters/{id}/cepheus-engine/attacks",
+        "/v1/encounters/{id}/cepheus-engine/damage",
+        "/v1/encounters/{id}/adeva-d100/actions",
     ];
     for path in expected {
         assert!(paths.contains_key(path), "{path} is missing from the OpenAPI paths");

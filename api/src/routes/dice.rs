@@ -21,7 +21,7 @@ pub async fn roll(
     ApiJson(request): ApiJson<RollDiceRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let expression: DiceExpr = request.expression.parse()?;
-    let mut dice = dice_for(request.seed, request.rolls)?;
+    let mut dice = dice_for(request.seed, request.rolls, false)?;
     let compute = move || -> Result<_, ApiError> {
         let purpose = format!("dice: {}", expression.as_str());
         let outcome = expression.roll(&mut dice, &purpose)?;

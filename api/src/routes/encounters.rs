@@ -64,7 +64,7 @@ pub async fn create(
             format!("must be 1 to {MAX_NAME_LEN} characters and not blank"),
         ));
     }
-    let mut encounter = Encounter::new(EncounterId(new_id("enc")), request.ruleset.into(), request.name);
+    let mut encounter = Encounter::new(EncounterId(new_id("enc")), request.ruleset, request.name);
     if let Some(options) = request.options {
         encounter.options = options_from_json(encounter.ruleset, options)?;
     }

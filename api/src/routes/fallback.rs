@@ -23,6 +23,10 @@ impl RouteTable {
             })
             .collect();
         routes.push((vec![String::new(), "openapi.json".into()], vec!["GET".into()]));
+        // The untyped operation aliases (see `operations.rs`), not in the spec.
+        for alias in ["/v1/encounters/{id}/{operation}", "/v1/rulesets/{ruleset}/{operation}"] {
+            routes.push((alias.split('/').map(str::to_owned).collect(), vec!["POST".into()]));
+        }
         Self { routes }
     }
 

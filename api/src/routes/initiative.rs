@@ -37,7 +37,7 @@ pub async fn roll(
         .collect();
     check_list_len("combatant_ids", combatants.as_deref().unwrap_or_default())?;
     check_list_len("fixed", &fixed)?;
-    let mut dice = dice_for(request.seed, request.rolls)?;
+    let mut dice = dice_for(request.seed, request.rolls, false)?;
     let seed = dice.seed();
     let initiative = InitiativeRequest { combatants, fixed };
     let command = move |encounter: &mut skirmish_domain::encounter::Encounter| {

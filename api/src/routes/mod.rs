@@ -13,8 +13,10 @@ mod initiative;
 mod operations;
 mod responses;
 mod rulesets;
+mod typed_route;
 
 pub use fallback::{RouteTable, not_found_or_method_not_allowed};
+pub use operations::{alias as operation_alias, alias_post, inline_alias as inline_operation_alias};
 
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -38,8 +40,6 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(health::healthz)
         .service(dice::roll)
         .service(rulesets::list)
-        .service(rulesets::attacks)
-        .service(rulesets::damage)
         .service(encounters::list)
         .service(encounters::create)
         .service(encounters::get)
@@ -52,9 +52,7 @@ pub fn configure(config: &mut ServiceConfig) {
         .service(effects::add)
         .service(effects::remove)
         .service(events::list)
-        .service(operations::attacks)
-        .service(operations::damage)
-        .service(operations::actions);
+        .configure(operations::configure);
 }
 
 /// A fresh id such as `cmb_3f9a0c…`: a prefix naming the kind and 64 random bits.

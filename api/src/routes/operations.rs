@@ -1,149 +1,215 @@
-//! Ruleset operations on a stored encounter: attacks, damage and declared actions. Each runs in
-//! the encounter's transaction; a ruleset that does not implement one answers 501 — never a
-//! made-up result.
+//! Ruleset operations, written once against the plug-in traits: every registered [`Command`] gets
+//! `POST /v1/encounters/{id}/<ruleset>/<name>` (on a stored encounter, in its transaction) and
+//! every [`Stateless`] one also `POST /v1/rulesets/<ruleset>/<name>` (inline stat blocks, nothing
+//! stored). Both answer with the command's one report type. The body is parsed into the typed
+//! request before the writer is taken, so a 422 never waits for the lock.
+//!
+//! The older untyped routes (`POST /v1/encounters/{id}/attacks`, …) stay as aliases for curl
+//! scripts: they dispatch on the stored encounter's ruleset and are left out of the spec.
 
-use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors, NotImplementedError};
-use super::rulesets::not_implemented;
-use super::{AppState, mutate};
+use super::typed_route::TypedRoute;
+use super::{AppState, load, mutate};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, IfMatch};
-use crate::reply::json_reply;
+use crate::reply::{json_reply, send};
 use crate::wire::{
-    DieResponse, OperationResponse, dice_for, events_response, report_json, ruleset_request,
+    InlineOperationResponse, OperationInput, OperationResponse, dice_for, events_response, ruleset_request,
     split_operation_body,
 };
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, post, web};
+use actix_web::{HttpResponse, web};
 use serde_json::Value;
 use skirmish_db::{Mutation, StoredResponse};
-use skirmish_domain::dice::{Dice, DieRoll};
-use skirmish_domain::encounter::{Encounter, Event};
-use skirmish_domain::rulesets::adeva_d100::operations as adeva;
-use skirmish_domain::rulesets::cepheus_engine::operations as cepheus;
-use skirmish_domain::rulesets::{Operation, RulesetId};
+use skirmish_domain::dice::Dice;
+use skirmish_domain::encounter::Encounter;
+use skirmish_domain::rulesets::{Command, CommandVisitor, Ruleset, RulesetId, Stateless, Summary};
+use std::future::Future;
+use std::pin::Pin;
+use utoipa_actix_web::service_config::ServiceConfig;
 
-/// Runs the encounter's ruleset for `operation` on the request body.
-fn perform(
-    encounter: &mut Encounter,
-    operation: Operation,
-    body: Value,
-    dice: &mut Dice,
-) -> Result<(Vec<Event>, Value), ApiError> {
-    match (encounter.ruleset, operation) {
-        (RulesetId::CepheusEngine, Operation::Attacks) => {
-            let (events, report) = cepheus::attack(encounter, ruleset_request(body)?, dice)?;
-            Ok((events, report_json(&report)?))
-        }
-        (RulesetId::CepheusEngine, Operation::Damage) => {
-            let (events, report) = cepheus::damage(encounter, ruleset_request(body)?, dice)?;
-            Ok((events, report_json(&report)?))
-        }
-        (RulesetId::CepheusEngine, Operation::Actions) => {
-            let (events, report) = cepheus::act(encounter, ruleset_request(body)?, dice)?;
-            Ok((events, report_json(&report)?))
-        }
-        (RulesetId::AdevaD100, Operation::Attacks) => {
-            let (events, report) = adeva::attack(encounter, ruleset_request(body)?, dice)?;
-            Ok((events, report_json(&report)?))
-        }
-        (RulesetId::AdevaD100, Operation::Damage) => {
-            let (events, report) = adeva::damage(encounter, ruleset_request(body)?, dice)?;
-            Ok((events, report_json(&report)?))
-        }
-        (RulesetId::AdevaD100, Operation::Actions) => {
-            let (events, report) = adeva::act(encounter, ruleset_request(body)?, dice)?;
-            Ok((events, report_json(&report)?))
-        }
-        (ruleset, operation) => Err(not_implemented(ruleset.as_str(), operation)),
-    }
+/// The typed request and the dice of an operation body.
+struct Parsed<T> {
+    request: T,
+    dice: Dice,
+    strict: bool,
 }
 
-async fn run(
-    state: &AppState,
-    caller: &Caller,
+fn parse<T: serde::de::DeserializeOwned>(body: Value) -> Result<Parsed<T>, ApiError> {
+    let OperationInput { seed, rolls, strict_rolls, body } = split_operation_body(body)?;
+    let request = ruleset_request(body)?;
+    let dice = dice_for(seed, rolls, strict_rolls)?;
+    Ok(Parsed { request, dice, strict: strict_rolls })
+}
+
+/// Runs `C` on the caller's stored encounter.
+pub async fn stored<C: Command>(
+    state: web::Data<AppState>,
+    caller: Caller,
+    id: web::Path<String>,
+    if_match: IfMatch,
+    ApiJson(body): ApiJson<Value>,
+) -> Result<HttpResponse, ApiError> {
+    run_stored::<C>(state, caller, id.into_inner(), if_match, body).await
+}
+
+async fn run_stored<C: Command>(
+    state: web::Data<AppState>,
+    caller: Caller,
     id: String,
     if_match: IfMatch,
     body: Value,
-    operation: Operation,
 ) -> Result<HttpResponse, ApiError> {
-    let input = split_operation_body(body)?;
-    let mut dice = dice_for(input.seed, input.rolls)?;
+    let Parsed { request, mut dice, strict } = parse::<C::Request>(body)?;
     let seed = dice.seed();
     let command = move |encounter: &mut Encounter| {
-        let (events, report) = perform(encounter, operation, input.body, &mut dice)?;
-        Ok((events, (report, dice.into_rolls())))
+        if encounter.ruleset != C::Ruleset::ID {
+            return Err(ApiError::Conflict(format!(
+                "this is a {} encounter; this route runs {} rules",
+                encounter.ruleset,
+                C::Ruleset::ID
+            )));
+        }
+        let (events, report) = C::run(encounter, request, &mut dice)?;
+        if strict {
+            dice.finish_strict()?;
+        }
+        Ok((events, (report, dice)))
     };
-    let render = move |mutation: Mutation<(Value, Vec<DieRoll>)>| render(mutation, seed);
-    mutate(state, caller, id, if_match, command, render).await
+    let render = move |mutation: Mutation<(C::Report, Dice)>| render::<C>(mutation, seed);
+    mutate(&state, &caller, id, if_match, command, render).await
 }
 
-fn render(mutation: Mutation<(Value, Vec<DieRoll>)>, seed: u64) -> Result<StoredResponse, ApiError> {
-    let (result, dice) = mutation.output;
+fn render<C: Command>(mutation: Mutation<(C::Report, Dice)>, seed: u64) -> Result<StoredResponse, ApiError> {
+    let (report, dice) = mutation.output;
     let version = mutation.encounter.encounter.version;
     let body = OperationResponse {
         version,
         seed,
-        dice: dice.into_iter().map(DieResponse::from).collect(),
-        result,
+        unused_rolls: dice.unused_rolls(),
+        dice: dice.into_rolls().into_iter().map(Into::into).collect(),
+        summary: report.summary(),
+        result: report,
         events: events_response(mutation.events),
     };
     json_reply(StatusCode::OK, &body, Some(version))
 }
 
-/// Resolves an attack in the encounter by its ruleset (cepheus-engine: 2D6 + skill + DM against
-/// 8+; adeva-d100: d100 roll-under with degrees of success, hits, evasion and soak), every
-/// modifier listed, damage applied to the target. arrgs, spycraft2 and lur-asko: 501.
-#[utoipa::path(operation_id = "encounter_attack",
-    tag = "operations",
-    params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
-    request_body(content = Object, description = "The ruleset's attack, plus optional `seed` and `rolls` (physical dice); see docs/rulesets/<id>.md"),
-    responses((status = 200, body = OperationResponse, headers(("ETag" = String))), MutationErrors, NotImplementedError, AuthErrors)
-)]
-#[post("/v1/encounters/{id}/attacks")]
-pub async fn attacks(
+/// Runs `C` on inline stat blocks; nothing is stored.
+pub async fn inline<C: Stateless>(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<String>,
-    if_match: IfMatch,
     ApiJson(body): ApiJson<Value>,
 ) -> Result<HttpResponse, ApiError> {
-    run(&state, &caller, id.into_inner(), if_match, body, Operation::Attacks).await
+    let Parsed { request, mut dice, strict } = parse::<C::InlineRequest>(body)?;
+    let compute = move || -> Result<_, ApiError> {
+        let report = C::run_inline(request, &mut dice)?;
+        if strict {
+            dice.finish_strict()?;
+        }
+        let body = InlineOperationResponse {
+            seed: dice.seed(),
+            unused_rolls: dice.unused_rolls(),
+            dice: dice.into_rolls().into_iter().map(Into::into).collect(),
+            summary: report.summary(),
+            result: report,
+        };
+        json_reply(StatusCode::OK, &body, None)
+    };
+    let store = state.store.clone();
+    let (tenant, key) = (caller.tenant.clone(), caller.idempotency());
+    let reply = web::block(move || store.idempotent(&tenant, key.as_ref(), compute)).await??;
+    Ok(send(reply))
 }
 
-/// Applies damage in the encounter by its ruleset (cepheus-engine, adeva-d100); the others: 501.
-#[utoipa::path(operation_id = "encounter_damage",
-    tag = "operations",
-    params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
-    request_body(content = Object, description = "The ruleset's damage, plus optional `seed` and `rolls`"),
-    responses((status = 200, body = OperationResponse, headers(("ETag" = String))), MutationErrors, NotImplementedError, AuthErrors)
-)]
-#[post("/v1/encounters/{id}/damage")]
-pub async fn damage(
-    state: web::Data<AppState>,
-    caller: Caller,
-    id: web::Path<String>,
-    if_match: IfMatch,
-    ApiJson(body): ApiJson<Value>,
-) -> Result<HttpResponse, ApiError> {
-    run(&state, &caller, id.into_inner(), if_match, body, Operation::Damage).await
+/// Registers the typed routes of every registered operation (documented in the spec).
+pub fn configure(config: &mut ServiceConfig) {
+    struct Register<'a, 'b>(&'a mut ServiceConfig<'b>);
+    impl CommandVisitor for Register<'_, '_> {
+        fn command<C: Command>(&mut self) {
+            self.0.service(TypedRoute::stored::<C>());
+        }
+        fn stateless<C: Stateless>(&mut self) {
+            self.command::<C>();
+            self.0.service(TypedRoute::inline::<C>());
+        }
+    }
+    skirmish_domain::rulesets::for_each_command(&mut Register(config));
 }
 
-/// Other declared actions (reactions, hasten, aim, stance, Leadership, Tactics, grapples,
-/// explosions, …) by the encounter's ruleset (cepheus-engine, adeva-d100); the others: 501.
-#[utoipa::path(operation_id = "encounter_action",
-    tag = "operations",
-    params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
-    request_body(content = Object, description = "The ruleset's action (`{\"action\": ...}`), plus optional `seed` and `rolls`"),
-    responses((status = 200, body = OperationResponse, headers(("ETag" = String))), MutationErrors, NotImplementedError, AuthErrors)
-)]
-#[post("/v1/encounters/{id}/actions")]
-pub async fn actions(
+type Reply = Pin<Box<dyn Future<Output = Result<HttpResponse, ApiError>>>>;
+type Runner = fn(web::Data<AppState>, Caller, String, IfMatch, Value) -> Reply;
+
+/// Finds the stored form of the operation `name` of `ruleset`.
+fn find_stored(ruleset: RulesetId, name: &str) -> Option<Runner> {
+    struct Find<'a> {
+        ruleset: RulesetId,
+        name: &'a str,
+        found: Option<Runner>,
+    }
+    impl CommandVisitor for Find<'_> {
+        fn command<C: Command>(&mut self) {
+            if C::Ruleset::ID == self.ruleset && C::NAME == self.name {
+                self.found = Some(|state, caller, id, if_match, body| {
+                    Box::pin(run_stored::<C>(state, caller, id, if_match, body))
+                });
+            }
+        }
+        fn stateless<C: Stateless>(&mut self) {
+            self.command::<C>();
+        }
+    }
+    let mut find = Find { ruleset, name, found: None };
+    skirmish_domain::rulesets::for_each_command(&mut find);
+    find.found
+}
+
+/// `POST` for an alias route, taken only when the last path segment names an operation, so other
+/// paths of the same shape fall through to the 404/405 answers.
+pub fn alias_post() -> actix_web::Route {
+    web::post().guard(actix_web::guard::fn_guard(|context| {
+        context.head().uri.path().rsplit('/').next().is_some_and(is_operation_name)
+    }))
+}
+
+/// The untyped alias `POST /v1/encounters/{id}/{operation}`: runs the operation of the stored
+/// encounter's ruleset, or answers 501 when that ruleset has no such operation.
+pub async fn alias(
     state: web::Data<AppState>,
     caller: Caller,
-    id: web::Path<String>,
+    path: web::Path<(String, String)>,
     if_match: IfMatch,
     ApiJson(body): ApiJson<Value>,
 ) -> Result<HttpResponse, ApiError> {
-    run(&state, &caller, id.into_inner(), if_match, body, Operation::Actions).await
+    let (id, operation) = path.into_inner();
+    let ruleset = load(&state, &caller, id.clone()).await?.encounter.ruleset;
+    let run = find_stored(ruleset, &operation).ok_or_else(|| not_implemented(ruleset, &operation))?;
+    run(state, caller, id, if_match, body).await
+}
+
+/// The untyped alias `POST /v1/rulesets/{ruleset}/{operation}` for a ruleset or an operation that
+/// has no typed route: 404 for an unknown ruleset, else 501.
+pub async fn inline_alias(
+    _caller: Caller,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (ruleset, operation) = path.into_inner();
+    let id: RulesetId = ruleset
+        .parse()
+        .map_err(|error: skirmish_domain::rulesets::UnknownRuleset| ApiError::NotFound(error.to_string()))?;
+    Err(not_implemented(id, &operation))
+}
+
+/// Whether some ruleset has an operation of this name, or it is one of the three every ruleset
+/// will have (attacks, damage, actions).
+pub fn is_operation_name(name: &str) -> bool {
+    ["attacks", "damage", "actions"].contains(&name)
+        || RulesetId::ALL.iter().any(|ruleset| ruleset.implements(name))
+}
+
+/// 501 naming what the ruleset does implement.
+pub fn not_implemented(ruleset: RulesetId, operation: &str) -> ApiError {
+    let implemented = ruleset.operations();
+    let list = if implemented.is_empty() { "initiative only".to_owned() } else { implemented.join(", ") };
+    ApiError::NotImplemented(format!("{operation} is not implemented for {ruleset}; it implements: {list}"))
 }

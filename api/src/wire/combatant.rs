@@ -115,9 +115,11 @@ pub struct MutationResponse {
 
 /// The ruleset's combat state as a plain object (`{}` for rulesets that keep none).
 fn state_json(state: &RulesetState) -> serde_json::Value {
-    match state {
-        RulesetState::CepheusEngine(state) => serde_json::to_value(state).unwrap_or_default(),
-        RulesetState::AdevaD100(state) => serde_json::to_value(state).unwrap_or_default(),
-        RulesetState::None => serde_json::json!({}),
+    struct Untagged<'a>(&'a RulesetState);
+    impl serde::Serialize for Untagged<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.0.serialize_untagged(serializer)
+        }
     }
+    serde_json::to_value(Untagged(state)).unwrap_or_default()
 }

@@ -67,7 +67,8 @@ impl From<DieRoll> for DieResponse {
 
 /// Builds the request's dice: scripted values first (checked against each die), then the
 /// seeded RNG. Without a seed a fresh one is drawn and reported so the roll can be replayed.
-pub fn dice_for(seed: Option<u64>, rolls: Option<Vec<u32>>) -> Result<Dice, ApiError> {
+/// With `strict`, the scripted values must be exactly the dice rolled (see `Dice::finish_strict`).
+pub fn dice_for(seed: Option<u64>, rolls: Option<Vec<u32>>, strict: bool) -> Result<Dice, ApiError> {
     let seed = match seed {
         Some(seed) if seed > MAX_SEED => {
             return Err(ApiError::invalid("seed", format!("must be between 0 and {MAX_SEED}")));
@@ -82,7 +83,7 @@ pub fn dice_for(seed: Option<u64>, rolls: Option<Vec<u32>>) -> Result<Dice, ApiE
             format!("at most {MAX_SCRIPTED_ROLLS} values, got {}", rolls.len()),
         ));
     }
-    Ok(Dice::scripted(rolls, seed)?)
+    Ok(if strict { Dice::scripted_strict(rolls, seed)? } else { Dice::scripted(rolls, seed)? })
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -5,38 +5,11 @@ use skirmish_domain::encounter::{EncounterStatus, TurnSlot, turn_order};
 use skirmish_domain::rulesets::RulesetId;
 use utoipa::ToSchema;
 
-/// A ruleset id.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-pub enum RulesetName {
-    #[serde(rename = "adeva-d100")]
-    AdevaD100,
-    #[serde(rename = "arrgs")]
-    Arrgs,
-    #[serde(rename = "spycraft2")]
-    Spycraft2,
-    #[serde(rename = "cepheus-engine")]
-    CepheusEngine,
-    #[serde(rename = "lur-asko")]
-    LurAsko,
-}
-
-impl From<RulesetName> for RulesetId {
-    fn from(name: RulesetName) -> Self {
-        match name {
-            RulesetName::AdevaD100 => Self::AdevaD100,
-            RulesetName::Arrgs => Self::Arrgs,
-            RulesetName::Spycraft2 => Self::Spycraft2,
-            RulesetName::CepheusEngine => Self::CepheusEngine,
-            RulesetName::LurAsko => Self::LurAsko,
-        }
-    }
-}
-
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"ruleset": "cepheus-engine", "name": "Ambush at the starport"}))]
 pub struct CreateEncounterRequest {
-    pub ruleset: RulesetName,
+    pub ruleset: RulesetId,
     /// 1 to 100 characters.
     #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
@@ -102,7 +75,7 @@ impl From<TurnSlot> for TurnSlotResponse {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EncounterResponse {
     pub id: String,
-    pub ruleset: RulesetName,
+    pub ruleset: RulesetId,
     pub name: String,
     pub status: StatusWire,
     /// 0 during setup, then 1, 2, …
@@ -133,7 +106,7 @@ impl From<StoredEncounter> for EncounterResponse {
             .map(|id| CurrentTurn { combatant_id: id.0.clone(), name: encounter.name_of(id) });
         Self {
             id: encounter.id.0,
-            ruleset: ruleset_name(encounter.ruleset),
+            ruleset: encounter.ruleset,
             name: encounter.name,
             status: encounter.status.into(),
             round: encounter.round,
@@ -146,16 +119,6 @@ impl From<StoredEncounter> for EncounterResponse {
             effects: encounter.effects.into_iter().map(EffectResponse::from).collect(),
             options: serde_json::to_value(&encounter.options).unwrap_or_default(),
         }
-    }
-}
-
-pub fn ruleset_name(id: RulesetId) -> RulesetName {
-    match id {
-        RulesetId::AdevaD100 => RulesetName::AdevaD100,
-        RulesetId::Arrgs => RulesetName::Arrgs,
-        RulesetId::Spycraft2 => RulesetName::Spycraft2,
-        RulesetId::CepheusEngine => RulesetName::CepheusEngine,
-        RulesetId::LurAsko => RulesetName::LurAsko,
     }
 }
 

@@ -1,17 +1,19 @@
-//! Ruleset operations (attacks, damage, actions): the body is the ruleset's own request plus the
-//! shared dice fields `seed` and `rolls`; the response carries every die and the ruleset's report.
+//! Ruleset operations: the body is the ruleset's own request plus the shared dice fields `seed`,
+//! `rolls` and `strict_rolls`; the response carries every die, the leftover scripted values, the
+//! ruleset's report and its one-line summary. The schemas are built per operation in
+//! `routes/typed_route.rs`.
 
 use super::{DieResponse, EventResponse, lenient};
 use crate::error::ApiError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-use utoipa::ToSchema;
 
 /// The dice fields of an operation body, and the rest for the ruleset.
 pub struct OperationInput {
     pub seed: Option<u64>,
     pub rolls: Option<Vec<u32>>,
+    pub strict_rolls: bool,
     pub body: Value,
 }
 
@@ -22,7 +24,13 @@ pub fn split_operation_body(body: Value) -> Result<OperationInput, ApiError> {
     };
     let seed = take(&mut fields, "seed", lenient::optional_whole)?;
     let rolls = take(&mut fields, "rolls", lenient::optional_wholes)?;
-    Ok(OperationInput { seed, rolls, body: Value::Object(fields) })
+    let strict_rolls = take(&mut fields, "strict_rolls", |value| match value {
+        Value::Bool(strict) => Ok(Some(strict)),
+        Value::Null => Ok(None),
+        other => serde_json::from_value::<bool>(other).map(Some),
+    })?
+    .unwrap_or(false);
+    Ok(OperationInput { seed, rolls, strict_rolls, body: Value::Object(fields) })
 }
 
 fn take<T>(
@@ -47,30 +55,30 @@ pub fn ruleset_request<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> 
     })
 }
 
-/// A ruleset's report as JSON.
-pub fn report_json<R: Serialize>(report: &R) -> Result<Value, ApiError> {
-    serde_json::to_value(report).map_err(|error| ApiError::Internal(Box::new(error)))
-}
-
-/// The outcome of an operation on a stored encounter.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct OperationResponse {
+/// The outcome of an operation on a stored encounter (published per operation as
+/// `<Ruleset><Operation>Response`).
+#[derive(Debug, Serialize)]
+pub struct OperationResponse<R> {
     /// The encounter's new version.
     pub version: i64,
     pub seed: u64,
-    /// Every die rolled, in order, with its purpose.
+    /// Every die rolled, in order, with its purpose and source.
     pub dice: Vec<DieResponse>,
-    /// The ruleset's report: every modifier with its reason, each damage step, the new state.
-    #[schema(value_type = Object)]
-    pub result: Value,
+    /// Scripted values sent in `rolls` that no die used.
+    pub unused_rolls: Vec<u32>,
+    /// The report in one plain-English line.
+    pub summary: String,
+    /// The ruleset's report.
+    pub result: R,
     pub events: Vec<EventResponse>,
 }
 
-/// The outcome of a stateless operation (nothing stored).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct InlineOperationResponse {
+/// The outcome of a stateless operation (nothing stored): the same report as the stored form.
+#[derive(Debug, Serialize)]
+pub struct InlineOperationResponse<R> {
     pub seed: u64,
     pub dice: Vec<DieResponse>,
-    #[schema(value_type = Object)]
-    pub result: Value,
+    pub unused_rolls: Vec<u32>,
+    pub summary: String,
+    pub result: R,
 }

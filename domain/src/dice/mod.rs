@@ -9,5 +9,6 @@ pub use expr::{
     MAX_PAREN_DEPTH,
 };
 pub use source::{
-    Dice, DiceError, DiceSource, DieRoll, DieSource, DieStatus, MAX_SCRIPTED_ROLLS, ScriptedDice, SeededDice,
+    Dice, DiceError, DiceSource, DieRoll, DieSource, DieStatus, MAX_SCRIPTED_ROLLS, MAX_SIDES, ScriptedDice,
+    SeededDice,
 };

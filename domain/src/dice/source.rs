@@ -28,6 +28,7 @@ pub enum DiceError {
 /// Where a recorded die's value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub enum DieSource {
     /// A value the client sent (rolled at the table).
     Scripted,
@@ -155,6 +156,7 @@ impl DiceSource for ScriptedDice {
 
 /// What became of a die within its roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DieStatus {
     /// Counts toward the result.
@@ -167,6 +169,7 @@ pub enum DieStatus {
 
 /// One die as rolled: the record the event log and every response carry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct DieRoll {
     pub sides: u32,
     pub value: u32,

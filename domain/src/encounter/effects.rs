@@ -13,6 +13,7 @@ pub const MAX_DURATION: u32 = 10_000;
 
 /// A point in the flow of a round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "at", rename_all = "snake_case")]
 pub enum Moment {
     StartOfRound,
@@ -24,6 +25,7 @@ pub enum Moment {
 /// When an effect ends. `remaining` counts the matching moments still to pass: 1 means "at the
 /// next one", 3 means "at the third one from now".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "ends", rename_all = "snake_case")]
 pub enum Expiry {
     StartOfTurn {
@@ -42,6 +44,7 @@ pub enum Expiry {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct Effect {
     pub id: EffectId,
     pub name: String,

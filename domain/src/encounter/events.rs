@@ -7,6 +7,7 @@ use serde::Serialize;
 /// One entry of an encounter's append-only log. Every state change and every die appears here.
 /// Only written out: the store keeps events as JSON text and reads them back as plain JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Event {
     EncounterCreated {

@@ -12,6 +12,7 @@ pub const MAX_NAME_LEN: usize = 100;
 macro_rules! string_id {
     ($name:ident) => {
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
         #[serde(transparent)]
         pub struct $name(pub String);
 
@@ -34,6 +35,7 @@ string_id!(CombatantId);
 string_id!(EffectId);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum EncounterStatus {
     /// Combatants are being added; no round has begun.
@@ -75,6 +77,7 @@ pub struct Encounter {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct Flags {
     /// Unaware of its opponents when combat starts.
     pub surprised: bool,
@@ -86,6 +89,7 @@ pub struct Flags {
 
 /// A combatant's place in the initiative order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct Initiative {
     pub score: i32,
     /// Roll-off dice for ties, compared in order after the ruleset's tie keys.
@@ -125,7 +129,7 @@ impl Encounter {
             version: 1,
             combatants: Vec::new(),
             effects: Vec::new(),
-            options: RulesetOptions::None,
+            options: RulesetOptions::for_ruleset(ruleset),
         }
     }
 

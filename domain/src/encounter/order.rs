@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 
 /// One place in the turn order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct TurnSlot {
     pub combatant_id: CombatantId,
     pub name: String,

@@ -1,38 +1,6 @@
-//! Where rulesets step into the generic flow of rounds: the end of a round (one-round changes
-//! expire, delayed actions resolve) and a delayed combatant acting.
+//! Round hooks every ruleset may use: moving an initiative score, forfeiting held actions.
 
-use super::{RulesetId, adeva_d100, cepheus_engine};
 use crate::encounter::{CombatantId, Encounter, Event};
-
-impl RulesetId {
-    /// Runs after the end-of-round moment, before the next round starts. By default a combatant
-    /// still delaying loses its held action.
-    pub fn end_of_round(self, encounter: &mut Encounter, events: &mut Vec<Event>) {
-        match self {
-            Self::CepheusEngine => cepheus_engine::dynamic::end_of_round(encounter, events),
-            Self::AdevaD100 => {
-                adeva_d100::dynamic::end_of_round(encounter, events);
-                forfeit_delayed_actions(encounter, events);
-            }
-            _ => forfeit_delayed_actions(encounter, events),
-        }
-    }
-
-    /// A delaying combatant acts now, on the count `count`. By default (and in Cepheus Engine,
-    /// "Delay") its initiative becomes that count.
-    pub fn act_from_delay(
-        self,
-        encounter: &mut Encounter,
-        id: &CombatantId,
-        count: i32,
-        events: &mut Vec<Event>,
-    ) {
-        if self == Self::CepheusEngine {
-            cepheus_engine::dynamic::settle_this_round(encounter, id);
-        }
-        set_initiative(encounter, id, count, "acted from a delay on this count", events);
-    }
-}
 
 /// Sets a combatant's initiative score and logs the change (no event when it is unchanged).
 pub fn set_initiative(

@@ -1,24 +1,32 @@
-//! The five rule systems. Each module holds pure functions over its own typed stat block; the
-//! [`RulesetId`] enum and [`StatBlock`] dispatch to them at the boundary.
+//! The five rule systems, each a plug-in (see [`plugin`]): one folder per ruleset and one
+//! registration line below. `registry!` generates [`RulesetId`], the unions [`StatBlock`],
+//! [`RulesetState`], [`RulesetOptions`] and [`RulesetReport`], and every dispatch.
 
-pub mod adeva_d100;
-pub mod arrgs;
-pub mod cepheus_engine;
 mod guards;
 mod hooks;
-pub mod lur_asko;
 mod options;
 pub mod plugin;
-mod report;
+mod registry;
 mod ruleset_id;
-pub mod spycraft2;
 mod stat_block;
-mod state;
 
 pub use hooks::set_initiative;
-pub use plugin::{Command, CommandVisitor, Data, Ruleset, RulesetInfo, RulesetVisitor, Stateless, Summary};
-pub use options::{AdevaOptions, RulesetOptions};
-pub use report::RulesetReport;
-pub use ruleset_id::{Operation, RulesetId, UnknownRuleset};
-pub use stat_block::{InitiativeContext, InitiativeRoll, RuleError, StatBlock, TiePolicy};
-pub use state::RulesetState;
+pub use options::{NoOptions, NoReport, NoState};
+pub use plugin::{
+    Command, CommandVisitor, Data, Input, Output, Registered, Ruleset, RulesetInfo, RulesetVisitor,
+    Stateless, Summary,
+};
+pub use ruleset_id::UnknownRuleset;
+pub use stat_block::{InitiativeContext, InitiativeRoll, RuleError, TiePolicy};
+
+use crate::dice::Dice;
+use crate::encounter::{CombatantId, Encounter, Event};
+use registry::{CommandNames, registry};
+
+registry! {
+    AdevaD100("adeva-d100") = adeva_d100::AdevaD100,
+    Arrgs("arrgs") = arrgs::Arrgs,
+    Spycraft2("spycraft2") = spycraft2::Spycraft2,
+    CepheusEngine("cepheus-engine") = cepheus_engine::CepheusEngine,
+    LurAsko("lur-asko") = lur_asko::LurAsko,
+}

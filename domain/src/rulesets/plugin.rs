@@ -9,9 +9,12 @@
 //! dispatch, and the api walks [`for_each_command`](super::for_each_command) to publish one typed
 //! route per operation. No other file names a ruleset.
 
-use super::{InitiativeContext, InitiativeRoll, RuleError, RulesetId, TiePolicy};
+use super::{
+    InitiativeContext, InitiativeRoll, RuleError, RulesetId, RulesetOptions, RulesetReport, RulesetState,
+    StatBlock, TiePolicy,
+};
 use crate::dice::Dice;
-use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
+use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Event};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
@@ -27,9 +30,18 @@ pub trait Schema {}
 #[cfg(not(feature = "schema"))]
 impl<T> Schema for T {}
 
-/// What every ruleset type is: plain data read from and written to JSON, published as a schema.
-pub trait Data: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync + 'static + Schema {}
-impl<T> Data for T where T: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync + 'static + Schema {}
+/// What a request is: read from JSON, published as a schema.
+pub trait Input: DeserializeOwned + Debug + Send + 'static + Schema {}
+impl<T> Input for T where T: DeserializeOwned + Debug + Send + 'static + Schema {}
+
+/// What a report is: written to JSON, published as a schema.
+pub trait Output: Serialize + Clone + Debug + Send + Sync + 'static + Schema {}
+impl<T> Output for T where T: Serialize + Clone + Debug + Send + Sync + 'static + Schema {}
+
+/// What stored ruleset data is (stat blocks, combat state, options, event reports): read from and
+/// written to JSON, published as a schema.
+pub trait Data: Input + Output + PartialEq + Sync {}
+impl<T> Data for T where T: Input + Output + PartialEq + Sync {}
 
 /// A report that can say what happened in one plain-English line (a chat bot posts it as is).
 pub trait Summary {
@@ -67,8 +79,8 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     /// The union of this ruleset's reports, as carried by its events.
     type Report: Data;
 
-    /// A stat block for the docs and the spec's examples.
-    fn stats_example() -> Self::Stats;
+    /// A stat block as JSON text, for the docs and the spec's examples (a test reads it back).
+    const STATS_EXAMPLE: &'static str;
 
     /// Rolls (or reads) one combatant's initiative.
     fn initiative(
@@ -110,12 +122,13 @@ pub trait Command: Sized + 'static {
     const NAME: &'static str;
     /// One paragraph for the spec: what the operation resolves, with its rule source.
     const DESCRIPTION: &'static str;
-    type Request: Data;
+    type Request: Input;
     /// The same report type answers the stored and the stateless form.
-    type Report: Data + Summary;
+    type Report: Output + Summary;
 
-    /// A request for the spec's example.
-    fn example() -> Self::Request;
+    /// A request as JSON text, for the spec's example (a test reads it back as a `Request`).
+    /// Combatant ids in it are placeholders.
+    const EXAMPLE: &'static str;
 
     /// Runs the operation. A refused operation leaves `encounter` unchanged.
     fn run(
@@ -128,9 +141,10 @@ pub trait Command: Sized + 'static {
 /// The stateless twin of a [`Command`]: the stat blocks come inline, nothing is stored:
 /// `POST /v1/rulesets/<ruleset id>/<NAME>`.
 pub trait Stateless: Command {
-    type InlineRequest: Data;
+    type InlineRequest: Input;
 
-    fn inline_example() -> Self::InlineRequest;
+    /// An inline request as JSON text, for the spec's example (a test reads it back).
+    const INLINE_EXAMPLE: &'static str;
 
     fn run_inline(request: Self::InlineRequest, dice: &mut Dice) -> Result<Self::Report, RuleError>;
 }
@@ -144,4 +158,94 @@ pub trait CommandVisitor {
 /// Walks the registered rulesets.
 pub trait RulesetVisitor {
     fn ruleset<R: Ruleset>(&mut self);
+}
+
+/// What `registry!` adds to every registered ruleset: its arm of each union.
+pub trait Registered: Ruleset {
+    fn stats(block: &StatBlock) -> Option<&Self::Stats>;
+    fn stats_mut(block: &mut StatBlock) -> Option<&mut Self::Stats>;
+    fn state(state: &RulesetState) -> Option<&Self::State>;
+    fn state_mut(state: &mut RulesetState) -> Option<&mut Self::State>;
+    fn options(options: &RulesetOptions) -> Option<&Self::Options>;
+    fn report(report: Self::Report) -> RulesetReport;
+    fn block(stats: Self::Stats) -> StatBlock;
+}
+
+/// The combatant `id`, or a refusal naming `field`.
+pub fn combatant<'a>(
+    encounter: &'a Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<&'a Combatant, EncounterError> {
+    encounter
+        .combatant(id)
+        .ok_or_else(|| EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter")))
+}
+
+/// The combatant `id`, mutably, or a refusal naming `field`.
+pub fn combatant_mut<'a>(
+    encounter: &'a mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<&'a mut Combatant, EncounterError> {
+    encounter
+        .combatant_mut(id)
+        .ok_or_else(|| EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter")))
+}
+
+fn not_of<R: Ruleset>(combatant: &Combatant, field: &str) -> EncounterError {
+    EncounterError::invalid(field, format!("{} is not a {} combatant", combatant.name, R::ID))
+}
+
+/// A combatant's stat block and combat state under ruleset `R`.
+pub fn parts<'a, R: Registered>(
+    combatant: &'a Combatant,
+    field: &str,
+) -> Result<(&'a R::Stats, &'a R::State), EncounterError> {
+    match (R::stats(&combatant.stats), R::state(&combatant.state)) {
+        (Some(stats), Some(state)) => Ok((stats, state)),
+        _ => Err(not_of::<R>(combatant, field)),
+    }
+}
+
+/// A combatant's stat block and combat state under ruleset `R`, mutably. A combatant stored
+/// before its ruleset kept any state starts from the default state.
+pub fn parts_mut<'a, R: Registered>(
+    combatant: &'a mut Combatant,
+    field: &str,
+) -> Result<(&'a mut R::Stats, &'a mut R::State), EncounterError> {
+    if R::stats(&combatant.stats).is_none() {
+        return Err(not_of::<R>(combatant, field));
+    }
+    if combatant.state == RulesetState::None {
+        combatant.state = RulesetState::for_ruleset(R::ID);
+    }
+    let Combatant { stats, state, .. } = combatant;
+    match (R::stats_mut(stats), R::state_mut(state)) {
+        (Some(stats), Some(state)) => Ok((stats, state)),
+        _ => Err(EncounterError::invalid(field, "the combatant's combat state belongs to another ruleset")),
+    }
+}
+
+/// The encounter's settings under ruleset `R` (the defaults if it has none of its own).
+pub fn options<R: Registered>(encounter: &Encounter) -> R::Options {
+    R::options(&encounter.options).cloned().unwrap_or_default()
+}
+
+/// Refuses a command meant for ruleset `R` on an encounter of another ruleset.
+pub fn ensure_ruleset<R: Ruleset>(encounter: &Encounter) -> Result<(), EncounterError> {
+    super::guards::ensure_ruleset(encounter, R::ID)
+}
+
+/// Refuses a command unless the encounter follows ruleset `R` and its rounds are running.
+pub fn ensure_active<R: Ruleset>(encounter: &Encounter) -> Result<(), EncounterError> {
+    super::guards::ensure_active(encounter, R::ID)
+}
+
+/// It must be this combatant's turn.
+pub fn ensure_turn(encounter: &Encounter, id: &CombatantId, field: &str) -> Result<(), EncounterError> {
+    if encounter.current.as_ref() == Some(id) {
+        return Ok(());
+    }
+    Err(EncounterError::invalid(field, format!("it is not {}'s turn", encounter.name_of(id))))
 }

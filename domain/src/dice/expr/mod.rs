@@ -37,6 +37,7 @@ pub struct DiceExpr {
 
 /// The result of rolling a [`DiceExpr`].
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub struct ExprOutcome {
     pub total: i64,
     /// d20-style breakdown, e.g. `4d6kh3 (6, 5, 3, ~~1~~) + 2 = 16`: values struck through no

@@ -33,6 +33,7 @@ pub const LOW_FALL_SQUARES: u32 = 60;
 
 /// The altitude bands, lowest first.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AltitudeBand))]
 #[serde(rename_all = "snake_case")]
 pub enum AltitudeBand {
     /// Walking, or hovering a metre or two up.
@@ -64,6 +65,7 @@ impl AltitudeBand {
 
 /// Whether an attack reaches by hand or from afar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Reach))]
 #[serde(rename_all = "snake_case")]
 pub enum Reach {
     Melee,
@@ -72,6 +74,7 @@ pub enum Reach {
 
 /// Whether an attack across altitude bands is possible, and its penalty.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AltitudeAccess))]
 pub struct AltitudeAccess {
     pub attacker: AltitudeBand,
     pub target: AltitudeBand,
@@ -124,6 +127,7 @@ pub fn band_change_limit(kind: MoveKind) -> u32 {
 
 /// A permitted climb or dive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AltitudeChange))]
 pub struct AltitudeChange {
     pub from: AltitudeBand,
     pub to: AltitudeBand,
@@ -155,6 +159,7 @@ pub fn change_altitude(
 
 /// The damage of a crash, before soak.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100CrashDamage))]
 pub struct CrashDamage {
     pub started_at: AltitudeBand,
     /// The distance the text says the crash is worth.
@@ -167,6 +172,7 @@ pub struct CrashDamage {
 
 /// One end-of-round step of a fall.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100FallStep))]
 pub struct FallStep {
     pub from: AltitudeBand,
     pub to: AltitudeBand,

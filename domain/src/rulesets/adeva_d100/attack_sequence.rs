@@ -55,6 +55,7 @@ pub const MAX_FATE_POINTS: u32 = 100;
 
 /// Melee (WS, adds SB), ranged (BS) or unarmed (WS, 1d5 − 3 + SB).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackKind))]
 #[serde(rename_all = "snake_case")]
 pub enum AttackKind {
     Melee,
@@ -82,6 +83,7 @@ impl AttackKind {
 
 /// A weapon's damage and penetration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100WeaponSpec))]
 #[serde(deny_unknown_fields)]
 pub struct WeaponSpec {
     pub damage: DamageDice,
@@ -91,6 +93,7 @@ pub struct WeaponSpec {
 
 /// The target of the attack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TargetSpec))]
 #[serde(deny_unknown_fields)]
 pub struct TargetSpec {
     pub toughness_bonus: u32,
@@ -111,6 +114,7 @@ pub struct TargetSpec {
 
 /// Everything one attack against one target needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackSpec))]
 #[serde(deny_unknown_fields)]
 pub struct AttackSpec {
     pub kind: AttackKind,
@@ -145,6 +149,7 @@ pub struct AttackSpec {
 
 /// One landed hit, worked through damage, critical, soak and wounds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100HitResult))]
 pub struct HitResult {
     /// 1-based among the hits that got past evasion.
     pub hit: u32,
@@ -162,6 +167,7 @@ pub struct HitResult {
 
 /// The full, self-explaining result of one attack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackResult))]
 pub struct AttackResult {
     pub kind: AttackKind,
     pub altitude: AltitudeAccess,

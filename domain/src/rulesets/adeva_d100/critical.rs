@@ -38,6 +38,7 @@ pub fn check_lethal_table(field: &str, table: &[String]) -> Result<(), RuleError
 
 /// A 1d5 roll on the Lethal Damage chart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100LethalDamageRoll))]
 pub struct LethalDamageRoll {
     pub roll: u32,
     /// The chart's entry for the roll, when a chart was sent.
@@ -61,6 +62,7 @@ pub fn roll_lethal_damage(
 
 /// A Critical Hit's confirmation and its outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Critical))]
 pub struct Critical {
     pub confirm: ModifiedTest,
     pub confirmed: bool,

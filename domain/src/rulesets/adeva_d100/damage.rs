@@ -22,6 +22,7 @@ pub const MAX_DAMAGE_BONUS: i32 = 100;
 
 /// A weapon's damage roll, e.g. 1d10+3 is `{count: 1, sides: 10, bonus: 3}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DamageDice))]
 #[serde(deny_unknown_fields)]
 pub struct DamageDice {
     pub count: u32,
@@ -46,6 +47,7 @@ pub fn check_damage_dice(damage: &DamageDice) -> Result<(), RuleError> {
 
 /// One step of the working.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DamageStep))]
 pub struct DamageStep {
     pub reason: String,
     /// Dice rolled for this step, if any.
@@ -58,6 +60,7 @@ pub struct DamageStep {
 
 /// A die swapped for the attack's Degrees of Success.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DosReplacement))]
 pub struct DosReplacement {
     /// Position of the die among the hit's dice, from 0.
     pub die_index: usize,
@@ -67,6 +70,7 @@ pub struct DosReplacement {
 
 /// The damage of one hit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100HitDamage))]
 pub struct HitDamage {
     /// The dice as rolled.
     pub dice: Vec<u32>,

@@ -18,6 +18,7 @@ pub const MAX_DECAYS: usize = 50;
 
 /// The nine characteristics by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100CharacteristicName))]
 #[serde(rename_all = "snake_case")]
 pub enum CharacteristicName {
     Ws,
@@ -50,6 +51,7 @@ impl CharacteristicName {
 
 /// When a decay wears off.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DecayEnds))]
 #[serde(rename_all = "snake_case")]
 pub enum DecayEnds {
     /// At the end of the cycle (adeva-d100.txt, "Characteristic Decay").
@@ -59,6 +61,7 @@ pub enum DecayEnds {
 
 /// One decay on one characteristic.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100CharacteristicDecay))]
 #[serde(deny_unknown_fields)]
 pub struct CharacteristicDecay {
     pub characteristic: CharacteristicName,
@@ -70,6 +73,7 @@ pub struct CharacteristicDecay {
 
 /// A characteristic after its decays.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EffectiveCharacteristic))]
 pub struct EffectiveCharacteristic {
     pub characteristic: CharacteristicName,
     pub base: Characteristic,

@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 
 /// Engine-managed Adeva combat state of one combatant.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100CombatState))]
 #[serde(default)]
 pub struct CombatState {
     pub budget: TurnBudget,
@@ -197,7 +198,7 @@ pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
         events.push(Event::ActionTaken {
             combatant_id: id,
             action: "fall".into(),
-            report: RulesetReport::AdevaAction(Box::new(report)),
+            report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Action(Box::new(report))),
         });
     }
 }

@@ -28,6 +28,7 @@ pub const MAX_DEFLECTORS: usize = 20;
 
 /// The four ways to evade.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EvasionKind))]
 #[serde(rename_all = "snake_case")]
 pub enum EvasionKind {
     Dodge,
@@ -54,6 +55,7 @@ impl EvasionKind {
 
 /// The target's evasion choice.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EvasionSpec))]
 #[serde(deny_unknown_fields)]
 pub struct EvasionSpec {
     pub kind: EvasionKind,
@@ -72,6 +74,7 @@ pub struct EvasionSpec {
 
 /// The Deflector tested against.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DeflectorChoice))]
 pub struct DeflectorChoice {
     pub strengths: Vec<u32>,
     pub strongest: u32,
@@ -143,6 +146,7 @@ pub fn check_evasion(spec: &EvasionSpec, target_surprised: bool) -> Result<(), R
 
 /// Hits before and after the evasion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EvasionOutcome))]
 pub struct EvasionOutcome {
     pub hits_before: u32,
     pub evaded: u32,
@@ -158,6 +162,7 @@ pub fn evade(hits: u32, evasion: Option<&TestResult>) -> EvasionOutcome {
 
 /// The evasion test rolled and its effect on the hits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EvasionResult))]
 pub struct EvasionResult {
     pub kind: EvasionKind,
     pub deflector: Option<DeflectorChoice>,

@@ -12,11 +12,15 @@ pub mod hits;
 pub mod modifier;
 pub mod movement;
 pub mod operations;
+pub mod options;
+mod plugin;
 pub mod opposed;
 pub mod test_modifiers;
 pub mod test_roll;
 pub mod unarmed;
 pub mod wounds;
+
+pub use plugin::{AdevaD100, Report};
 
 use super::{InitiativeRoll, RuleError, TiePolicy};
 use crate::dice::Dice;
@@ -28,6 +32,7 @@ pub type Characteristic = Score<0, 100>;
 
 /// The nine characteristics.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Stats))]
 #[serde(deny_unknown_fields, try_from = "StatsWire")]
 pub struct Stats {
     pub ws: Characteristic,
@@ -77,6 +82,7 @@ pub struct Stats {
 
 /// [`Stats`] as read, before the checks across fields.
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100StatsWire))]
 #[serde(deny_unknown_fields)]
 struct StatsWire {
     ws: Characteristic,

@@ -18,6 +18,7 @@ pub const MAX_MOVE_MODIFIER: i32 = 20;
 
 /// The four speed bands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100MoveKind))]
 #[serde(rename_all = "snake_case")]
 pub enum MoveKind {
     HalfMove,
@@ -40,6 +41,7 @@ impl MoveKind {
 
 /// A character's four distances, in squares, and how the Half Move was reached.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100MovementBands))]
 pub struct MovementBands {
     pub agility_bonus: i32,
     pub modifiers: Vec<Modifier>,

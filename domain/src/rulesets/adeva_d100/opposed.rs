@@ -27,6 +27,7 @@ pub const MAX_ROLL_OFFS: usize = 10;
 
 /// One side of an opposed test: what it tests and its modifiers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Contestant))]
 #[serde(deny_unknown_fields)]
 pub struct Contestant {
     pub characteristic: Characteristic,
@@ -36,6 +37,7 @@ pub struct Contestant {
 
 /// The two sides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Side))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     A,
@@ -44,6 +46,7 @@ pub enum Side {
 
 /// How the contest was settled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Decided))]
 #[serde(rename_all = "snake_case")]
 pub enum Decided {
     /// One side passed and the other failed.
@@ -60,6 +63,7 @@ pub enum Decided {
 
 /// One round of an opposed test.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100OpposedRound))]
 pub struct OpposedRound {
     pub a: ModifiedTest,
     pub b: ModifiedTest,
@@ -67,6 +71,7 @@ pub struct OpposedRound {
 
 /// Every round tested, who won and by how much.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100OpposedResult))]
 pub struct OpposedResult {
     /// The first round, then any re-tests after full ties.
     pub rounds: Vec<OpposedRound>,

@@ -24,6 +24,7 @@ pub const MAX_MODIFIER: i32 = 100;
 
 /// One bonus or penalty and why it applies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Modifier))]
 #[serde(deny_unknown_fields)]
 pub struct Modifier {
     pub reason: String,
@@ -39,6 +40,7 @@ impl Modifier {
 
 /// The modifiers of one test added up, before and after the cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ModifierTotal))]
 pub struct ModifierTotal {
     /// Plain sum of every modifier.
     pub sum: i32,

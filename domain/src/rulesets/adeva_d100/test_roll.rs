@@ -30,6 +30,7 @@ pub const MAX_THRESHOLD: i32 = 200;
 
 /// Which end of the die overrode the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100NaturalResult))]
 #[serde(rename_all = "snake_case")]
 pub enum NaturalResult {
     /// A 1 passed although the target was below 1.
@@ -40,6 +41,7 @@ pub enum NaturalResult {
 
 /// One d100 test and its outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TestResult))]
 pub struct TestResult {
     pub target: i32,
     pub roll: u32,
@@ -67,6 +69,7 @@ impl TestResult {
 
 /// A test on a score with its modifiers, every one listed with its reason.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ModifiedTest))]
 pub struct ModifiedTest {
     /// The characteristic (or Deflector strength) tested, before modifiers.
     pub base: i32,
@@ -162,6 +165,7 @@ pub fn threshold_test(
 
 /// A Pinning test and whether the character ends up Pinned.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100PinningResult))]
 pub struct PinningResult {
     pub test: ModifiedTest,
     pub pinned: bool,

@@ -32,6 +32,7 @@ pub fn unarmed_fatigue(damage: u32, toughness_bonus: u32) -> bool {
 
 /// One unarmed hit's damage and whether it fatigues.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100UnarmedHit))]
 pub struct UnarmedHit {
     pub damage: HitDamage,
     pub fatigue: bool,

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 /// A target's soak against one attack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Soak))]
 pub struct Soak {
     pub toughness_bonus: u32,
     pub armour: u32,
@@ -46,6 +47,7 @@ pub fn negated(damage: u32, soak: &Soak) -> bool {
 
 /// Wounds before and after one loss.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100WoundsLoss))]
 pub struct WoundsLoss {
     pub before: u32,
     /// The wounds the damage takes away.

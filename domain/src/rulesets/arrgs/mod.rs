@@ -5,6 +5,7 @@ use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsStats))]
 #[serde(deny_unknown_fields)]
 pub struct Stats {
     /// The Agility score, which orders characters on the same Initiative slot.
@@ -34,6 +35,41 @@ pub fn initiative(stats: &Stats) -> Result<InitiativeRoll, RuleError> {
 /// Equal slots act in order of Agility (arrgs.txt, "A Round").
 pub fn tie_keys(stats: &Stats) -> Vec<i32> {
     vec![stats.agility.get()]
+}
+
+/// ARRGS as a plug-in (arrgs.txt, "ARRGS – Combat").
+pub struct Arrgs;
+
+impl super::Ruleset for Arrgs {
+    const ID: super::RulesetId = super::RulesetId::Arrgs;
+    const SCHEMA_PREFIX: &'static str = "Arrgs";
+    const INFO: super::RulesetInfo = super::RulesetInfo {
+        name: "ARRGS (d20 success value, action points, vitality)",
+        source: "ARRGS rules, \"ARRGS – Combat\" chapter",
+        initiative: "the Initiative score from the stat block (or a fixed value), counted down",
+        tie_break: "higher Agility, then a 1d20 roll-off (re-rolling ties)",
+    };
+    const TIE_POLICY: TiePolicy = TIE_POLICY;
+    const STATS_EXAMPLE: &'static str = r#"{"agility": 14, "initiative": 12}"#;
+    type Stats = Stats;
+    type State = super::NoState;
+    type Options = super::NoOptions;
+    type Report = super::NoReport;
+
+    fn initiative(
+        stats: &Stats,
+        _context: super::InitiativeContext,
+        _dice: &mut crate::dice::Dice,
+        _purpose: &str,
+    ) -> Result<InitiativeRoll, RuleError> {
+        initiative(stats)
+    }
+
+    fn tie_keys(stats: &Stats) -> Vec<i32> {
+        tie_keys(stats)
+    }
+
+    fn commands<V: super::CommandVisitor>(_visitor: &mut V) {}
 }
 
 #[cfg(test)]

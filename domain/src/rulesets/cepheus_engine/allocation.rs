@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 /// Which of Strength and Dexterity takes damage once Endurance is 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineOverflow))]
 #[serde(rename_all = "lowercase")]
 pub enum Overflow {
     Str,
@@ -42,6 +43,7 @@ pub enum Overflow {
 
 /// Points placed on each physical characteristic.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineSplit))]
 #[serde(deny_unknown_fields)]
 pub struct Split {
     #[serde(default)]
@@ -76,6 +78,7 @@ impl Split {
 
 /// The target's choices for a hit; both optional.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAllocationChoice))]
 #[serde(deny_unknown_fields)]
 pub struct AllocationChoice {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -86,6 +89,7 @@ pub struct AllocationChoice {
 
 /// Where a hit's points went and what they did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAllocation))]
 pub struct Allocation {
     /// The points to place (after armour).
     pub damage: i32,

@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 /// What a successful suppression attack does to its target (cepheus-engine.txt, "Suppression
 /// Fire").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineSuppressionResult))]
 pub struct SuppressionResult {
     /// Added as a penalty to the target's Initiative, stalling its next action.
     pub initiative_penalty: i32,
@@ -45,6 +46,7 @@ pub struct SuppressionResult {
 
 /// The full, self-explaining result of one attack.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAttackOutcome))]
 pub struct AttackOutcome {
     pub kind: AttackKind,
     /// The total the check must reach: 8.

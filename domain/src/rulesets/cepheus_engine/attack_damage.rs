@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 /// One step of the damage working.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageStep))]
 pub struct DamageStep {
     pub reason: String,
     /// Dice rolled for this step, if any.
@@ -40,6 +41,7 @@ pub struct DamageStep {
 
 /// The full working of a hit's damage.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageBreakdown))]
 pub struct DamageBreakdown {
     /// The weapon's damage dice (or the spread's 2D6).
     pub dice: Vec<u32>,

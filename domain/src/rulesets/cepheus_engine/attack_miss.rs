@@ -25,6 +25,7 @@ pub const SCATTER_BASE_M: i32 = 6;
 
 /// A miss fired into combat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineStrayShot))]
 pub struct StrayShot {
     pub roll: u32,
     pub hits_nearest_other: bool,
@@ -32,6 +33,7 @@ pub struct StrayShot {
 
 /// The eight directions a thrown miss can scatter, relative to the line of the throw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineScatterDirection))]
 #[serde(rename_all = "snake_case")]
 pub enum ScatterDirection {
     Long,
@@ -57,6 +59,7 @@ const DIRECTIONS: [ScatterDirection; 8] = [
 
 /// Where a thrown miss lands, from the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineScatter))]
 pub struct Scatter {
     pub direction_roll: u32,
     pub direction: ScatterDirection,

@@ -50,6 +50,7 @@ pub const MAX_BLIND_FIRE_TARGETS: u32 = 100;
 
 /// Melee, shooting or thrown (cepheus-engine.txt, "Attack").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAttackKind))]
 #[serde(rename_all = "snake_case")]
 pub enum AttackKind {
     Melee,
@@ -79,6 +80,7 @@ impl AttackKind {
 
 /// The characteristic a melee attacker adds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineMeleeCharacteristic))]
 #[serde(rename_all = "snake_case")]
 pub enum MeleeCharacteristic {
     Str,
@@ -87,6 +89,7 @@ pub enum MeleeCharacteristic {
 
 /// The attacker, as far as the roll needs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAttacker))]
 #[serde(deny_unknown_fields)]
 pub struct Attacker {
     pub str: Characteristic,
@@ -114,6 +117,7 @@ impl Attacker {
 
 /// The two kinds of thrown weapon (cepheus-engine.txt, "Thrown Weapons").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineThrownKind))]
 #[serde(rename_all = "snake_case")]
 pub enum ThrownKind {
     /// Knives, rocks: damage from the impact, plus the Effect.
@@ -124,6 +128,7 @@ pub enum ThrownKind {
 
 /// The weapon's damage: D6 plus a flat bonus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineWeaponDamage))]
 #[serde(deny_unknown_fields)]
 pub struct WeaponDamage {
     pub damage_dice: u32,
@@ -144,6 +149,7 @@ impl WeaponDamage {
 
 /// The target.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDefender))]
 #[serde(deny_unknown_fields)]
 pub struct Defender {
     #[serde(default)]
@@ -161,6 +167,7 @@ pub struct Defender {
 
 /// Blind fire into a line holding this many eligible targets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineBlindFire))]
 #[serde(deny_unknown_fields)]
 pub struct BlindFire {
     pub eligible_targets: u32,
@@ -168,6 +175,7 @@ pub struct BlindFire {
 
 /// Everything needed to resolve one attack.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAttackRequest))]
 #[serde(deny_unknown_fields)]
 pub struct AttackRequest {
     pub circumstances: AttackCircumstances,

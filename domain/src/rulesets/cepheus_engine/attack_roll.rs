@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 /// The dice and total of one attack check.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAttackCheck))]
 pub struct AttackCheck {
     /// The dice that count.
     pub kept: Vec<u32>,

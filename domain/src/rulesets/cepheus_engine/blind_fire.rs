@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 /// The dice of one blind-fire attack: two kept, one dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineBlindFireRoll))]
 pub struct BlindFireRoll {
     /// The two dice that count, in the order rolled.
     pub kept: [u32; 2],

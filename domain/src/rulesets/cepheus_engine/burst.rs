@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 /// Extra damage from a burst: flat points or extra D6.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineExtraDamage))]
 #[serde(rename_all = "snake_case")]
 pub enum ExtraDamage {
     Flat(i32),
@@ -27,6 +28,7 @@ pub enum ExtraDamage {
 
 /// One row of the Burst Fire Effects table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineBurstEffect))]
 pub struct BurstEffect {
     pub attack_dm: i32,
     pub extra_damage: ExtraDamage,
@@ -34,6 +36,7 @@ pub struct BurstEffect {
 
 /// Whether a burst is sprayed (attack DM) or grouped (extra damage).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineBurstMode))]
 #[serde(rename_all = "snake_case")]
 pub enum BurstMode {
     Spray,
@@ -42,6 +45,7 @@ pub enum BurstMode {
 
 /// A burst as a client describes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineBurst))]
 #[serde(deny_unknown_fields)]
 pub struct Burst {
     pub rounds: u32,

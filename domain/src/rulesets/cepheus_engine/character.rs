@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 
 /// A physical characteristic: the three that take damage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEnginePhysical))]
 #[serde(rename_all = "lowercase")]
 pub enum Physical {
     Str,
@@ -70,6 +71,7 @@ pub type DamagePoints = Score<0, 30>;
 
 /// Damage taken so far by each physical characteristic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamage))]
 #[serde(deny_unknown_fields)]
 pub struct Damage {
     #[serde(default = "zero")]

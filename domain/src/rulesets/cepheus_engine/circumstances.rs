@@ -43,6 +43,7 @@ pub const EXTREME_RANGE_MIN_SKILL: i32 = 3;
 /// Everything about one attack that can change its DMs or damage. Only `weapon_type` and
 /// `range_band` are required; every other field defaults to "does not apply".
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAttackCircumstances))]
 #[serde(deny_unknown_fields)]
 pub struct AttackCircumstances {
     pub weapon_type: WeaponType,

@@ -23,6 +23,7 @@ pub const THROWN_M_PER_10_KPH: u32 = 3;
 
 /// The damage of one collision and what it does to the passengers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCollisionOutcome))]
 pub struct CollisionOutcome {
     pub speed_kph: f64,
     /// Started tens of kph: the number of D6.

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// How dark the battlefield is.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDarkness))]
 #[serde(rename_all = "snake_case")]
 pub enum Darkness {
     #[default]
@@ -26,6 +27,7 @@ pub enum Darkness {
 
 /// How much smoke or fog hides the target.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineSmoke))]
 #[serde(rename_all = "snake_case")]
 pub enum Smoke {
     #[default]

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 /// How much of the target is behind cover.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCoverLevel))]
 #[serde(rename_all = "snake_case")]
 pub enum CoverLevel {
     #[default]

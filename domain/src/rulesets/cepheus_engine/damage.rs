@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 /// A character's condition after damage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineStatus))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Uninjured,

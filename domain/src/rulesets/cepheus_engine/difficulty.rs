@@ -16,6 +16,7 @@ pub const TASK_TARGET: i32 = 8;
 
 /// How hard a task is; each step is a DM on the 2D6 roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDifficulty))]
 #[serde(rename_all = "snake_case")]
 pub enum Difficulty {
     Simple,

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 
 /// A change to initiative that holds for one round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInitiativeChange))]
 pub struct InitiativeChange {
     pub amount: i32,
     /// The round in which it holds.
@@ -35,6 +36,7 @@ pub struct InitiativeChange {
 
 /// A DM on every check the combatant makes during one round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCheckPenalty))]
 pub struct CheckPenalty {
     pub dm: i32,
     pub round: u32,
@@ -43,6 +45,7 @@ pub struct CheckPenalty {
 
 /// What Cepheus Engine tracks per combatant during a fight.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCombatState))]
 #[serde(default)]
 pub struct CombatState {
     pub initiative_changes: Vec<InitiativeChange>,
@@ -76,6 +79,7 @@ pub struct CombatState {
 /// A driver's evasive action: −`dm` on attacks against and from the vehicle, set in `round`, until
 /// the driver's next turn (cepheus-engine.txt, "Vehicular Actions").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineEvasiveMark))]
 pub struct EvasiveMark {
     pub dm: i32,
     pub round: u32,

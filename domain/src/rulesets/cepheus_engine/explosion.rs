@@ -26,6 +26,7 @@ pub const MAX_BLAST_DAMAGE: i32 = 10_000;
 
 /// What a character caught in a blast does about it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineExplosionResponse))]
 #[serde(rename_all = "snake_case")]
 pub enum ExplosionResponse {
     #[default]
@@ -38,6 +39,7 @@ pub enum ExplosionResponse {
 
 /// One character caught in a blast, as a client describes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineExplosionRequest))]
 #[serde(deny_unknown_fields)]
 pub struct ExplosionRequest {
     /// The blast's damage to this character, before armour.
@@ -50,6 +52,7 @@ pub struct ExplosionRequest {
 
 /// What the response did to the damage.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineExplosionOutcome))]
 pub struct ExplosionOutcome {
     pub damage_before: i32,
     pub response: ExplosionResponse,

@@ -24,6 +24,7 @@ pub const BASE_REST_HOURS: i32 = 3;
 
 /// What one bout of fatigue did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineFatigueOutcome))]
 #[serde(rename_all = "snake_case")]
 pub enum FatigueOutcome {
     /// The character is now fatigued (−2 to all checks).

@@ -35,6 +35,7 @@ pub const DISARM_TAKE_EFFECT: i32 = 6;
 
 /// The winner's options (cepheus-engine.txt, "Grappling").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineGrappleOption))]
 #[serde(rename_all = "snake_case")]
 pub enum GrappleOption {
     #[default]
@@ -49,6 +50,7 @@ pub enum GrappleOption {
 
 /// What a side will do if it wins.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineGrappleChoice))]
 #[serde(deny_unknown_fields)]
 pub struct GrappleChoice {
     #[serde(default)]
@@ -63,6 +65,7 @@ pub struct GrappleChoice {
 
 /// One side of the grapple.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineGrappleSide))]
 #[serde(deny_unknown_fields)]
 pub struct GrappleSide {
     /// Natural Weapons skill + characteristic DM (+ any other DMs), worked out by the caller.
@@ -75,6 +78,7 @@ pub struct GrappleSide {
 
 /// One opposed grappling check.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineGrappleRequest))]
 #[serde(deny_unknown_fields)]
 pub struct GrappleRequest {
     pub range: RangeBand,
@@ -87,6 +91,7 @@ pub struct GrappleRequest {
 
 /// Which combatant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineGrappleRole))]
 #[serde(rename_all = "snake_case")]
 pub enum GrappleRole {
     Attacker,
@@ -95,6 +100,7 @@ pub enum GrappleRole {
 
 /// What became of a disarmed weapon.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDisarmResult))]
 #[serde(rename_all = "snake_case")]
 pub enum DisarmResult {
     TakenByWinner,
@@ -103,6 +109,7 @@ pub enum DisarmResult {
 
 /// Damage to the loser, through its armour.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineGrappleDamage))]
 pub struct GrappleDamage {
     pub reason: String,
     pub dice: Vec<u32>,
@@ -114,6 +121,7 @@ pub struct GrappleDamage {
 
 /// What the winner did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineGrappleAction))]
 pub struct GrappleAction {
     pub by: GrappleRole,
     pub option: GrappleOption,
@@ -129,6 +137,7 @@ pub struct GrappleAction {
 
 /// The check, the winner's action and whether the grapple holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineGrappleOutcome))]
 pub struct GrappleOutcome {
     /// Side `a` is the attacker, `b` the defender.
     pub check: OpposedOutcome,

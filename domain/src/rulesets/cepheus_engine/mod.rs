@@ -35,8 +35,10 @@ pub mod vehicle;
 pub mod vehicle_damage;
 pub mod vehicle_location;
 pub mod weapon;
+mod plugin;
 
 pub use dynamic::CombatState;
+pub use plugin::{CepheusEngine, Report};
 
 use super::{InitiativeContext, InitiativeRoll, RuleError, TiePolicy};
 use crate::dice::Dice;
@@ -50,6 +52,7 @@ pub type Characteristic = Score<0, 30>;
 /// changes (see `character.rs`): read through `stats_input::StatsInput`, which refuses unknown
 /// fields and damage beyond a characteristic; fields at their default are not written out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineStats))]
 #[serde(try_from = "stats_input::StatsInput")]
 pub struct Stats {
     pub str: Characteristic,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// One DM to an attack roll and why it applies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineModifier))]
 pub struct Modifier {
     pub reason: String,
     pub dm: i32,
@@ -23,6 +24,7 @@ pub fn total_dm(modifiers: &[Modifier]) -> i32 {
 
 /// How one rule changes an attack's damage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageChange))]
 #[serde(rename_all = "snake_case")]
 pub enum DamageChange {
     /// Add this many points.
@@ -46,6 +48,7 @@ impl From<ExtraDamage> for DamageChange {
 
 /// One change to an attack's damage and why it applies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageModifier))]
 pub struct DamageModifier {
     pub reason: String,
     pub change: DamageChange,

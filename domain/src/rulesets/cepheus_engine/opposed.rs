@@ -21,6 +21,7 @@ pub const MAX_OPPOSED_DM: i32 = 50;
 
 /// One side's 2D6 check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCheckRoll))]
 pub struct CheckRoll {
     pub dice: [u32; 2],
     pub dm: i32,
@@ -32,6 +33,7 @@ pub struct CheckRoll {
 
 /// The two sides of an opposed check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineOpposedSide))]
 #[serde(rename_all = "snake_case")]
 pub enum OpposedSide {
     A,
@@ -40,6 +42,7 @@ pub enum OpposedSide {
 
 /// Both checks and who won (`None` on equal Effects).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineOpposedOutcome))]
 pub struct OpposedOutcome {
     pub a: CheckRoll,
     pub b: CheckRoll,

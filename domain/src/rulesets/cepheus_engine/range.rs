@@ -22,6 +22,7 @@ pub const METRES_PER_SQUARE: f64 = 1.5;
 
 /// The seven personal combat range bands, nearest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineRangeBand))]
 #[serde(rename_all = "snake_case")]
 pub enum RangeBand {
     Personal,

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// Whether, and how, the target dodges this attack.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDodge))]
 #[serde(rename_all = "snake_case")]
 pub enum Dodge {
     #[default]

@@ -22,6 +22,7 @@ pub const BLIND_FIRE_SKILL_LEVEL: i32 = 0;
 
 /// The attacker is fighting in zero gravity, with this Zero-G skill (`None` = no Zero-G skill).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineZeroG))]
 #[serde(deny_unknown_fields)]
 pub struct ZeroG {
     #[serde(default)]

@@ -29,6 +29,7 @@ pub type SkillLevel = Score<0, 15>;
 
 /// Skill levels by normalised name (see the module's decisions).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineSkills))]
 #[serde(try_from = "BTreeMap<String, SkillLevel>")]
 pub struct Skills(BTreeMap<String, SkillLevel>);
 

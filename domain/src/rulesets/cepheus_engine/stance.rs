@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 /// How a combatant is standing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineStance))]
 #[serde(rename_all = "snake_case")]
 pub enum Stance {
     #[default]

@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 /// A stat block as read, before the cross-field checks (see `character.rs` for the defaults).
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineStatsInput))]
 #[serde(deny_unknown_fields)]
 pub struct StatsInput {
     pub str: Characteristic,

@@ -24,6 +24,7 @@ pub const MAX_VEHICLE_DAMAGE: i32 = 1000;
 
 /// One entry of the Vehicle Damage table; a Double or Triple is that many hits on one location.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineHit))]
 #[serde(rename_all = "snake_case")]
 pub enum Hit {
     Single,

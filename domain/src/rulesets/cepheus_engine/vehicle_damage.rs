@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 /// One hit from the Vehicle Damage table, where it landed and what that does.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineVehicleHitResult))]
 pub struct VehicleHitResult {
     pub hit: Hit,
     /// 1 for a Single, 2 for a Double, 3 for a Triple.
@@ -39,6 +40,7 @@ pub struct VehicleHitResult {
 
 /// Every hit one attack (or collision) does to a vehicle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineVehicleDamageOutcome))]
 pub struct VehicleDamageOutcome {
     /// Damage after armour, as brought to the Vehicle Damage table.
     pub damage: i32,

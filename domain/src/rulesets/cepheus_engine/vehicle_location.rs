@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 /// The three columns of the Vehicle Hit Location table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineLocationTable))]
 #[serde(rename_all = "snake_case")]
 pub enum LocationTable {
     External,
@@ -26,6 +27,7 @@ pub enum LocationTable {
 
 /// A hit location as printed in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineHitLocation))]
 #[serde(rename_all = "snake_case")]
 pub enum HitLocation {
     Hull,
@@ -44,6 +46,7 @@ pub enum HitLocation {
 
 /// A 2D6 location roll and where it landed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineLocationRoll))]
 pub struct LocationRoll {
     pub roll: u32,
     pub location: HitLocation,

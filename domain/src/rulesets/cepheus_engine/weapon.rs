@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// The weapon categories of the attack difficulty table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineWeaponType))]
 #[serde(rename_all = "snake_case")]
 pub enum WeaponType {
     CloseQuarters,
@@ -57,6 +58,7 @@ impl WeaponType {
 /// What a weapon fires: the smoke penalty doubles for lasers, panic fire needs slugs and extreme
 /// range halves energy weapon damage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineWeaponTechnology))]
 #[serde(rename_all = "snake_case")]
 pub enum WeaponTechnology {
     /// Slugs, blades, bows, rockets and anything else that is not an energy weapon.

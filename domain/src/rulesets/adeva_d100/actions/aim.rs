@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// Aim: as a half action or as a full action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Aim))]
 #[serde(deny_unknown_fields)]
 pub struct Aim {
     pub action_type: ActionType,
@@ -35,6 +36,7 @@ pub fn aim(input: &Aim) -> Result<ActionSpec, RuleError> {
 
 /// What an action does to an unused aim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AimFate))]
 #[serde(rename_all = "snake_case")]
 pub enum AimFate {
     /// The action is an attack: it takes the bonus.

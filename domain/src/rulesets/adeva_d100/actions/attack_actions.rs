@@ -52,6 +52,7 @@ pub const CHARGE_STRAIGHT_SQUARES: u32 = 4;
 
 /// A single attack with one weapon.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100SingleAttack))]
 #[serde(deny_unknown_fields)]
 pub struct SingleAttack {
     pub weapon: Weapon,
@@ -59,6 +60,7 @@ pub struct SingleAttack {
 
 /// A Burst or Flurry: the weapon and how many hits are declared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100MultiHitAttack))]
 #[serde(deny_unknown_fields)]
 pub struct MultiHitAttack {
     pub weapon: Weapon,
@@ -67,6 +69,7 @@ pub struct MultiHitAttack {
 
 /// A Called Shot: the weapon and the body part (or object) aimed at.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100CalledShot))]
 #[serde(deny_unknown_fields)]
 pub struct CalledShot {
     pub weapon: Weapon,
@@ -75,6 +78,7 @@ pub struct CalledShot {
 
 /// What a Charge ends with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ChargeStrike))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ChargeStrike {
     /// The usual single melee attack.
@@ -87,6 +91,7 @@ pub enum ChargeStrike {
 
 /// A Charge: how far, the charger's Half Move, the straight run at the end, and the strike.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Charge))]
 #[serde(deny_unknown_fields)]
 pub struct Charge {
     pub distance_squares: u32,
@@ -98,6 +103,7 @@ pub struct Charge {
 /// One weapon's part in a Multiple Attack; `declared_hits` fires it on Burst (ranged) or Flurry
 /// (melee).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100MultipleAttackWeapon))]
 #[serde(deny_unknown_fields)]
 pub struct MultipleAttackWeapon {
     pub weapon: Weapon,
@@ -107,6 +113,7 @@ pub struct MultipleAttackWeapon {
 
 /// A Multiple Attack: how many weapons are equipped and the ones attacking.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100MultipleAttack))]
 #[serde(deny_unknown_fields)]
 pub struct MultipleAttack {
     pub equipped_weapons: u32,
@@ -115,6 +122,7 @@ pub struct MultipleAttack {
 
 /// An Attack of Opportunity and the enemy's move that allows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackOfOpportunity))]
 #[serde(deny_unknown_fields)]
 pub struct AttackOfOpportunity {
     pub weapon: Weapon,
@@ -129,6 +137,7 @@ pub struct AttackOfOpportunity {
 
 /// A Counter-Attack and what allows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100CounterAttack))]
 #[serde(deny_unknown_fields)]
 pub struct CounterAttack {
     pub weapon: Weapon,
@@ -459,6 +468,7 @@ pub fn jams(roll: u32) -> bool {
 
 /// Whether a Burst or a Flurry is being spread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Spread))]
 #[serde(rename_all = "snake_case")]
 pub enum Spread {
     Burst,
@@ -467,6 +477,7 @@ pub enum Spread {
 
 /// Another target that should take some of the hits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100OtherTarget))]
 #[serde(deny_unknown_fields)]
 pub struct OtherTarget {
     pub name: String,
@@ -483,6 +494,7 @@ pub struct OtherTarget {
 
 /// How the caller wants to spread the hits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100HitSpread))]
 #[serde(deny_unknown_fields)]
 pub struct HitSpread {
     pub target: String,
@@ -494,6 +506,7 @@ pub struct HitSpread {
 
 /// Hits landing on one target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TargetHits))]
 pub struct TargetHits {
     pub target: String,
     pub hits: u32,

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 /// An action from the Action List with what it needs, e.g.
 /// `{"action": "burst", "weapon": {...}, "declared_hits": 3}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DeclaredAction))]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum DeclaredAction {
     StandardAttack(SingleAttack),

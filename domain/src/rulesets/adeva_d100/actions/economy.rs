@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 /// What one character has spent this turn and this round.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TurnBudget))]
 #[serde(default, deny_unknown_fields)]
 pub struct TurnBudget {
     /// Surprised: loses its first turn and takes no reactions until that turn is over.
@@ -191,6 +192,7 @@ impl TurnBudget {
 
 /// Progress on an extended action (adeva-d100.txt, "Actions", "Extended Actions").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ExtendedAction))]
 #[serde(deny_unknown_fields)]
 pub struct ExtendedAction {
     pub name: String,
@@ -205,6 +207,7 @@ pub struct ExtendedAction {
 
 /// What an interruption did to an extended action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Interruption))]
 #[serde(rename_all = "snake_case")]
 pub enum Interruption {
     /// The work so far is lost; it must start again.

@@ -35,6 +35,7 @@ use serde::{Deserialize, Serialize};
 
 /// Grapple (Initiate): a free hand is needed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100GrappleInitiate))]
 #[serde(deny_unknown_fields)]
 pub struct GrappleInitiate {
     pub hand_free: bool,
@@ -42,6 +43,7 @@ pub struct GrappleInitiate {
 
 /// A participant's place in a grapple.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100GrappleRole))]
 #[serde(rename_all = "snake_case")]
 pub enum GrappleRole {
     Controller,
@@ -50,6 +52,7 @@ pub enum GrappleRole {
 
 /// The weapons the grapple's Standard Attack allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100GrappleWeapon))]
 #[serde(rename_all = "snake_case")]
 pub enum GrappleWeapon {
     Natural,
@@ -61,6 +64,7 @@ pub enum GrappleWeapon {
 
 /// A Power used in a grapple.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100PowerUse))]
 #[serde(deny_unknown_fields)]
 pub struct PowerUse {
     pub name: String,
@@ -73,6 +77,7 @@ pub struct PowerUse {
 
 /// What Break Free tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100BreakFreeWith))]
 #[serde(rename_all = "snake_case")]
 pub enum BreakFreeWith {
     Strength,
@@ -81,6 +86,7 @@ pub enum BreakFreeWith {
 
 /// The action a controller takes after its 'Grapple' action (or after Take Control).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100GrappleFollowUp))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum GrappleFollowUp {
     /// Controller: opposed Strength; unarmed (or natural) damage and a level of Fatigue.
@@ -107,6 +113,7 @@ impl GrappleFollowUp {
 
 /// One grapple action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100GrappleMove))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum GrappleMove {
     /// Controller: the 'Grapple' Full Action and what it leads to.
@@ -126,6 +133,7 @@ pub enum GrappleMove {
 
 /// A grapple action and who takes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100GrappleAction))]
 #[serde(deny_unknown_fields)]
 pub struct GrappleAction {
     pub role: GrappleRole,

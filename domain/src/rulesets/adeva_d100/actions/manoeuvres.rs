@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 /// Knock Down: made right after a Half Move or not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100KnockDown))]
 #[serde(deny_unknown_fields)]
 pub struct KnockDown {
     #[serde(default)]
@@ -42,6 +43,7 @@ pub struct KnockDown {
 
 /// Take Down: the weapon and the talent it needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TakeDown))]
 #[serde(deny_unknown_fields)]
 pub struct TakeDown {
     pub weapon: Weapon,
@@ -50,6 +52,7 @@ pub struct TakeDown {
 
 /// Disarm: the talent it needs, and Advanced Disarm's bonus.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Disarm))]
 #[serde(deny_unknown_fields)]
 pub struct Disarm {
     pub has_talent: bool,
@@ -92,6 +95,7 @@ pub fn knock_down(input: &KnockDown) -> ActionSpec {
 
 /// What a Knock Down did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100KnockDownOutcome))]
 #[serde(rename_all = "snake_case")]
 pub enum KnockDownOutcome {
     /// The target is knocked prone.
@@ -149,6 +153,7 @@ pub fn take_down_penalty(damage: u32, toughness_bonus: u32) -> Option<Modifier> 
 
 /// A Take Down's hit, after the damage roll.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TakeDownResult))]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum TakeDownResult {
     /// No damage got past soak: the attack does nothing.
@@ -194,6 +199,7 @@ pub fn disarm(input: &Disarm) -> Result<ActionSpec, RuleError> {
 
 /// What a Disarm did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DisarmOutcome))]
 #[serde(rename_all = "snake_case")]
 pub enum DisarmOutcome {
     Failed,

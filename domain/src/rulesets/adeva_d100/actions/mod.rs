@@ -38,6 +38,7 @@ use serde::{Deserialize, Serialize};
 
 /// The five kinds of action and what they cost (adeva-d100.txt, "Actions").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionType))]
 #[serde(rename_all = "snake_case")]
 pub enum ActionType {
     /// One per turn, and then no Half Actions.
@@ -66,6 +67,7 @@ impl ActionType {
 
 /// Action subtypes, which decide when an action may be used (adeva-d100.txt, "Action List").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionSubtype))]
 #[serde(rename_all = "snake_case")]
 pub enum ActionSubtype {
     Attack,
@@ -77,6 +79,7 @@ pub enum ActionSubtype {
 
 /// Which action from the table (or another action, by name, for the budget).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionKind))]
 #[serde(rename_all = "snake_case")]
 pub enum ActionKind {
     StandardAttack,
@@ -148,6 +151,7 @@ impl ActionKind {
 
 /// The nine characteristics, by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100CharacteristicName))]
 #[serde(rename_all = "snake_case")]
 pub enum CharacteristicName {
     Ws,
@@ -199,6 +203,7 @@ impl CharacteristicName {
 
 /// How a weapon attacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100WeaponClass))]
 #[serde(rename_all = "snake_case")]
 pub enum WeaponClass {
     Melee,
@@ -209,6 +214,7 @@ pub enum WeaponClass {
 
 /// What an action needs to know about a weapon.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Weapon))]
 #[serde(deny_unknown_fields)]
 pub struct Weapon {
     pub name: String,
@@ -301,6 +307,7 @@ fn check_rating(field: &str, value: u32) -> Result<(), RuleError> {
 
 /// How many hits a test scores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100HitRule))]
 #[serde(tag = "rule", rename_all = "snake_case")]
 pub enum HitRule {
     /// The test decides something other than hits (an opposed test, a grapple).
@@ -343,6 +350,7 @@ impl HitRule {
 /// The ways a target may try to evade an attack (adeva-d100.txt, "Attacking", Step Four;
 /// "Deflectors"; "Boarding").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Evasion))]
 #[serde(rename_all = "snake_case")]
 pub enum Evasion {
     Dodge,
@@ -370,6 +378,7 @@ pub const USUAL_EVASIONS: [Evasion; 4] =
 
 /// The other side of an opposed test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Opposition))]
 pub struct Opposition {
     /// The characteristic the opponent tests.
     pub characteristic: CharacteristicName,
@@ -377,6 +386,7 @@ pub struct Opposition {
 
 /// One test an action calls for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TestSpec))]
 pub struct TestSpec {
     /// What the test is for, e.g. "attack with Autogun" or "opposed Strength test".
     pub label: String,
@@ -451,6 +461,7 @@ impl TestSpec {
 
 /// When a lingering effect ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Until))]
 #[serde(rename_all = "snake_case")]
 pub enum Until {
     /// The start of the acting character's next turn.
@@ -463,6 +474,7 @@ pub enum Until {
 
 /// What an action leaves behind once it is done.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100LingeringEffect))]
 #[serde(tag = "effect", rename_all = "snake_case")]
 pub enum LingeringEffect {
     /// The actor's own Evasion tests take this modifier (Heavy Attack).
@@ -488,6 +500,7 @@ pub enum LingeringEffect {
 
 /// Everything one declared action costs and calls for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionSpec))]
 pub struct ActionSpec {
     pub action: ActionKind,
     pub action_type: ActionType,

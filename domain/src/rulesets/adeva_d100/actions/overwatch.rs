@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 
 /// The attack an Overwatch readies.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100OverwatchAttack))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum OverwatchAttack {
     Standard {},
@@ -38,6 +39,7 @@ pub enum OverwatchAttack {
 
 /// A condition that fires the Overwatch.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100OverwatchTrigger))]
 #[serde(tag = "condition", rename_all = "snake_case", deny_unknown_fields)]
 pub enum OverwatchTrigger {
     /// Any enemy performs an action.
@@ -54,6 +56,7 @@ pub enum OverwatchTrigger {
 
 /// An Overwatch as declared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Overwatch))]
 #[serde(deny_unknown_fields)]
 pub struct Overwatch {
     pub weapon: Weapon,
@@ -110,6 +113,7 @@ pub fn overwatch(input: &Overwatch) -> Result<ActionSpec, RuleError> {
 
 /// Something a character does that may fire an Overwatch.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ObservedAction))]
 #[serde(deny_unknown_fields)]
 pub struct ObservedAction {
     pub actor: String,
@@ -123,6 +127,7 @@ pub struct ObservedAction {
 
 /// Whether an observed action fires the Overwatch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TriggerVerdict))]
 #[serde(rename_all = "snake_case")]
 pub enum TriggerVerdict {
     Fires,
@@ -166,6 +171,7 @@ fn same(a: &str, b: &str) -> bool {
 
 /// Who acts first when the Overwatch fires at the same moment as another character's action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100FirstToAct))]
 pub struct FirstToAct {
     pub overwatch_first: bool,
     /// The opposed Agility test, when one was made.

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 /// A character who must make a Pinning test.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100PinningSubject))]
 #[serde(deny_unknown_fields)]
 pub struct PinningSubject {
     pub name: String,
@@ -32,6 +33,7 @@ pub struct PinningSubject {
 
 /// One Pinning test and its result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100PinningOutcome))]
 pub struct PinningOutcome {
     pub name: String,
     pub characteristic: CharacteristicName,

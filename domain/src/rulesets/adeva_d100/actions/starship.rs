@@ -27,6 +27,7 @@ pub const MAX_SIZE: u32 = 100;
 
 /// Boarding as declared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Boarding))]
 #[serde(deny_unknown_fields)]
 pub struct Boarding {
     pub target_is_starship: bool,
@@ -59,6 +60,7 @@ pub fn boarding(input: &Boarding) -> Result<ActionSpec, RuleError> {
 
 /// One ship in a Ram.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100RamShip))]
 #[serde(deny_unknown_fields)]
 pub struct RamShip {
     pub strength_bonus: u32,
@@ -67,6 +69,7 @@ pub struct RamShip {
 
 /// A Ram as declared: the approach, as for a Charge, and both ships.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Ram))]
 #[serde(deny_unknown_fields)]
 pub struct Ram {
     pub distance_squares: u32,
@@ -78,6 +81,7 @@ pub struct Ram {
 
 /// Impact damage: 1d10 plus a bonus, with a Penetration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ImpactDamage))]
 pub struct ImpactDamage {
     /// Added to the 1d10.
     pub bonus: u32,
@@ -93,6 +97,7 @@ impl ImpactDamage {
 
 /// Both blows of a Ram.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100RamDamage))]
 pub struct RamDamage {
     /// Dealt to the target on a hit: 1d10 + SB + 2 × Size, Penetration 2 × Size.
     pub to_target: ImpactDamage,

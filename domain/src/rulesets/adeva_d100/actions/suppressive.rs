@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 
 /// Semi-auto or full-auto fire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AutoMode))]
 #[serde(rename_all = "snake_case")]
 pub enum AutoMode {
     SemiAuto,
@@ -65,6 +66,7 @@ impl AutoMode {
 
 /// Suppressive Fire as declared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100SuppressiveFire))]
 #[serde(deny_unknown_fields)]
 pub struct SuppressiveFire {
     pub weapon: Weapon,
@@ -119,6 +121,7 @@ pub fn suppressive_fire(input: &SuppressiveFire) -> Result<ActionSpec, RuleError
 
 /// The shot and the enemies in the kill zone.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100SuppressiveVolley))]
 #[serde(deny_unknown_fields)]
 pub struct SuppressiveVolley {
     /// The shooter's Ballistic Skill.
@@ -132,6 +135,7 @@ pub struct SuppressiveVolley {
 
 /// One hit and the victim it found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100VictimRoll))]
 pub struct VictimRoll {
     /// The victim die, when more than one enemy was in the zone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -141,6 +145,7 @@ pub struct VictimRoll {
 
 /// Everything a burst of Suppressive Fire did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100SuppressiveOutcome))]
 pub struct SuppressiveOutcome {
     pub attack: ModifiedTest,
     pub jammed: bool,

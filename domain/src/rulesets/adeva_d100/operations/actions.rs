@@ -46,6 +46,7 @@ use serde::{Deserialize, Serialize};
 
 /// POST /v1/encounters/{id}/actions for adeva-d100.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Action))]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     Declared {
@@ -227,6 +228,7 @@ pub enum Action {
 
 /// What an action did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionOutcome))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ActionOutcome {
     Declared {
@@ -336,6 +338,7 @@ pub enum ActionOutcome {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionReport))]
 pub struct ActionReport {
     pub combatant_id: CombatantId,
     pub action: String,
@@ -363,7 +366,7 @@ pub fn act(
     let events = vec![Event::ActionTaken {
         combatant_id: id,
         action: name,
-        report: RulesetReport::AdevaAction(Box::new(report.clone())),
+        report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Action(Box::new(report.clone()))),
     }];
     *encounter = draft;
     Ok((events, report))

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// POST /v1/encounters/{id}/attacks for adeva-d100.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EncounterAttack))]
 #[serde(deny_unknown_fields)]
 pub struct EncounterAttack {
     pub attacker_id: CombatantId,
@@ -48,6 +49,7 @@ pub struct EncounterAttack {
 
 /// Another target of a Burst or Flurry.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ExtraTarget))]
 #[serde(deny_unknown_fields)]
 pub struct ExtraTarget {
     pub target_id: CombatantId,
@@ -70,6 +72,7 @@ pub struct ExtraTarget {
 
 /// What the attack did to one target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TargetReport))]
 pub struct TargetReport {
     pub target_id: CombatantId,
     pub target_name: String,
@@ -81,6 +84,7 @@ pub struct TargetReport {
 
 /// Everything one stored attack did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackReport))]
 pub struct AttackReport {
     pub attacker_id: CombatantId,
     pub attacker_name: String,
@@ -112,7 +116,7 @@ pub fn attack(
     let events = vec![Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),
-        report: RulesetReport::AdevaAttack(Box::new(report.clone())),
+        report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Attack(Box::new(report.clone()))),
     }];
     *encounter = draft;
     Ok((events, report))
@@ -206,7 +210,7 @@ fn run(
             attack_modifier: extra.map_or(0, |e| e.attack_modifier),
         });
     }
-    let lethal = draft.options.adeva().and_then(|options| options.lethal_damage_table.clone());
+    let lethal = crate::rulesets::plugin::options::<super::super::AdevaD100>(draft).lethal_damage_table;
     let input = AttackInput {
         action: &request.action,
         damage: request.damage,

@@ -54,6 +54,7 @@ pub const MAX_LETHAL_NAME_CHARS: usize = 100;
 
 /// A target's evasion choice.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EvasionChoice))]
 #[serde(rename_all = "snake_case")]
 pub enum EvasionChoice {
     #[default]
@@ -130,6 +131,7 @@ pub(crate) struct AttackInput<'a> {
 
 /// What one attack did to one target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TargetOutcome))]
 pub struct TargetOutcome {
     pub hits_allocated: u32,
     pub evasion: Option<EvasionResult>,

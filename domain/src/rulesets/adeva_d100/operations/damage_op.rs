@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// POST /v1/encounters/{id}/damage for adeva-d100.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EncounterDamage))]
 #[serde(deny_unknown_fields)]
 pub struct EncounterDamage {
     pub combatant_id: CombatantId,
@@ -30,6 +31,7 @@ pub struct EncounterDamage {
 
 /// What the damage did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DamageReport))]
 pub struct DamageReport {
     pub combatant_id: CombatantId,
     pub name: String,
@@ -102,7 +104,7 @@ pub fn damage(
     };
     let events = vec![Event::DamageApplied {
         combatant_id: request.combatant_id,
-        report: RulesetReport::AdevaDamage(Box::new(report.clone())),
+        report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Damage(Box::new(report.clone()))),
     }];
     *encounter = draft;
     Ok((events, report))

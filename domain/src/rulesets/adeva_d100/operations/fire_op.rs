@@ -64,6 +64,7 @@ use serde::{Deserialize, Serialize};
 
 /// One weapon of a Multiple Attack as the client sends it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100WeaponAttack))]
 #[serde(deny_unknown_fields)]
 pub struct WeaponAttack {
     #[serde(flatten)]
@@ -204,6 +205,7 @@ pub(super) struct Volley {
 
 /// One Suppressive Fire hit on its victim: damage, soak and the wounds it took.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100SuppressiveHit))]
 pub struct SuppressiveHit {
     pub victim_id: CombatantId,
     /// The hit's number in the volley, from 1.
@@ -358,6 +360,7 @@ pub(super) fn overwatch_set(
 
 /// What the client says it saw.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Observed))]
 #[serde(deny_unknown_fields)]
 pub struct Observed {
     pub in_kill_zone: bool,

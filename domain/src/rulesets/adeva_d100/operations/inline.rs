@@ -14,6 +14,7 @@ use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100InlineAttack))]
 #[serde(deny_unknown_fields)]
 pub struct InlineAttack {
     pub attacker: Stats,
@@ -43,6 +44,7 @@ pub struct InlineAttack {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100InlineAttackReport))]
 pub struct InlineAttackReport {
     pub action: String,
     pub altitude: AltitudeAccess,
@@ -96,6 +98,7 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<InlineAtt
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100InlineDamage))]
 #[serde(deny_unknown_fields)]
 pub struct InlineDamage {
     pub target: Stats,
@@ -107,6 +110,7 @@ pub struct InlineDamage {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100InlineDamageReport))]
 pub struct InlineDamageReport {
     pub soak: Option<Soak>,
     pub wounds: WoundsLoss,

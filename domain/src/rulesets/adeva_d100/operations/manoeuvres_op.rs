@@ -415,6 +415,7 @@ pub(super) fn stand(draft: &mut Encounter, actor: CombatantId) -> Result<Ran, En
 /// How the target ship evades a Boarding ("dodging, deflecting or by using the 'Repel Boarders'
 /// action").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100BoardingEvasionKind))]
 #[serde(rename_all = "snake_case")]
 pub enum BoardingEvasionKind {
     Dodge,
@@ -425,6 +426,7 @@ pub enum BoardingEvasionKind {
 /// The target's evasion against a Boarding and the threshold it tests (its Agility for a dodge,
 /// its Deflector's strength, its Repel Boarders test: the text gives none, the caller's word).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100BoardingEvasion))]
 #[serde(deny_unknown_fields)]
 pub struct BoardingEvasion {
     pub kind: BoardingEvasionKind,

@@ -79,6 +79,7 @@ pub const MAX_EXPLOSION_DAMAGE: i32 = 10_000;
 
 /// A reaction declared on its own, against something the engine does not model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineStandaloneReaction))]
 #[serde(rename_all = "snake_case")]
 pub enum StandaloneReaction {
     Dodge,
@@ -87,6 +88,7 @@ pub enum StandaloneReaction {
 
 /// POST /v1/encounters/{id}/actions: one declared action, tagged by `action`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAction))]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     Hasten {
@@ -335,6 +337,7 @@ impl Action {
 
 /// A 2D6 check made for an action.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCheckReport))]
 pub struct CheckReport {
     pub purpose: String,
     pub modifiers: Vec<Modifier>,
@@ -343,6 +346,7 @@ pub struct CheckReport {
 
 /// Where the combatant's aim stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAimReport))]
 pub struct AimReport {
     pub target_id: CombatantId,
     pub aim: u8,
@@ -351,6 +355,7 @@ pub struct AimReport {
 
 /// What one declared action did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineActionReport))]
 pub struct ActionReport {
     pub combatant_id: CombatantId,
     pub name: String,
@@ -435,7 +440,7 @@ pub fn act(
     let mut events = vec![Event::ActionTaken {
         combatant_id: action.combatant_id().clone(),
         action: action.name().to_string(),
-        report: RulesetReport::CepheusAction(Box::new(report.clone())),
+        report: RulesetReport::CepheusEngine(crate::rulesets::cepheus_engine::Report::Action(Box::new(report.clone()))),
     }];
     events.extend(consequences);
     *encounter = draft;

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 /// What one hit did to a stored combatant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineHitResult))]
 pub struct HitResult {
     pub combatant_id: CombatantId,
     pub name: String,

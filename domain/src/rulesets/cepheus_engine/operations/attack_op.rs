@@ -51,6 +51,7 @@ use serde::{Deserialize, Serialize};
 attack_request_struct! {
     /// POST /v1/encounters/{id}/attacks: one attack between stored combatants.
     #[derive(Debug, Clone, PartialEq, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineEncounterAttack))]
     #[serde(deny_unknown_fields)]
     pub struct EncounterAttack {
         pub attacker_id: CombatantId,
@@ -69,6 +70,7 @@ attack_request_struct! {
 
 /// A stray shot that hit the combatant nearest the target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineStrayHit))]
 pub struct StrayHit {
     pub combatant_id: CombatantId,
     pub damage: DamageBreakdown,
@@ -77,6 +79,7 @@ pub struct StrayHit {
 
 /// Everything one stored attack did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAttackReport))]
 pub struct AttackReport {
     pub attacker_id: CombatantId,
     pub attacker_name: String,
@@ -118,7 +121,7 @@ pub fn attack(
     events.push(Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),
-        report: RulesetReport::CepheusAttack(Box::new(report.clone())),
+        report: RulesetReport::CepheusEngine(crate::rulesets::cepheus_engine::Report::Attack(Box::new(report.clone()))),
     });
     *encounter = draft;
     Ok((events, report))

@@ -27,6 +27,7 @@ pub const MAX_EFFECT: i32 = 100;
 
 /// POST /v1/encounters/{id}/damage.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineEncounterDamage))]
 #[serde(deny_unknown_fields)]
 pub struct EncounterDamage {
     pub target_id: CombatantId,
@@ -46,6 +47,7 @@ pub struct EncounterDamage {
 
 /// What the damage did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageReport))]
 pub struct DamageReport {
     pub target_id: CombatantId,
     pub target_name: String,
@@ -121,7 +123,7 @@ pub fn damage(
     };
     let events = vec![Event::DamageApplied {
         combatant_id: request.target_id,
-        report: RulesetReport::CepheusDamage(Box::new(report.clone())),
+        report: RulesetReport::CepheusEngine(crate::rulesets::cepheus_engine::Report::Damage(Box::new(report.clone()))),
     }];
     *encounter = draft;
     Ok((events, report))

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 
 /// What an action costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCost))]
 #[serde(rename_all = "snake_case")]
 pub enum Cost {
     Free,
@@ -35,6 +36,7 @@ pub enum Cost {
 
 /// The actions a combatant has recorded in its turn this round.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineActionEconomy))]
 #[serde(default)]
 pub struct ActionEconomy {
     /// The round these counters belong to.

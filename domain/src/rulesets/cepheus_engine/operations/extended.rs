@@ -31,6 +31,7 @@ pub const MAX_EXTENDED_ROUNDS: u32 = 1000;
 
 /// An extended action in progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineExtendedAction))]
 pub struct ExtendedAction {
     /// The skill in question (normalised name).
     pub skill: String,
@@ -46,6 +47,7 @@ pub struct ExtendedAction {
 
 /// What the 8+ check after a hit decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineExtendedCheckOutcome))]
 #[serde(rename_all = "snake_case")]
 pub enum ExtendedCheckOutcome {
     /// Passed: the work goes on.
@@ -60,6 +62,7 @@ pub enum ExtendedCheckOutcome {
 
 /// The check an extended action's worker makes when hit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineExtendedCheck))]
 pub struct ExtendedCheck {
     pub skill: String,
     pub modifiers: Vec<Modifier>,
@@ -160,7 +163,7 @@ pub fn progress_at_end_of_round(encounter: &mut Encounter, ending: u32, events: 
         events.push(Event::ActionTaken {
             combatant_id: id,
             action: "extended_action_completed".into(),
-            report: RulesetReport::CepheusAction(Box::new(report)),
+            report: RulesetReport::CepheusEngine(crate::rulesets::cepheus_engine::Report::Action(Box::new(report))),
         });
     }
 }

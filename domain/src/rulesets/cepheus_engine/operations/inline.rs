@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 attack_request_struct! {
     /// POST /v1/rulesets/cepheus-engine/attacks: an attack between inline stat blocks.
     #[derive(Debug, Clone, PartialEq, Deserialize)]
+    #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInlineAttack))]
     #[serde(deny_unknown_fields)]
     pub struct InlineAttack {
         pub attacker: Stats,
@@ -46,6 +47,7 @@ attack_request_struct! {
 
 /// The attack and what it did to the target's stat block.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInlineAttackReport))]
 pub struct InlineAttackReport {
     pub skill: String,
     pub skill_level: Option<i32>,
@@ -60,6 +62,7 @@ pub struct InlineAttackReport {
 
 /// POST /v1/rulesets/cepheus-engine/damage: damage on an inline stat block.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInlineDamage))]
 #[serde(deny_unknown_fields)]
 pub struct InlineDamage {
     pub target: Stats,
@@ -76,6 +79,7 @@ pub struct InlineDamage {
 
 /// What the damage did to the stat block.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInlineDamageReport))]
 pub struct InlineDamageReport {
     pub damage: i32,
     pub armour: u32,

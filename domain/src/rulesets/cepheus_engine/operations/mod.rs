@@ -170,6 +170,7 @@ pub(crate) fn melee_level(stats: &Stats) -> i32 {
 
 /// One of the six characteristics, as a client names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCharacteristicName))]
 #[serde(rename_all = "snake_case")]
 pub enum CharacteristicName {
     Str,

@@ -55,6 +55,7 @@ pub const MAX_HEALING_DAYS: u32 = 365;
 
 /// How a character heals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineHealMethod))]
 #[serde(rename_all = "snake_case")]
 pub enum HealMethod {
     NaturalRest,
@@ -67,6 +68,7 @@ pub enum HealMethod {
 
 /// What healing did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineHealingReport))]
 pub struct HealingReport {
     pub method: HealMethod,
     pub days: u32,

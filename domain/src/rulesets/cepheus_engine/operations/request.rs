@@ -42,6 +42,7 @@ pub const MAX_CLIENT_MODIFIERS: usize = 10;
 
 /// The weapon used.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineWeapon))]
 #[serde(deny_unknown_fields)]
 pub struct Weapon {
     pub weapon_type: WeaponType,
@@ -61,6 +62,7 @@ pub struct Weapon {
 
 /// The target's reaction to one attack.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineReaction))]
 #[serde(rename_all = "snake_case")]
 pub enum Reaction {
     #[default]

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 /// When suppression last affected a combatant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineSuppressionMark))]
 pub struct SuppressionMark {
     pub round: u32,
     /// The combatant had already had its turn that round when suppressed.
@@ -27,6 +28,7 @@ pub struct SuppressionMark {
 
 /// What suppression did to its target.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineSuppressionApplied))]
 pub struct SuppressionApplied {
     pub applied: bool,
     pub initiative_penalty: i32,

@@ -1,0 +1,333 @@
+//! One typed route per ruleset operation, with its OpenAPI path and named schemas built from the
+//! command's own types: `<Ruleset><Operation>Request` (the ruleset's request plus the dice fields),
+//! `<Ruleset><Operation>Response` / `…InlineResponse` (the envelope around the one report type).
+//! Generated clients get one typed function per operation (see GUIDE §2a: typed routes beat one
+//! route with an undiscriminated `oneOf` body, which generators cannot narrow).
+
+use super::operations;
+use super::responses::{AuthErrors, DiceErrors, MutationErrors};
+use crate::error::Problem;
+use actix_web::dev::{AppService, HttpServiceFactory};
+use actix_web::web;
+use serde_json::Value;
+use skirmish_domain::dice::MAX_SCRIPTED_ROLLS;
+use skirmish_domain::rulesets::{Command, Ruleset, Stateless};
+use utoipa::openapi::path::{
+    HttpMethod, Operation, OperationBuilder, ParameterBuilder, ParameterIn, PathItem, Paths,
+};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder, ResponsesBuilder};
+use utoipa::{IntoResponses, PartialSchema, ToSchema};
+use utoipa_actix_web::OpenApiFactory;
+
+type Schemas = Vec<(String, RefOr<Schema>)>;
+
+/// An actix resource together with its part of the OpenAPI document.
+pub struct TypedRoute {
+    resource: actix_web::Resource,
+    paths: Paths,
+    schemas: Schemas,
+}
+
+impl HttpServiceFactory for TypedRoute {
+    fn register(self, config: &mut AppService) {
+        self.resource.register(config);
+    }
+}
+
+impl OpenApiFactory for TypedRoute {
+    fn paths(&self) -> Paths {
+        self.paths.clone()
+    }
+
+    fn schemas(&self, schemas: &mut Schemas) {
+        schemas.extend(self.schemas.iter().cloned());
+    }
+}
+
+/// `attacks` → `Attacks`, `called_shot` → `CalledShot`.
+fn pascal(name: &str) -> String {
+    name.split(['_', '-'])
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn integer(format: KnownFormat, minimum: f64, maximum: f64, description: &str) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(format)))
+        .minimum(Some(minimum))
+        .maximum(Some(maximum))
+        .description(Some(description))
+        .into()
+}
+
+/// The dice fields every operation body takes beside the ruleset's request.
+fn dice_fields() -> Vec<(&'static str, RefOr<Schema>)> {
+    let seed = integer(
+        KnownFormat::Int64,
+        0.0,
+        crate::wire::MAX_SEED as f64,
+        "Seed of the RNG, to replay a roll (a fresh one is drawn and reported when left out).",
+    );
+    let die =
+        integer(KnownFormat::Int32, 1.0, f64::from(skirmish_domain::dice::MAX_SIDES), "One die as rolled");
+    let rolls = ArrayBuilder::new()
+        .items(die)
+        .max_items(Some(MAX_SCRIPTED_ROLLS))
+        .description(Some("Dice rolled at the table, used in order before the RNG takes over."))
+        .into();
+    let strict = ObjectBuilder::new()
+        .schema_type(Type::Boolean)
+        .description(Some("Refuse (422 naming `rolls`) when `rolls` holds too few or too many dice."))
+        .into();
+    vec![("seed", seed), ("rolls", rolls), ("strict_rolls", strict)]
+}
+
+/// The ruleset's request schema with the dice fields added to it (to each variant of a tagged
+/// enum). A variant that is only a reference is wrapped as `allOf [variant, dice fields]`.
+fn with_dice_fields(schema: RefOr<Schema>) -> RefOr<Schema> {
+    match schema {
+        RefOr::T(Schema::Object(mut object)) => {
+            for (name, field) in dice_fields() {
+                object.properties.insert(name.to_owned(), field);
+            }
+            RefOr::T(Schema::Object(object))
+        }
+        RefOr::T(Schema::OneOf(mut one_of)) => {
+            one_of.items = one_of.items.into_iter().map(with_dice_fields).collect();
+            RefOr::T(Schema::OneOf(one_of))
+        }
+        RefOr::T(Schema::AllOf(mut all_of)) => {
+            let mut dice = ObjectBuilder::new();
+            for (name, field) in dice_fields() {
+                dice = dice.property(name, field);
+            }
+            all_of.items.push(dice.into());
+            RefOr::T(Schema::AllOf(all_of))
+        }
+        other => other,
+    }
+}
+
+fn reference(name: &str) -> RefOr<Schema> {
+    RefOr::Ref(Ref::from_schema_name(name))
+}
+
+/// The response envelope: `stored` adds the encounter's version and the events.
+fn envelope(report: &str, stored: bool) -> RefOr<Schema> {
+    let mut object = ObjectBuilder::new();
+    if stored {
+        object = object
+            .property(
+                "version",
+                integer(KnownFormat::Int64, 1.0, i64::MAX as f64, "The encounter's new version"),
+            )
+            .required("version");
+    }
+    let die = reference(&<crate::wire::DieResponse as ToSchema>::name());
+    let leftover = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)));
+    object = object
+        .property("seed", integer(KnownFormat::Int64, 0.0, crate::wire::MAX_SEED as f64, "The RNG's seed"))
+        .required("seed")
+        .property("dice", ArrayBuilder::new().items(die).description(Some("Every die rolled, in order")))
+        .required("dice")
+        .property(
+            "unused_rolls",
+            ArrayBuilder::new()
+                .items(leftover)
+                .description(Some("Scripted values sent in `rolls` that no die used")),
+        )
+        .required("unused_rolls")
+        .property(
+            "summary",
+            ObjectBuilder::new().schema_type(Type::String).description(Some("The report in one line")),
+        )
+        .required("summary")
+        .property("result", reference(report))
+        .required("result");
+    if stored {
+        let event = reference(&<crate::wire::EventResponse as ToSchema>::name());
+        object = object
+            .property(
+                "events",
+                ArrayBuilder::new().items(event).description(Some("The log entries appended")),
+            )
+            .required("events");
+    }
+    object.into()
+}
+
+fn collect<T: ToSchema>(schemas: &mut Schemas) {
+    schemas.push((T::name().into_owned(), T::schema()));
+    T::schemas(schemas);
+}
+
+/// Parses a command's JSON example (a test checks each one reads back as its request).
+fn example(text: &str) -> Option<Value> {
+    serde_json::from_str(text).ok()
+}
+
+/// What the spec says of one operation.
+struct OperationDoc<'a> {
+    id: String,
+    tag: &'a str,
+    summary: String,
+    description: &'a str,
+    /// Schema names of the body and the 200 response.
+    body: &'a str,
+    response: &'a str,
+    example: &'a str,
+    stored: bool,
+}
+
+fn operation(doc: OperationDoc<'_>) -> Operation {
+    let OperationDoc { id, tag, summary, description, body, response, example: example_text, stored } = doc;
+    let content = ContentBuilder::new().schema(Some(reference(body))).example(example(example_text)).build();
+    let request_body =
+        RequestBodyBuilder::new().content("application/json", content).required(Some(Required::True));
+    let ok = ResponseBuilder::new()
+        .description("The operation's report, every die and (stored) the events it appended")
+        .content("application/json", ContentBuilder::new().schema(Some(reference(response))).build());
+    let mut responses = ResponsesBuilder::new().response("200", ok);
+    let errors = if stored { MutationErrors::responses() } else { DiceErrors::responses() };
+    for (status, error) in errors.into_iter().chain(AuthErrors::responses()) {
+        responses = responses.response(status, error);
+    }
+    let mut builder = OperationBuilder::new()
+        .operation_id(Some(id))
+        .tag(tag)
+        .summary(Some(summary))
+        .description(Some(description))
+        .request_body(Some(request_body.build()))
+        .responses(responses.build());
+    let header = |name: &str, description: &str| {
+        ParameterBuilder::new()
+            .name(name)
+            .parameter_in(ParameterIn::Header)
+            .required(Required::False)
+            .description(Some(description))
+            .schema(Some(
+                ObjectBuilder::new().schema_type(Type::String).min_length(Some(1)).max_length(Some(255)),
+            ))
+            .build()
+    };
+    if stored {
+        let id = ParameterBuilder::new()
+            .name("id")
+            .parameter_in(ParameterIn::Path)
+            .required(Required::True)
+            .description(Some("Encounter id"))
+            .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+            .build();
+        builder = builder
+            .parameter(id)
+            .parameter(header("If-Match", "Act only if the encounter is at this version (as in the ETag)"));
+    }
+    builder.parameter(header("Idempotency-Key", "Retry safely: the first response is replayed")).build()
+}
+
+impl TypedRoute {
+    /// `POST /v1/encounters/{id}/<ruleset>/<name>`.
+    pub fn stored<C: Command>() -> Self {
+        let ruleset = <C::Ruleset as Ruleset>::ID;
+        let prefix = format!("{}{}", <C::Ruleset as Ruleset>::SCHEMA_PREFIX, pascal(C::NAME));
+        let (body, response) = (format!("{prefix}Request"), format!("{prefix}Response"));
+        let report = C::Report::name().into_owned();
+        let mut schemas = Schemas::new();
+        C::Request::schemas(&mut schemas);
+        schemas.push((body.clone(), with_dice_fields(C::Request::schema())));
+        collect::<C::Report>(&mut schemas);
+        schemas.push((response.clone(), envelope(&report, true)));
+        collect::<Problem>(&mut schemas);
+        let path = format!("/v1/encounters/{{id}}/{ruleset}/{}", C::NAME);
+        let id = format!("{}_{}", ruleset.as_str().replace('-', "_"), C::NAME);
+        let summary = format!("{ruleset}: {} on a stored encounter", C::NAME.replace('_', " "));
+        let operation = operation(OperationDoc {
+            id,
+            tag: ruleset.as_str(),
+            summary,
+            description: C::DESCRIPTION,
+            body: &body,
+            response: &response,
+            example: C::EXAMPLE,
+            stored: true,
+        });
+        let paths = Paths::builder().path(&path, PathItem::new(HttpMethod::Post, operation)).build();
+        let resource = web::resource(path).route(web::post().to(operations::stored::<C>));
+        Self { resource, paths, schemas }
+    }
+
+    /// `POST /v1/rulesets/<ruleset>/<name>`.
+    pub fn inline<C: Stateless>() -> Self {
+        let ruleset = <C::Ruleset as Ruleset>::ID;
+        let prefix = format!("{}{}", <C::Ruleset as Ruleset>::SCHEMA_PREFIX, pascal(C::NAME));
+        let (body, response) = (format!("{prefix}InlineRequest"), format!("{prefix}InlineResponse"));
+        let report = C::Report::name().into_owned();
+        let mut schemas = Schemas::new();
+        C::InlineRequest::schemas(&mut schemas);
+        schemas.push((body.clone(), with_dice_fields(C::InlineRequest::schema())));
+        collect::<C::Report>(&mut schemas);
+        schemas.push((response.clone(), envelope(&report, false)));
+        let path = format!("/v1/rulesets/{ruleset}/{}", C::NAME);
+        let id = format!("{}_{}_inline", ruleset.as_str().replace('-', "_"), C::NAME);
+        let summary =
+            format!("{ruleset}: {} on inline stat blocks (nothing stored)", C::NAME.replace('_', " "));
+        let operation = operation(OperationDoc {
+            id,
+            tag: ruleset.as_str(),
+            summary,
+            description: C::DESCRIPTION,
+            body: &body,
+            response: &response,
+            example: C::INLINE_EXAMPLE,
+            stored: false,
+        });
+        let paths = Paths::builder().path(&path, PathItem::new(HttpMethod::Post, operation)).build();
+        let resource = web::resource(path).route(web::post().to(operations::inline::<C>));
+        Self { resource, paths, schemas }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skirmish_domain::rulesets::{CommandVisitor, for_each_command};
+
+    /// Every example the spec publishes reads back as its operation's request.
+    #[test]
+    fn every_operation_example_reads_as_its_request() {
+        struct Check(Vec<String>);
+        impl CommandVisitor for Check {
+            fn command<C: Command>(&mut self) {
+                if let Err(error) = serde_json::from_str::<C::Request>(C::EXAMPLE) {
+                    self.0.push(format!("{} {}: {error}", <C::Ruleset as Ruleset>::ID, C::NAME));
+                }
+            }
+            fn stateless<C: Stateless>(&mut self) {
+                self.command::<C>();
+                if let Err(error) = serde_json::from_str::<C::InlineRequest>(C::INLINE_EXAMPLE) {
+                    self.0.push(format!("{} {} inline: {error}", <C::Ruleset as Ruleset>::ID, C::NAME));
+                }
+            }
+        }
+        let mut check = Check(Vec::new());
+        for_each_command(&mut check);
+        assert!(check.0.is_empty(), "examples that do not parse: {:#?}", check.0);
+    }
+
+    #[test]
+    fn operation_names_become_pascal_case() {
+        assert_eq!(pascal("attacks"), "Attacks");
+        assert_eq!(pascal("called_shot"), "CalledShot");
+    }
+}

@@ -1,0 +1,211 @@
+//! Adeva d100 as a plug-in: the ruleset and its operations (adeva-d100.txt, "Combat Rules").
+
+use super::operations::{self as ops, ActionReport, AttackReport, DamageReport};
+use super::options::AdevaOptions;
+use super::{Stats, dynamic::CombatState};
+use crate::dice::Dice;
+use crate::encounter::{Encounter, EncounterError, Event};
+use crate::rulesets::{
+    Command, CommandVisitor, InitiativeContext, InitiativeRoll, RuleError, Ruleset, RulesetId, RulesetInfo,
+    Stateless, Summary, TiePolicy,
+};
+use serde::{Deserialize, Serialize};
+
+/// The Adeva d100 ruleset.
+pub struct AdevaD100;
+
+impl Ruleset for AdevaD100 {
+    const ID: RulesetId = RulesetId::AdevaD100;
+    const SCHEMA_PREFIX: &'static str = "AdevaD100";
+    const INFO: RulesetInfo = RulesetInfo {
+        name: "Adeva d100 (roll-under, degrees of success)",
+        source: "Adeva d100 rules, \"Combat Rules\" chapter (Creative Commons Attribution-ShareAlike 3.0)",
+        initiative: "1d10 + Agility Bonus (tens digit of Ag)",
+        tie_break: "higher Agility, then a 1d10 roll-off (re-rolling ties)",
+    };
+    const TIE_POLICY: TiePolicy = super::TIE_POLICY;
+    const STATS_EXAMPLE: &'static str = r#"{"ws": 35, "bs": 40, "s": 30, "t": 35, "ag": 34, "int": 30,
+        "per": 32, "wp": 30, "fel": 28, "wounds": 12, "armour": 4}"#;
+    type Stats = Stats;
+    type State = CombatState;
+    type Options = AdevaOptions;
+    type Report = Report;
+
+    fn initiative(
+        stats: &Stats,
+        _context: InitiativeContext,
+        dice: &mut Dice,
+        purpose: &str,
+    ) -> Result<InitiativeRoll, RuleError> {
+        super::roll_initiative(stats, dice, purpose)
+    }
+
+    fn tie_keys(stats: &Stats) -> Vec<i32> {
+        super::tie_keys(stats)
+    }
+
+    fn validate_options(options: &AdevaOptions) -> Result<(), RuleError> {
+        options.validate()
+    }
+
+    fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+        super::dynamic::end_of_round(encounter, events);
+        crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
+    }
+
+    fn commands<V: CommandVisitor>(visitor: &mut V) {
+        visitor.stateless::<Attacks>();
+        visitor.stateless::<Damage>();
+        visitor.command::<Actions>();
+    }
+}
+
+/// Every Adeva d100 report, as the attack, damage and action events carry it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Report))]
+pub enum Report {
+    Attack(Box<AttackReport>),
+    Damage(Box<DamageReport>),
+    Action(Box<ActionReport>),
+}
+
+/// The result of an attack: on stored combatants, or between inline stat blocks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackResult))]
+pub enum AttackResult {
+    Stored(Box<AttackReport>),
+    Inline(Box<ops::InlineAttackReport>),
+}
+
+/// The result of damage: on a stored combatant, or on an inline stat block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DamageResult))]
+pub enum DamageResult {
+    Stored(Box<DamageReport>),
+    Inline(Box<ops::InlineDamageReport>),
+}
+
+impl Summary for AttackResult {
+    fn summary(&self) -> String {
+        match self {
+            Self::Stored(report) => format!(
+                "{} makes a {} with {}: {} hit(s) scored",
+                report.attacker_name, report.action, report.weapon, report.hits_scored
+            ),
+            Self::Inline(report) => {
+                format!("the attacker makes a {}: {} hit(s) scored", report.action, report.hits_scored)
+            }
+        }
+    }
+}
+
+impl Summary for DamageResult {
+    fn summary(&self) -> String {
+        match self {
+            Self::Stored(report) => format!("{} takes {} damage", report.name, report.amount),
+            Self::Inline(report) => {
+                if report.dead { "the target takes the damage and dies".into() } else { "the target takes the damage".into() }
+            }
+        }
+    }
+}
+
+impl Summary for ActionReport {
+    fn summary(&self) -> String {
+        format!("{}: {}", self.combatant_id, self.action)
+    }
+}
+
+/// An attack action (adeva-d100.txt, "Attacking").
+pub struct Attacks;
+
+impl Command for Attacks {
+    type Ruleset = AdevaD100;
+    const NAME: &'static str = "attacks";
+    const DESCRIPTION: &'static str = "Resolves an attack action (adeva-d100.txt, \"Attacking\"): the d100 \
+        roll-under test with every modifier, degrees of success, hits, evasion, deflectors, damage, soak, \
+        critical confirmation and Lethal Damage.";
+    const EXAMPLE: &'static str = r#"{"attacker_id": "cmb_attacker", "target_id": "cmb_target",
+        "action": {"action": "standard_attack", "weapon": {"name": "Stub pistol", "class": "ranged"}},
+        "damage": {"count": 1, "sides": 10, "bonus": 3}}"#;
+    type Request = ops::EncounterAttack;
+    type Report = AttackResult;
+
+    fn run(
+        encounter: &mut Encounter,
+        request: Self::Request,
+        dice: &mut Dice,
+    ) -> Result<(Vec<Event>, AttackResult), EncounterError> {
+        let (events, report) = ops::attack(encounter, request, dice)?;
+        Ok((events, AttackResult::Stored(Box::new(report))))
+    }
+}
+
+impl Stateless for Attacks {
+    type InlineRequest = ops::InlineAttack;
+    const INLINE_EXAMPLE: &'static str = r#"{"attacker": {"ws": 35, "bs": 45, "s": 30, "t": 35, "ag": 34,
+        "int": 30, "per": 32, "wp": 30, "fel": 28}, "target": {"ws": 30, "bs": 30, "s": 30, "t": 30, "ag": 30,
+        "int": 30, "per": 30, "wp": 30, "fel": 30, "wounds": 10},
+        "action": {"action": "standard_attack", "weapon": {"name": "Lasgun", "class": "ranged"}},
+        "damage": {"count": 1, "sides": 10, "bonus": 3}}"#;
+
+    fn run_inline(request: ops::InlineAttack, dice: &mut Dice) -> Result<AttackResult, RuleError> {
+        Ok(AttackResult::Inline(Box::new(ops::attack_inline(request, dice)?)))
+    }
+}
+
+/// Damage outside an attack (adeva-d100.txt, "Damage").
+pub struct Damage;
+
+impl Command for Damage {
+    type Ruleset = AdevaD100;
+    const NAME: &'static str = "damage";
+    const DESCRIPTION: &'static str = "Applies damage to a combatant (adeva-d100.txt, \"Damage\"): soak \
+        (Toughness Bonus + armour less penetration) when asked, then the wounds lost.";
+    const EXAMPLE: &'static str = r#"{"combatant_id": "cmb_target", "amount": 9, "soak": true}"#;
+    type Request = ops::EncounterDamage;
+    type Report = DamageResult;
+
+    fn run(
+        encounter: &mut Encounter,
+        request: Self::Request,
+        dice: &mut Dice,
+    ) -> Result<(Vec<Event>, DamageResult), EncounterError> {
+        let (events, report) = ops::damage(encounter, request, dice)?;
+        Ok((events, DamageResult::Stored(Box::new(report))))
+    }
+}
+
+impl Stateless for Damage {
+    type InlineRequest = ops::InlineDamage;
+    const INLINE_EXAMPLE: &'static str = r#"{"target": {"ws": 30, "bs": 30, "s": 30, "t": 30, "ag": 30,
+        "int": 30, "per": 30, "wp": 30, "fel": 30, "wounds": 10}, "amount": 9, "soak": true}"#;
+
+    fn run_inline(request: ops::InlineDamage, dice: &mut Dice) -> Result<DamageResult, RuleError> {
+        Ok(DamageResult::Inline(Box::new(ops::damage_inline(request, dice)?)))
+    }
+}
+
+/// Every other action of the Action List (adeva-d100.txt, "Actions").
+pub struct Actions;
+
+impl Command for Actions {
+    type Ruleset = AdevaD100;
+    const NAME: &'static str = "actions";
+    const DESCRIPTION: &'static str = "Takes an action from the Action List (adeva-d100.txt, \"Actions\"): \
+        movement, aim, guard, grapples, overwatch, suppressive fire, falls, decay and the rest.";
+    const EXAMPLE: &'static str = r#"{"action": "declared", "actor_id": "cmb_attacker", "declared": {"action": "guard_mode"}}"#;
+    type Request = ops::Action;
+    type Report = ActionReport;
+
+    fn run(
+        encounter: &mut Encounter,
+        request: Self::Request,
+        dice: &mut Dice,
+    ) -> Result<(Vec<Event>, ActionReport), EncounterError> {
+        ops::act(encounter, request, dice)
+    }
+}

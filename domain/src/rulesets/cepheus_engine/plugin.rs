@@ -1,0 +1,237 @@
+//! Cepheus Engine as a plug-in: the ruleset and its operations (cepheus-engine.txt,
+//! "Chapter 5: Personal Combat").
+
+use super::operations::{self as ops, ActionReport, AttackReport, DamageReport};
+use super::{CombatState, Stats};
+use crate::dice::Dice;
+use crate::encounter::{Encounter, EncounterError, Event};
+use crate::rulesets::{
+    Command, CommandVisitor, InitiativeContext, InitiativeRoll, NoOptions, RuleError, Ruleset, RulesetId,
+    RulesetInfo, Stateless, Summary, TiePolicy,
+};
+use serde::{Deserialize, Serialize};
+
+/// The Cepheus Engine ruleset.
+pub struct CepheusEngine;
+
+impl Ruleset for CepheusEngine {
+    const ID: RulesetId = RulesetId::CepheusEngine;
+    const SCHEMA_PREFIX: &'static str = "CepheusEngine";
+    const INFO: RulesetInfo = RulesetInfo {
+        name: "Cepheus Engine (2D6 + DMs, range bands, dynamic initiative)",
+        source: "Cepheus Engine System Reference Document, Chapter 5: Personal Combat (Samardan Press, Open Game License 1.0a)",
+        initiative: "2D6 + DEX DM; in an ambush the aware take an automatic 12 + DEX DM",
+        tie_break: "higher DEX; still tied → same slot, acting simultaneously",
+    };
+    const TIE_POLICY: TiePolicy = super::TIE_POLICY;
+    const STATS_EXAMPLE: &'static str =
+        r#"{"str": 7, "dex": 9, "end": 8, "int": 7, "edu": 8, "soc": 6, "skills": {"gun_combat": 1}, "armour": 2}"#;
+    type Stats = Stats;
+    type State = CombatState;
+    type Options = NoOptions;
+    type Report = Report;
+
+    fn initiative(
+        stats: &Stats,
+        context: InitiativeContext,
+        dice: &mut Dice,
+        purpose: &str,
+    ) -> Result<InitiativeRoll, RuleError> {
+        super::roll_initiative(stats, context, dice, purpose)
+    }
+
+    fn tie_keys(stats: &Stats) -> Vec<i32> {
+        super::tie_keys(stats)
+    }
+
+    fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+        super::dynamic::end_of_round(encounter, events);
+    }
+
+    fn act_from_delay(
+        encounter: &mut Encounter,
+        id: &crate::encounter::CombatantId,
+        count: i32,
+        events: &mut Vec<Event>,
+    ) {
+        super::dynamic::settle_this_round(encounter, id);
+        crate::rulesets::set_initiative(encounter, id, count, "acted from a delay on this count", events);
+    }
+
+    fn commands<V: CommandVisitor>(visitor: &mut V) {
+        visitor.stateless::<Attacks>();
+        visitor.stateless::<Damage>();
+        visitor.command::<Actions>();
+    }
+}
+
+/// Every Cepheus Engine report, as the attack, damage and action events carry it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineReport))]
+pub enum Report {
+    Attack(Box<AttackReport>),
+    Damage(Box<DamageReport>),
+    Action(Box<ActionReport>),
+}
+
+/// The result of an attack: on stored combatants, or between inline stat blocks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAttackResult))]
+pub enum AttackResult {
+    Stored(Box<AttackReport>),
+    Inline(Box<ops::InlineAttackReport>),
+}
+
+/// The result of damage: on a stored combatant, or on an inline stat block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageResult))]
+pub enum DamageResult {
+    Stored(Box<DamageReport>),
+    Inline(Box<ops::InlineDamageReport>),
+}
+
+impl Summary for AttackResult {
+    fn summary(&self) -> String {
+        match self {
+            Self::Stored(report) => report.summary(),
+            Self::Inline(report) => report.summary(),
+        }
+    }
+}
+
+impl Summary for DamageResult {
+    fn summary(&self) -> String {
+        match self {
+            Self::Stored(report) => report.summary(),
+            Self::Inline(report) => report.summary(),
+        }
+    }
+}
+
+/// An attack (cepheus-engine.txt, "Attacks", "Damage").
+pub struct Attacks;
+
+impl Command for Attacks {
+    type Ruleset = CepheusEngine;
+    const NAME: &'static str = "attacks";
+    const DESCRIPTION: &'static str = "Resolves an attack (cepheus-engine.txt, \"Attacks\"): 2D6 + skill + \
+        characteristic DM + every circumstance DM against 8+, the Effect, damage dice + Effect, armour, and \
+        the damage allocated to the target's characteristics.";
+    const EXAMPLE: &'static str = r#"{"attacker_id": "cmb_attacker", "target_id": "cmb_target",
+        "weapon": {"weapon_type": "rifle", "damage_dice": 3}, "distance_m": 30}"#;
+    type Request = ops::EncounterAttack;
+    type Report = AttackResult;
+
+    fn run(
+        encounter: &mut Encounter,
+        request: Self::Request,
+        dice: &mut Dice,
+    ) -> Result<(Vec<Event>, AttackResult), EncounterError> {
+        let (events, report) = ops::attack(encounter, request, dice)?;
+        Ok((events, AttackResult::Stored(Box::new(report))))
+    }
+}
+
+impl Stateless for Attacks {
+    type InlineRequest = ops::InlineAttack;
+    const INLINE_EXAMPLE: &'static str = r#"{"attacker": {"str": 8, "dex": 10, "end": 9, "int": 7, "edu": 7, "soc": 8,
+        "skills": {"gun_combat": 2}}, "target": {"str": 8, "dex": 9, "end": 7, "int": 6, "edu": 5, "soc": 4},
+        "weapon": {"weapon_type": "rifle", "damage_dice": 3}, "distance_m": 20}"#;
+
+    fn run_inline(request: ops::InlineAttack, dice: &mut Dice) -> Result<AttackResult, RuleError> {
+        Ok(AttackResult::Inline(Box::new(ops::attack_inline(request, dice)?)))
+    }
+}
+
+/// Damage outside an attack (cepheus-engine.txt, "Damage", "Armor").
+pub struct Damage;
+
+impl Command for Damage {
+    type Ruleset = CepheusEngine;
+    const NAME: &'static str = "damage";
+    const DESCRIPTION: &'static str = "Applies damage to a combatant (cepheus-engine.txt, \"Damage\"): armour \
+        first when asked, then the points allocated to END, STR and DEX.";
+    const EXAMPLE: &'static str = r#"{"target_id": "cmb_target", "damage": 7, "armour": true}"#;
+    type Request = ops::EncounterDamage;
+    type Report = DamageResult;
+
+    fn run(
+        encounter: &mut Encounter,
+        request: Self::Request,
+        dice: &mut Dice,
+    ) -> Result<(Vec<Event>, DamageResult), EncounterError> {
+        let (events, report) = ops::damage(encounter, request, dice)?;
+        Ok((events, DamageResult::Stored(Box::new(report))))
+    }
+}
+
+impl Stateless for Damage {
+    type InlineRequest = ops::InlineDamage;
+    const INLINE_EXAMPLE: &'static str =
+        r#"{"target": {"str": 7, "dex": 7, "end": 8, "int": 8, "edu": 8, "soc": 7}, "damage": 9}"#;
+
+    fn run_inline(request: ops::InlineDamage, dice: &mut Dice) -> Result<DamageResult, RuleError> {
+        Ok(DamageResult::Inline(Box::new(ops::damage_inline(request, dice)?)))
+    }
+}
+
+/// Every other declared action (reactions, hasten, aim, stance, Leadership, Tactics, grapples, …).
+pub struct Actions;
+
+impl Command for Actions {
+    type Ruleset = CepheusEngine;
+    const NAME: &'static str = "actions";
+    const DESCRIPTION: &'static str = "Takes a declared action (cepheus-engine.txt, \"Combat Actions\", \
+        \"Dynamic Initiative\", \"Grappling\", \"Vehicles\"): reactions, hasten, aim, stance, Leadership, \
+        Tactics, grapples, explosions, vehicle actions, recovery.";
+    const EXAMPLE: &'static str = r#"{"action": "hasten", "combatant_id": "cmb_attacker"}"#;
+    type Request = ops::Action;
+    type Report = ActionReport;
+
+    fn run(
+        encounter: &mut Encounter,
+        request: Self::Request,
+        dice: &mut Dice,
+    ) -> Result<(Vec<Event>, ActionReport), EncounterError> {
+        ops::act(encounter, request, dice)
+    }
+}
+
+impl Summary for AttackReport {
+    fn summary(&self) -> String {
+        let verdict = if self.outcome.hit { "hits" } else { "misses" };
+        format!("{} {verdict} {}{}", self.attacker_name, self.target_name, effect_note(self.outcome.effect))
+    }
+}
+
+impl Summary for ops::InlineAttackReport {
+    fn summary(&self) -> String {
+        let verdict = if self.outcome.hit { "hits" } else { "misses" };
+        format!("the attacker {verdict} the target{}", effect_note(self.outcome.effect))
+    }
+}
+
+impl Summary for DamageReport {
+    fn summary(&self) -> String {
+        format!("{} takes {} damage ({} after armour)", self.target_name, self.damage, self.after_armour)
+    }
+}
+
+impl Summary for ops::InlineDamageReport {
+    fn summary(&self) -> String {
+        format!("the target takes {} damage ({} after armour)", self.damage, self.after_armour)
+    }
+}
+
+impl Summary for ActionReport {
+    fn summary(&self) -> String {
+        format!("{}: {}", self.name, self.action)
+    }
+}
+
+fn effect_note(effect: Option<i32>) -> String {
+    effect.map(|effect| format!(" (Effect {effect})")).unwrap_or_default()
+}
