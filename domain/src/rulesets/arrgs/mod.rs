@@ -24,6 +24,8 @@ pub mod state;
 pub mod stats;
 pub mod strike;
 pub mod table;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod vitality;
 pub mod weapon;
 

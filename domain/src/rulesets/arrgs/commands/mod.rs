@@ -23,3 +23,6 @@ pub(crate) fn register<V: CommandVisitor>(visitor: &mut V) {
 pub(crate) fn event_report(report: super::Report) -> crate::rulesets::RulesetReport {
     Arrgs::report(report)
 }
+
+#[cfg(test)]
+mod tests;
