@@ -30,6 +30,7 @@ SKIRMISH="http://127.0.0.1:$port" timeout 60 bash -euo pipefail "$work/walkthrou
 grep -q '"name":"stunned","reason":"end of Drone' "$work/out.json" || { echo "stunned did not expire at the end of the Drone's turn" >&2; exit 1; }
 grep -q 'urn:skirmish:problem:stale-version' "$work/out.json" || { echo "stale If-Match was not refused" >&2; exit 1; }
 grep -q '"after_armour":9' "$work/out.json" || { echo "the rifle shot did not deal 9 damage" >&2; exit 1; }
+! grep -q '}{' "$work/out.json" || { echo "two answers ran together on one line" >&2; exit 1; }
 before_list="$(curl -sf "http://127.0.0.1:$port/v1/encounters")"
 encounter="$(printf '%s' "$before_list" | grep -o '"id":"enc_[0-9a-f]*"' | head -n 1 | cut -d'"' -f4)"
 before_events="$(curl -sf "http://127.0.0.1:$port/v1/encounters/$encounter/events?limit=1000")"

@@ -1,20 +1,25 @@
 //! Settings from the command line and the environment (`SKIRMISH_…`), with defaults.
 
 use clap::Args;
+use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
 pub struct Settings {
     /// Address to listen on. Tests use 127.0.0.1:0 (any free port).
-    #[arg(long, env = "SKIRMISH_BIND", default_value = "127.0.0.1:8080")]
+    #[arg(long, global = true, env = "SKIRMISH_BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
     /// SQLite database: a file path, `sqlite://path` or `sqlite:path`. Created if missing.
-    #[arg(long, env = "SKIRMISH_DATABASE_URL", default_value = "skirmish.db")]
+    #[arg(long, global = true, env = "SKIRMISH_DATABASE_URL", default_value = "skirmish.db")]
     pub database_url: String,
     /// HTTP worker threads (default: one per core).
-    #[arg(long, env = "SKIRMISH_WORKERS")]
+    #[arg(long, global = true, env = "SKIRMISH_WORKERS")]
     pub workers: Option<usize>,
     #[command(flatten)]
     pub rate_limit: RateLimitSettings,
+    #[command(flatten)]
+    pub connections: ConnectionSettings,
+    #[command(flatten)]
+    pub api_key: ApiKeySettings,
 }
 
 impl Settings {
@@ -25,6 +30,8 @@ impl Settings {
             database_url: database_url.into(),
             workers: Some(1),
             rate_limit: RateLimitSettings { rate_limit_per_minute: 600, rate_limit_burst: 60 },
+            connections: ConnectionSettings { body_timeout_ms: 10_000, max_connections_per_peer: 64 },
+            api_key: ApiKeySettings::default(),
         }
     }
 }
@@ -33,9 +40,38 @@ impl Settings {
 #[derive(Debug, Clone, Args)]
 pub struct RateLimitSettings {
     /// Requests per minute per API key; 0 turns rate limiting off.
-    #[arg(long, env = "SKIRMISH_RATE_LIMIT_PER_MINUTE", default_value_t = 600)]
+    #[arg(long, global = true, env = "SKIRMISH_RATE_LIMIT_PER_MINUTE", default_value_t = 600)]
     pub rate_limit_per_minute: u32,
     /// Requests a key may make at once above that pace.
-    #[arg(long, env = "SKIRMISH_RATE_LIMIT_BURST", default_value_t = 60)]
+    #[arg(long, global = true, env = "SKIRMISH_RATE_LIMIT_BURST", default_value_t = 60)]
     pub rate_limit_burst: u32,
+}
+
+/// What one client may hold: time to send a body, connections at once.
+#[derive(Debug, Clone, Args)]
+pub struct ConnectionSettings {
+    /// Milliseconds a request body may take to arrive once its headers have; then 408 and the
+    /// connection is closed.
+    #[arg(long, global = true, env = "SKIRMISH_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    pub body_timeout_ms: u64,
+    /// Connections one peer address may hold open at once; a request on one more gets 429 and
+    /// its connection is closed. 0 turns the cap off.
+    #[arg(long, global = true, env = "SKIRMISH_MAX_CONNECTIONS_PER_PEER", default_value_t = 64)]
+    pub max_connections_per_peer: usize,
+}
+
+/// An API key supplied by the operator at start (a container's first run, say): stored as its
+/// SHA-256 digest, so that the server can listen beyond loopback from the start.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ApiKeySettings {
+    /// An API key to accept (32–255 visible ASCII characters). Prefer the environment or a file:
+    /// a command line is visible to other users of the machine.
+    #[arg(long, global = true, env = "SKIRMISH_API_KEY", hide_env_values = true)]
+    pub api_key: Option<String>,
+    /// A file holding that key (e.g. a Docker secret); surrounding whitespace is ignored.
+    #[arg(long, global = true, env = "SKIRMISH_API_KEY_FILE")]
+    pub api_key_file: Option<PathBuf>,
+    /// The tenant that key acts for (default `default`, the tenant of open mode).
+    #[arg(long, global = true, env = "SKIRMISH_API_KEY_TENANT")]
+    pub api_key_tenant: Option<String>,
 }

@@ -47,6 +47,10 @@ pub enum ApiError {
     Unauthorized(String),
     #[error("too many requests for this API key; retry in {retry_after} s")]
     TooManyRequests { retry_after: u64 },
+    #[error("this address already holds {limit} open connections; reuse one or close some")]
+    TooManyConnections { limit: usize },
+    #[error("the request body did not arrive within {after_ms} ms")]
+    RequestTimeout { after_ms: u128 },
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
@@ -55,8 +59,10 @@ pub enum ApiError {
     PreconditionFailed { expected: i64, current: i64 },
     #[error("the request body is larger than {limit} bytes")]
     PayloadTooLarge { limit: usize },
-    #[error("send the body as application/json")]
-    UnsupportedMediaType,
+    /// A body in a media type, charset or content coding the server does not read; `field` is
+    /// the header at fault (`Content-Type` or `Content-Encoding`).
+    #[error("{detail}")]
+    UnsupportedMediaType { field: &'static str, detail: String },
     #[error("{0}")]
     NotImplemented(String),
     #[error("{method} is not allowed here; allowed: {allowed}")]
@@ -81,11 +87,13 @@ impl ApiError {
             Self::Invalid { .. } => ("invalid-field", "Invalid field"),
             Self::Unauthorized(_) => ("unauthorized", "Missing, unknown or revoked API key"),
             Self::TooManyRequests { .. } => ("rate-limited", "Too many requests"),
+            Self::TooManyConnections { .. } => ("too-many-connections", "Too many connections"),
+            Self::RequestTimeout { .. } => ("request-timeout", "Request body too slow"),
             Self::NotFound(_) => ("not-found", "Not found"),
             Self::Conflict(_) => ("conflict", "Not possible in the current state"),
             Self::PreconditionFailed { .. } => ("stale-version", "Stale version"),
             Self::PayloadTooLarge { .. } => ("payload-too-large", "Request body too large"),
-            Self::UnsupportedMediaType => ("unsupported-media-type", "Unsupported media type"),
+            Self::UnsupportedMediaType { .. } => ("unsupported-media-type", "Unsupported media type"),
             Self::NotImplemented(_) => ("not-implemented", "Not implemented for this ruleset"),
             Self::MethodNotAllowed { .. } => ("method-not-allowed", "Method not allowed"),
             Self::Internal(_) => ("internal", "Internal server error"),
@@ -98,6 +106,8 @@ impl ApiError {
             Self::BadRequest { field, detail } | Self::Invalid { field, detail } => {
                 (detail.clone(), Some(field.clone()))
             }
+            Self::UnsupportedMediaType { field, detail } => (detail.clone(), Some((*field).to_owned())),
+            Self::PreconditionFailed { .. } => (self.to_string(), Some("If-Match".to_owned())),
             Self::Internal(_) => {
                 ("the server failed to handle this request; it has been logged".into(), None)
             }
@@ -125,11 +135,13 @@ impl ResponseError for ApiError {
             Self::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyConnections { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
             Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
             Self::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -151,6 +163,13 @@ impl ResponseError for ApiError {
             }
             Self::TooManyRequests { retry_after } => {
                 response.insert_header((header::RETRY_AFTER, retry_after.to_string()));
+            }
+            // The rest of a slow body, or a connection over its peer's cap, is not worth keeping.
+            Self::RequestTimeout { .. } => {
+                response.force_close();
+            }
+            Self::TooManyConnections { .. } => {
+                response.insert_header((header::RETRY_AFTER, "1")).force_close();
             }
             _ => {}
         }

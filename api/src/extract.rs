@@ -10,12 +10,26 @@ use serde::de::DeserializeOwned;
 use skirmish_domain::rulesets::{RulesetId, RulesetOptions, StatBlock};
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 /// Largest request body accepted, in bytes.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
+/// How long a request body may take to arrive once its headers have (app data; 10 s when unset).
+/// A body still incomplete then is answered 408 and the connection closed, so a client that
+/// sends part of a body and goes silent holds nothing for long.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyTimeout(pub Duration);
+
+impl Default for BodyTimeout {
+    fn default() -> Self {
+        Self(Duration::from_secs(10))
+    }
+}
+
 /// A JSON body. Errors name the JSON path of the bad value (`combatants[0].stats.dex`);
-/// bodies over [`MAX_BODY_BYTES`] get 413, non-JSON content types 415.
+/// bodies over [`MAX_BODY_BYTES`] get 413; non-JSON content types, charsets other than UTF-8
+/// and compressed bodies get 415.
 pub struct ApiJson<T>(pub T);
 
 impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
@@ -54,31 +68,108 @@ fn is_absent(bytes: &[u8]) -> bool {
     text.is_empty() || text == b"null"
 }
 
-/// Reads the body within [`MAX_BODY_BYTES`], refusing non-JSON content types when there is a
-/// body, and leaves its digest in the request for idempotency fingerprints.
+/// Reads the body within [`MAX_BODY_BYTES`], refusing content codings (415 naming
+/// `Content-Encoding`) and, when there is a body, non-JSON content types or charsets other than
+/// UTF-8 (415 naming `Content-Type`); leaves a digest of its canonical form in the request for
+/// idempotency fingerprints.
 fn read_body(
     request: &HttpRequest,
     payload: &mut Payload,
 ) -> impl Future<Output = Result<web::Bytes, ApiError>> + use<> {
-    let content_type_ok = json_content_type(request);
+    let encoding = identity_encoding(request);
+    let content_type = json_content_type(request);
+    let timeout = request.app_data::<BodyTimeout>().copied().unwrap_or_default().0;
     let body = web::Bytes::from_request(request, payload);
     let request = request.clone();
     async move {
-        let bytes = body.await.map_err(body_error)?;
-        if !content_type_ok && !bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(ApiError::UnsupportedMediaType);
+        encoding?;
+        let bytes = actix_web::rt::time::timeout(timeout, body)
+            .await
+            .map_err(|_| ApiError::RequestTimeout { after_ms: timeout.as_millis() })?
+            .map_err(body_error)?;
+        if !bytes.iter().all(u8::is_ascii_whitespace) {
+            content_type?;
         }
-        request.extensions_mut().insert(BodyDigest(sha256_hex(&bytes)));
+        request.extensions_mut().insert(BodyDigest(sha256_hex(&canonical_json(&bytes))));
         Ok(bytes)
     }
 }
 
-/// JSON, any `+json` type, or no content type at all (curl users forget it).
-fn json_content_type(request: &HttpRequest) -> bool {
-    let Some(value) = request.headers().get(header::CONTENT_TYPE) else { return true };
-    let Ok(value) = value.to_str() else { return false };
-    let mime = value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+/// The body as compact JSON with every object's keys in order, so that whitespace and key order
+/// do not make one request two; a body that is not JSON is kept as it came.
+pub fn canonical_json(bytes: &[u8]) -> Vec<u8> {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(value) => {
+            let mut out = String::with_capacity(bytes.len());
+            write_canonical(&value, &mut out);
+            out.into_bytes()
+        }
+        Err(_) => bytes.to_vec(),
+    }
+}
+
+fn write_canonical(value: &serde_json::Value, out: &mut String) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (n, (key, item)) in entries.into_iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                write_canonical(item, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (n, item) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+/// No `Content-Encoding`, or `identity`: the server decodes no compressed bodies.
+fn identity_encoding(request: &HttpRequest) -> Result<(), ApiError> {
+    let Some(value) = request.headers().get(header::CONTENT_ENCODING) else { return Ok(()) };
+    let text = value.to_str().unwrap_or_default();
+    if text.split(',').all(|coding| coding.trim().eq_ignore_ascii_case("identity")) {
+        return Ok(());
+    }
+    Err(ApiError::UnsupportedMediaType {
+        field: "Content-Encoding",
+        detail: format!("the server does not decode '{}'; send the body uncompressed", text.trim()),
+    })
+}
+
+/// JSON, any `+json` type, or no content type at all (curl users forget it); UTF-8 only.
+fn json_content_type(request: &HttpRequest) -> Result<(), ApiError> {
+    let refuse = |detail: String| ApiError::UnsupportedMediaType { field: "Content-Type", detail };
+    let Some(value) = request.headers().get(header::CONTENT_TYPE) else { return Ok(()) };
+    let text = value.to_str().unwrap_or_default();
+    let mut parts = text.split(';');
+    let mime = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+    if !(mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))) {
+        return Err(refuse("send the body as application/json".into()));
+    }
+    for (name, charset) in parts.filter_map(|param| param.split_once('=')) {
+        let charset = charset.trim().trim_matches('"');
+        let utf8 = charset.eq_ignore_ascii_case("utf-8") || charset.eq_ignore_ascii_case("utf8");
+        if name.trim().eq_ignore_ascii_case("charset") && !utf8 {
+            return Err(refuse(format!("charset '{charset}' is not read; send the body as UTF-8")));
+        }
+    }
+    Ok(())
 }
 
 fn body_error(error: actix_web::Error) -> ApiError {

@@ -1,6 +1,9 @@
 //! `skirmish keys create|list|revoke`: API key management on the command line. A key's secret
-//! is printed once, at creation; only its SHA-256 digest is stored.
+//! is printed once, at creation; only its SHA-256 digest is stored. An operator may also supply
+//! one key through the environment or a file ([`provision`]), stored the same way.
 
+use crate::auth::OPEN_TENANT;
+use crate::config::ApiKeySettings;
 use clap::Subcommand;
 use rand::RngExt;
 use skirmish_db::{DbError, Store};
@@ -18,6 +21,9 @@ pub enum KeysCommand {
     /// Revoke a key by id; requests with it then get 401.
     Revoke { key_id: String },
 }
+
+/// Shortest and longest key accepted from the operator.
+const SUPPLIED_KEY_LEN: std::ops::RangeInclusive<usize> = 32..=255;
 
 fn valid_tenant(tenant: &str) -> bool {
     (1..=64).contains(&tenant.len())
@@ -60,6 +66,56 @@ pub fn run(store: &Store, command: KeysCommand) -> Result<String, String> {
     }
 }
 
+/// Stores the key given in the settings (`SKIRMISH_API_KEY` or `SKIRMISH_API_KEY_FILE`), if any,
+/// as its digest, for `SKIRMISH_API_KEY_TENANT` (default `default`). Starting again with the
+/// same key changes nothing; a key that was revoked stays revoked and stops the start.
+/// Returns the key's id.
+pub fn provision(store: &Store, settings: &ApiKeySettings) -> Result<Option<String>, String> {
+    let Some(secret) = supplied_secret(settings)? else { return Ok(None) };
+    let tenant = settings.api_key_tenant.as_deref().unwrap_or(OPEN_TENANT);
+    if !valid_tenant(tenant) {
+        return Err(format!("SKIRMISH_API_KEY_TENANT: '{tenant}' must be 1 to 64 of A-Z a-z 0-9 . _ -"));
+    }
+    let db = |error: DbError| error.to_string();
+    match store.key_by_secret(&secret).map_err(db)? {
+        Some(key) if key.revoked_at.is_some() => {
+            Err(format!("the supplied API key ({}) was revoked; supply a new one", key.id))
+        }
+        Some(key) if key.tenant != tenant => Err(format!(
+            "the supplied API key ({}) belongs to tenant '{}', not '{tenant}'",
+            key.id, key.tenant
+        )),
+        Some(key) => Ok(Some(key.id)),
+        None => {
+            let id = format!("key_env_{}", &crate::auth::sha256_hex(secret.as_bytes())[..12]);
+            store.create_key(&id, tenant, &secret).map_err(db)?;
+            log::info!("stored the supplied API key as {id} for tenant '{tenant}' (its digest only)");
+            Ok(Some(id))
+        }
+    }
+}
+
+/// The key from the settings or its file, checked.
+fn supplied_secret(settings: &ApiKeySettings) -> Result<Option<String>, String> {
+    let secret = match (&settings.api_key, &settings.api_key_file) {
+        (None, None) => return Ok(None),
+        (Some(_), Some(_)) => return Err("set SKIRMISH_API_KEY or SKIRMISH_API_KEY_FILE, not both".into()),
+        (Some(key), None) => key.trim().to_owned(),
+        (None, Some(path)) => std::fs::read_to_string(path)
+            .map_err(|e| format!("SKIRMISH_API_KEY_FILE: cannot read {}: {e}", path.display()))?
+            .trim()
+            .to_owned(),
+    };
+    if !SUPPLIED_KEY_LEN.contains(&secret.len()) || !secret.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(format!(
+            "the supplied API key must be {} to {} visible ASCII characters (e.g. `openssl rand -hex 32`)",
+            SUPPLIED_KEY_LEN.start(),
+            SUPPLIED_KEY_LEN.end()
+        ));
+    }
+    Ok(Some(secret))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +143,36 @@ mod tests {
         run(&store, KeysCommand::Revoke { key_id: owner.key_id.clone() }).expect("revoked");
         assert_eq!(store.key_owner(secret).expect("lookup"), None);
         assert!(run(&store, KeysCommand::Revoke { key_id: owner.key_id }).is_err());
+    }
+
+    #[test]
+    fn a_supplied_key_is_checked_and_a_revoked_one_stays_revoked() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path().join("k.db").to_str().expect("utf-8 path")).expect("store");
+        let file = dir.path().join("key.txt");
+        std::fs::write(&file, format!("{}\n", "k".repeat(40))).expect("key file");
+        let supplied = |key: Option<&str>, from_file: bool| ApiKeySettings {
+            api_key: key.map(str::to_owned),
+            api_key_file: from_file.then(|| file.clone()),
+            api_key_tenant: None,
+        };
+
+        let from_file = provision(&store, &supplied(None, true)).expect("from a file");
+        let short = provision(&store, &supplied(Some("too-short"), false));
+        let both = provision(&store, &supplied(Some(&"k".repeat(40)), true));
+        let none = provision(&store, &supplied(None, false));
+
+        let id = from_file.expect("an id");
+        assert!(id.starts_with("key_env_"), "{id}");
+        assert_eq!(
+            store.key_owner(&"k".repeat(40)).expect("lookup").map(|o| o.tenant),
+            Some("default".into())
+        );
+        assert!(short.expect_err("refused").contains("32 to 255"));
+        assert!(both.expect_err("refused").contains("not both"));
+        assert_eq!(none, Ok(None));
+        store.revoke_key(&id).expect("revoked");
+        let revoked = provision(&store, &supplied(None, true));
+        assert!(revoked.expect_err("refused").contains("was revoked"));
     }
 }

@@ -3,10 +3,15 @@
 
 pub mod auth;
 pub mod config;
+pub mod connections;
 pub mod error;
 pub mod extract;
+pub mod healthcheck;
 pub mod keys;
+pub mod logging;
 pub mod openapi;
+mod openapi_rulesets;
+pub mod panics;
 pub mod rate_limit;
 pub mod reply;
 pub mod routes;

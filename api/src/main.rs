@@ -1,5 +1,6 @@
 //! `skirmish`: the combat service. `skirmish serve` (default), `skirmish openapi`,
-//! `skirmish keys create|list|revoke`.
+//! `skirmish keys create|list|revoke`, `skirmish healthcheck`. Settings may be given before or
+//! after the subcommand.
 
 use clap::{Parser, Subcommand};
 use skirmish_api::keys::{KeysCommand, run as run_keys};
@@ -24,11 +25,13 @@ enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Exit 0 if the server at --bind answers /healthz with 200 (for container health checks).
+    Healthcheck,
 }
 
 #[actix_web::main]
 async fn main() -> std::process::ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    skirmish_api::logging::init();
     let cli = Cli::parse();
     let outcome = match cli.command.unwrap_or(Command::Serve) {
         Command::Openapi => openapi_json().map(|json| print!("{json}")).map_err(|e| e.to_string()),
@@ -37,6 +40,7 @@ async fn main() -> std::process::ExitCode {
             .and_then(|store| run_keys(&store, command))
             .map(|text| println!("{text}")),
         Command::Serve => serve(&cli.settings).await,
+        Command::Healthcheck => skirmish_api::healthcheck::check(&cli.settings.bind),
     };
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,

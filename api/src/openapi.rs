@@ -62,6 +62,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .configure(routes::configure)
         .split_for_parts();
     utoipa::Modify::modify(&StrictVariants, &mut spec);
+    utoipa::Modify::modify(&crate::openapi_rulesets::TypedRulesets, &mut spec);
     spec
 }
 

@@ -2,9 +2,11 @@
 
 use crate::auth::{AuthSettings, OPEN_TENANT, authenticate};
 use crate::config::Settings;
+use crate::connections::{PeerConnections, refuse_over_limit};
 use crate::error::ApiError;
-use crate::extract::MAX_BODY_BYTES;
+use crate::extract::{BodyTimeout, MAX_BODY_BYTES};
 use crate::openapi::openapi;
+use crate::panics::catch_panics;
 use crate::rate_limit::{RateLimit, RateLimiter};
 use crate::routes::{self, AppState, RouteTable, not_found_or_method_not_allowed};
 use actix_web::dev::Server;
@@ -12,6 +14,7 @@ use actix_web::middleware::{self, Logger};
 use actix_web::{App, HttpResponse, HttpServer, web};
 use skirmish_db::{DbError, Store};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
+use std::time::Duration;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -21,9 +24,12 @@ pub enum StartupError {
     Database(#[from] DbError),
     #[error("cannot listen on {address}: {source}")]
     Bind { address: String, source: std::io::Error },
+    #[error("cannot use the supplied API key: {0}")]
+    ApiKey(String),
     #[error(
         "refusing to serve on {address} with no API keys: anyone could use it. Create a key with \
-         `skirmish keys create --tenant NAME`, or bind to 127.0.0.1 to run open on this machine only"
+         `skirmish keys create --tenant NAME` or supply one in SKIRMISH_API_KEY / SKIRMISH_API_KEY_FILE, \
+         or bind to 127.0.0.1 to run open on this machine only"
     )]
     OpenModeNotLoopback { address: String },
 }
@@ -46,14 +52,19 @@ impl Application {
         let spec = openapi();
         let table = web::Data::new(RouteTable::from_openapi(&spec));
         let state = web::Data::new(AppState { store });
+        let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
+        let peers = PeerConnections::new(settings.connections.max_connections_per_peer);
         let mut server = HttpServer::new(move || {
             App::new()
                 .wrap(middleware::from_fn(authenticate))
+                .wrap(middleware::from_fn(catch_panics))
+                .wrap(middleware::from_fn(refuse_over_limit))
                 .wrap(Logger::new("%r %s %b %Dms"))
                 .app_data(state.clone())
                 .app_data(table.clone())
                 .app_data(auth.clone())
                 .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
+                .app_data(body_timeout)
                 .app_data(
                     web::PathConfig::default()
                         .error_handler(|error, _| ApiError::bad_request("path", error.to_string()).into()),
@@ -70,6 +81,7 @@ impl Application {
                 .route("/docs", web::get().to(|| async { redirect("/docs/") }))
                 .default_service(web::to(not_found_or_method_not_allowed))
         })
+        .on_connect(peers.on_connect())
         .listen(listener)
         .map_err(bind_error)?;
         if let Some(workers) = settings.workers {
@@ -99,12 +111,14 @@ impl Application {
 }
 
 /// Secure by default: with no API key the server runs open (every request acts as the
-/// `default` tenant) only while it listens on loopback, and says so.
+/// `default` tenant) only while it listens on loopback, and says so. A key supplied in the
+/// settings is stored first, so it counts.
 fn auth_settings(
     store: &Store,
     settings: &Settings,
     loopback_only: bool,
 ) -> Result<AuthSettings, StartupError> {
+    crate::keys::provision(store, &settings.api_key).map_err(StartupError::ApiKey)?;
     if !store.has_keys()? {
         if !loopback_only {
             return Err(StartupError::OpenModeNotLoopback { address: settings.bind.clone() });
@@ -136,4 +150,48 @@ fn resolves_to_loopback(bind: &str) -> std::io::Result<bool> {
 
 fn redirect(to: &'static str) -> HttpResponse {
     HttpResponse::PermanentRedirect().insert_header(("Location", to)).finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wildcard_settings(dir: &tempfile::TempDir) -> (Store, Settings) {
+        let url = dir.path().join("s.db").display().to_string();
+        (Store::open(&url).unwrap(), Settings::new("0.0.0.0:8080", url))
+    }
+
+    #[test]
+    fn a_wildcard_address_with_no_key_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, settings) = wildcard_settings(&dir);
+        let loopback_only = resolves_to_loopback(&settings.bind).unwrap();
+
+        let refused = auth_settings(&store, &settings, loopback_only).err();
+
+        assert!(!loopback_only);
+        assert!(matches!(refused, Some(StartupError::OpenModeNotLoopback { .. })), "{refused:?}");
+    }
+
+    #[test]
+    fn a_wildcard_address_with_a_key_from_the_environment_starts_and_stores_only_its_digest() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, mut settings) = wildcard_settings(&dir);
+        let secret = "0123456789abcdef0123456789abcdef-first-run";
+        settings.api_key.api_key = Some(secret.to_owned());
+        settings.api_key.api_key_tenant = Some("guild".to_owned());
+
+        let auth = auth_settings(&store, &settings, false).unwrap();
+        let again = auth_settings(&store, &settings, false);
+
+        assert!(!auth.loopback_only);
+        assert!(again.is_ok(), "the same key at the next start changes nothing");
+        assert_eq!(store.key_owner(secret).unwrap().map(|owner| owner.tenant), Some("guild".to_owned()));
+        assert_eq!(store.list_keys().unwrap().len(), 1);
+        let files =
+            std::fs::read_dir(dir.path()).unwrap().map(|entry| std::fs::read(entry.unwrap().path()).unwrap());
+        let plain =
+            files.into_iter().any(|raw| raw.windows(secret.len()).any(|window| window == secret.as_bytes()));
+        assert!(!plain, "only the key's digest is on disk (database and WAL)");
+    }
 }

@@ -14,6 +14,9 @@ pub enum DbError {
     Corrupt(String),
     #[error("the writer connection was poisoned by a panic")]
     Poisoned,
+    /// Code running in a write transaction panicked; the transaction was rolled back.
+    #[error("a write panicked and was rolled back: {0}")]
+    Panicked(String),
 }
 
 /// Why a mutation did not happen. Only `Db` is the server's fault.

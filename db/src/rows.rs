@@ -154,7 +154,10 @@ pub(crate) fn effect_rows(encounter: &Encounter) -> Result<Vec<EffectRow>, DbErr
 }
 
 pub(crate) fn event_row(encounter_id: &EncounterId, seq: i64, event: &Event) -> Result<EventRow, DbError> {
-    let data = serde_json::to_value(event).map_err(|e| corrupt("event", e))?;
+    let mut data = serde_json::to_value(event).map_err(|e| corrupt("event", e))?;
+    if let Some(fields) = data.as_object_mut() {
+        fields.insert("summary".into(), event.summary().into());
+    }
     let kind = data.get("kind").and_then(|k| k.as_str()).unwrap_or("unknown").to_owned();
     Ok(EventRow {
         encounter_id: encounter_id.0.clone(),

@@ -326,7 +326,10 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
         ])
     );
     let events = &round_two["events"];
-    assert_eq!(events[1]["data"], json!({"combatant_id": kell, "name": "Kell", "reason": "defeated"}));
+    assert_eq!(
+        events[1]["data"],
+        json!({"kind": "turn_skipped", "combatant_id": kell, "name": "Kell", "reason": "defeated"})
+    );
     assert_eq!(
         (&events[3]["data"]["combatant_id"], &events[3]["data"]["from"], &events[3]["data"]["to"]),
         (&json!(rook), &json!(7), &json!(9))

@@ -23,7 +23,7 @@ async fn an_added_combatant_is_returned_with_the_new_version() {
     assert_eq!(
         shown,
         json!({
-            "id": id, "name": "Vasquez", "side": "marines", "stats": cepheus(10), "initiative": null,
+            "id": id, "ruleset": "cepheus-engine", "name": "Vasquez", "side": "marines", "stats": cepheus(10), "initiative": null,
             "surprised": true, "defeated": false, "hidden": false, "acted_this_round": false,
             "delaying": false
         })
@@ -32,7 +32,10 @@ async fn an_added_combatant_is_returned_with_the_new_version() {
     assert_eq!(events.len(), 1);
     assert_eq!(events[0]["seq"], json!(2));
     assert_eq!(events[0]["kind"], json!("combatant_added"));
-    assert_eq!(events[0]["data"], json!({"combatant_id": id, "name": "Vasquez", "side": "marines"}));
+    assert_eq!(
+        events[0]["data"],
+        json!({"kind": "combatant_added", "combatant_id": id, "name": "Vasquez", "side": "marines"})
+    );
     let stored = app.encounter(&encounter).await;
     assert_eq!(stored["combatants"], json!([combatant]));
     assert_eq!(stored["turn_order"], json!([]), "no initiative yet, so no place in the order");
@@ -85,11 +88,14 @@ async fn removing_a_combatant_ends_the_effects_that_name_it() {
     let events = reply.body["events"].as_array().unwrap();
     assert_eq!(events.len(), 2);
     assert_eq!(events[0]["kind"], json!("combatant_removed"));
-    assert_eq!(events[0]["data"], json!({"combatant_id": hicks, "name": "Hicks"}));
+    assert_eq!(
+        events[0]["data"],
+        json!({"kind": "combatant_removed", "combatant_id": hicks, "name": "Hicks"})
+    );
     assert_eq!(events[1]["kind"], json!("effect_expired"));
     assert_eq!(
         events[1]["data"],
-        json!({"effect_id": effect, "name": "covered", "reason": format!("combatant '{hicks}' left the encounter")})
+        json!({"kind": "effect_expired", "effect_id": effect, "name": "covered", "reason": format!("combatant '{hicks}' left the encounter")})
     );
     let stored = app.encounter(&encounter).await;
     assert_eq!(stored["combatants"].as_array().unwrap().len(), 1);

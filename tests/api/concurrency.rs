@@ -104,7 +104,7 @@ async fn a_stale_if_match_is_refused_on_every_change_and_changes_nothing() {
     for (method, path, body) in requests {
         let case = format!("{method} {path}");
         let reply = app.send(method, &path, body.as_ref(), &stale).await;
-        reply.assert_problem(412, None, &case);
+        reply.assert_problem(412, Some("If-Match"), &case);
         assert_eq!(reply.body["current_version"], json!(5), "{case}");
         assert_eq!(reply.body["type"], json!("urn:skirmish:problem:stale-version"), "{case}");
         assert_eq!(app.snapshot(&encounter).await, before, "{case}: nothing changed");
@@ -188,4 +188,18 @@ async fn an_invalid_body_with_a_stale_if_match_is_refused_for_the_body_not_the_v
     let reply = app.send(Method::POST, &path, Some(&body), &[("If-Match", "\"99\"")]).await;
 
     assert_eq!((reply.status, &reply.body["field"]), (422, &json!("name")), "{}", reply.body);
+}
+
+#[tokio::test]
+async fn a_412_names_if_match_as_the_field_at_fault() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("arrgs", "Field").await;
+    let path = format!("/v1/encounters/{encounter}/effects");
+    let body = json!({"name": "stunned", "ends": {"ends": "end_of_round"}});
+
+    let reply = app.send(Method::POST, &path, Some(&body), &[("If-Match", "\"7\"")]).await;
+
+    reply.assert_problem(412, Some("If-Match"), "stale If-Match");
+    assert_eq!(reply.body["detail"], json!("the encounter is at version 1, not 7"));
+    assert_eq!(reply.body["current_version"], json!(1));
 }

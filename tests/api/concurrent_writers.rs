@@ -75,7 +75,7 @@ async fn two_concurrent_writers_with_the_same_if_match_get_one_success_and_one_4
     assert_eq!(statuses, [201, 412]);
     let winner = replies.iter().find(|r| r.status == 201).unwrap();
     let loser = replies.iter().find(|r| r.status == 412).unwrap();
-    loser.assert_problem(412, None, "the loser");
+    loser.assert_problem(412, Some("If-Match"), "the loser");
     assert_eq!(loser.body["current_version"], json!(2));
     let stored = app.encounter(&encounter).await;
     assert_eq!(stored["version"], json!(2));

@@ -50,7 +50,10 @@ async fn creation_logs_an_encounter_created_event() {
     assert_eq!(events.len(), 1);
     assert_eq!(events[0]["seq"], json!(1));
     assert_eq!(events[0]["kind"], json!("encounter_created"));
-    assert_eq!(events[0]["data"], json!({"name": "Casino", "ruleset": "spycraft2"}));
+    assert_eq!(
+        events[0]["data"],
+        json!({"kind": "encounter_created", "name": "Casino", "ruleset": "spycraft2"})
+    );
 }
 
 #[tokio::test]

@@ -84,7 +84,7 @@ async fn a_non_json_content_type_is_refused_with_415() {
     for (path, content_type) in cases {
         let reply = post_raw(&app, &path, Some(content_type), body).await;
 
-        reply.assert_problem(415, None, &format!("{content_type} to {path}"));
+        reply.assert_problem(415, Some("Content-Type"), &format!("{content_type} to {path}"));
         assert_eq!(reply.body["type"], json!("urn:skirmish:problem:unsupported-media-type"));
     }
     assert_eq!(app.encounter(&encounter).await["version"], json!(1));
@@ -105,7 +105,7 @@ async fn a_non_json_advance_body_is_refused_with_415() {
     )
     .await;
 
-    reply.assert_problem(415, None, "text/plain advance");
+    reply.assert_problem(415, Some("Content-Type"), "text/plain advance");
     assert_eq!(app.encounter(&encounter).await["status"], json!("setup"));
 }
 
@@ -205,4 +205,42 @@ async fn a_trailing_slash_path_is_not_found_rather_than_405() {
     let reply = app.get("/v1/encounters/").await;
 
     reply.assert_problem(404, None, "GET /v1/encounters/");
+}
+
+#[tokio::test]
+async fn a_compressed_body_is_refused_with_415_naming_content_encoding() {
+    let app = spawn_app().await;
+    let body = br#"{"ruleset": "arrgs", "name": "Zipped"}"#.to_vec();
+    let send = |encoding: &'static str| {
+        let request = app.request(Method::POST, "/v1/encounters").header("Content-Encoding", encoding);
+        let request = request.header("Content-Type", "application/json").body(body.clone());
+        async move { crate::helpers::Reply::read(request.send().await.unwrap()).await }
+    };
+
+    for encoding in ["br", "gzip", "deflate", "identity, gzip"] {
+        let reply = send(encoding).await;
+
+        reply.assert_problem(415, Some("Content-Encoding"), encoding);
+        assert_eq!(reply.body["type"], json!("urn:skirmish:problem:unsupported-media-type"));
+    }
+    assert_eq!(app.get("/v1/encounters").await.body["total"], json!(0));
+    assert_eq!(send("identity").await.status, 201, "identity is no encoding at all");
+}
+
+#[tokio::test]
+async fn a_charset_other_than_utf8_is_refused_with_415() {
+    let app = spawn_app().await;
+    let body = br#"{"ruleset": "arrgs", "name": "Charset"}"#;
+
+    for content_type in ["application/json; charset=iso-8859-1", "application/json;charset=\"UTF-16\""] {
+        let reply = post_raw(&app, "/v1/encounters", Some(content_type), body).await;
+
+        reply.assert_problem(415, Some("Content-Type"), content_type);
+    }
+    assert_eq!(app.get("/v1/encounters").await.body["total"], json!(0));
+    for content_type in ["application/json; charset=utf-8", "application/json; charset=\"UTF-8\""] {
+        let reply = post_raw(&app, "/v1/encounters", Some(content_type), body).await;
+
+        assert_eq!(reply.status, 201, "{content_type}: {}", reply.body);
+    }
 }

@@ -91,7 +91,7 @@ async fn a_whole_encounter_runs_over_http_and_every_change_is_logged_in_order() 
     assert_eq!(skipped["events"][1]["kind"], json!("turn_skipped"));
     assert_eq!(
         skipped["events"][1]["data"],
-        json!({"combatant_id": vasquez, "name": "Vasquez", "reason": "defeated"})
+        json!({"kind": "turn_skipped", "combatant_id": vasquez, "name": "Vasquez", "reason": "defeated"})
     );
 
     // The second end of round ends "blessed"; round 3 starts with Hicks.
@@ -162,7 +162,8 @@ async fn a_whole_encounter_runs_over_http_and_every_change_is_logged_in_order() 
         [json!(["Vasquez", [4, 3]]), json!(["Hicks", [5, 5]]), json!(["Bishop", [1, 2]])]
     );
     assert_eq!(log[4]["data"]["dice"][0]["purpose"], json!("initiative: Vasquez"));
-    assert_eq!(log[35]["data"], json!({"round": 3}));
+    assert_eq!(log[35]["data"], json!({"kind": "encounter_ended", "round": 3}));
+    assert_eq!(log[35]["summary"], json!("The encounter ends after round 3"));
     assert_eq!(log[17]["data"]["effect_id"], json!(stunned));
     assert_eq!(log[24]["data"]["changed"], json!(["defeated"]));
     assert_eq!(pluck(&log_value, "kind").iter().filter(|k| **k == json!("turn_started")).count(), 6);

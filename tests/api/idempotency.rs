@@ -293,7 +293,7 @@ async fn a_refused_request_is_not_remembered_so_its_retry_runs_again() {
     let current = send("\"2\"").await;
     let retry = send("\"2\"").await;
 
-    stale.assert_problem(412, None, "stale If-Match");
+    stale.assert_problem(412, Some("If-Match"), "stale If-Match");
     assert_eq!(current.status, 201, "{}", current.body);
     assert_eq!(current.header("idempotent-replayed"), None, "the 412 was not stored");
     assert_replay(&current, &retry, "after success");
@@ -364,4 +364,31 @@ async fn a_retry_after_the_encounter_was_deleted_runs_again_instead_of_replaying
     assert_eq!(retry.header("Idempotent-Replayed"), None, "nothing left to replay");
     assert_ne!(retry.body["id"], json!(id), "a new encounter, since the old one is gone");
     assert_eq!(app.get(&format!("/v1/encounters/{}", text(&retry.body["id"]))).await.status, 200);
+}
+
+#[tokio::test]
+async fn the_same_json_with_other_whitespace_and_key_order_replays_instead_of_422() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("cepheus-engine", "Canonical").await;
+    let path = format!("/v1/encounters/{encounter}/combatants");
+    let send = |body: &'static str| {
+        let request = app.request(Method::POST, &path).header("Idempotency-Key", "ash-canonical");
+        let request = request.header("Content-Type", "application/json").body(body);
+        async move { Reply::read(request.send().await.unwrap()).await }
+    };
+    let compact = r#"{"name":"Ash","side":"crew","stats":{"str":7,"dex":7,"end":7,"int":7,"edu":7,"soc":7}}"#;
+    let reordered = r#"{
+        "stats": { "soc": 7, "edu": 7, "int": 7, "end": 7, "dex": 7, "str": 7 },
+        "side": "crew",   "name": "Ash"
+    }"#;
+    let other_value =
+        r#"{"name":"Ash","side":"crew","stats":{"str":7,"dex":8,"end":7,"int":7,"edu":7,"soc":7}}"#;
+
+    let first = send(compact).await;
+    let retry = send(reordered).await;
+    let changed = send(other_value).await;
+
+    assert_replay(&first, &retry, "same JSON, other whitespace and key order");
+    changed.assert_problem(422, Some("Idempotency-Key"), "another value under the same key");
+    assert_eq!(app.encounter(&encounter).await["combatants"].as_array().unwrap().len(), 1);
 }

@@ -26,4 +26,5 @@ mod operations;
 mod persistence;
 mod rate_limits;
 mod rulesets;
+mod slow_clients;
 mod tenants;

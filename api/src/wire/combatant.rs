@@ -1,7 +1,7 @@
 use super::EventResponse;
 use serde::{Deserialize, Serialize};
 use skirmish_domain::encounter::Combatant;
-use skirmish_domain::rulesets::RulesetState;
+use skirmish_domain::rulesets::{RulesetId, RulesetState};
 use utoipa::ToSchema;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -56,6 +56,8 @@ pub struct InitiativeScore {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CombatantResponse {
     pub id: String,
+    /// The ruleset the stat block and state follow (the encounter's).
+    pub ruleset: RulesetId,
     pub name: String,
     pub side: String,
     #[schema(value_type = Object)]
@@ -78,6 +80,7 @@ impl From<Combatant> for CombatantResponse {
     fn from(combatant: Combatant) -> Self {
         Self {
             id: combatant.id.0,
+            ruleset: combatant.stats.ruleset(),
             name: combatant.name,
             side: combatant.side,
             stats: serde_json::to_value(&combatant.stats).unwrap_or_default(),

@@ -99,7 +99,7 @@ pub struct RollDiceRequest {
     #[serde(default, deserialize_with = "super::lenient::optional_whole")]
     pub seed: Option<u64>,
     /// Values rolled at the table, used in order before the RNG (each must fit its die).
-    #[schema(max_items = 1000)]
+    #[schema(max_items = 1000, value_type = Option<Vec<skirmish_domain::score::Score<1, 1000>>>)]
     #[serde(default, deserialize_with = "super::lenient::optional_wholes")]
     pub rolls: Option<Vec<u32>>,
 }

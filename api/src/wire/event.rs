@@ -6,8 +6,9 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({
     "seq": 4, "at": "2026-11-21T10:00:00.000Z", "kind": "initiative_set",
-    "data": {"combatant_id": "cmb_1f2e", "name": "Vasquez", "score": 8, "explanation": "2D6 (4+3) + DEX DM +1 = 8",
-             "dice": [{"sides": 6, "value": 4, "purpose": "initiative: Vasquez", "status": "kept"}]}
+    "summary": "Vasquez has initiative 8 (2D6 (4+3) + DEX DM +1 = 8)",
+    "data": {"kind": "initiative_set", "combatant_id": "cmb_1f2e", "name": "Vasquez", "score": 8, "explanation": "2D6 (4+3) + DEX DM +1 = 8",
+             "dice": [{"sides": 6, "value": 4, "purpose": "initiative: Vasquez", "status": "kept", "source": "scripted"}]}
 }))]
 pub struct EventResponse {
     /// Position in the log, from 1, without gaps.
@@ -16,18 +17,21 @@ pub struct EventResponse {
     pub at: String,
     /// e.g. `combatant_added`, `initiative_set`, `turn_started`, `effect_expired`.
     pub kind: String,
-    /// The event's fields (dice included).
-    #[schema(value_type = Object)]
+    /// The event in one plain-English line, as a chat bot posts it.
+    pub summary: String,
+    /// The event's fields (dice included), tagged by `kind` as well.
+    #[schema(value_type = skirmish_domain::encounter::Event)]
     pub data: serde_json::Value,
 }
 
 impl From<StoredEvent> for EventResponse {
     fn from(event: StoredEvent) -> Self {
         let mut data = event.data;
-        if let Some(fields) = data.as_object_mut() {
-            fields.remove("kind");
-        }
-        Self { seq: event.seq, at: event.created_at, kind: event.kind, data }
+        let summary = match data.as_object_mut().and_then(|fields| fields.remove("summary")) {
+            Some(serde_json::Value::String(summary)) => summary,
+            _ => event.kind.replace('_', " "),
+        };
+        Self { seq: event.seq, at: event.created_at, kind: event.kind, summary, data }
     }
 }
 

@@ -28,7 +28,7 @@ pub struct RollInitiativeRequest {
     #[serde(default, deserialize_with = "super::lenient::optional_whole")]
     pub seed: Option<u64>,
     /// Physical dice, used in order (initiative dice, then any roll-off dice) before the RNG.
-    #[schema(max_items = 1000)]
+    #[schema(max_items = 1000, value_type = Option<Vec<skirmish_domain::score::Score<1, 1000>>>)]
     #[serde(default, deserialize_with = "super::lenient::optional_wholes")]
     pub rolls: Option<Vec<u32>>,
 }

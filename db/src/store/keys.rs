@@ -67,6 +67,15 @@ impl Store {
         Ok(row.map(|(key_id, tenant)| KeyOwner { key_id, tenant }))
     }
 
+    /// The key with this secret, revoked or not.
+    pub fn key_by_secret(&self, secret: &str) -> Result<Option<ApiKeyInfo>, DbError> {
+        Ok(api_keys::table
+            .filter(api_keys::key_hash.eq(digest(secret)))
+            .select(ApiKeyInfo::as_select())
+            .first(&mut *self.read()?)
+            .optional()?)
+    }
+
     /// Whether any key was ever created, revoked ones included. Once one was, every API request
     /// needs a key: revoking the last key locks the service rather than reopening it.
     pub fn has_keys(&self) -> Result<bool, DbError> {

@@ -13,6 +13,7 @@ use crate::connection::{ReaderPool, database_path, open_readers, open_writer};
 use crate::error::DbError;
 use diesel::prelude::*;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex};
 
 const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
@@ -26,6 +27,8 @@ pub(crate) const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 pub struct Store {
     writer: Arc<Mutex<SqliteConnection>>,
     readers: ReaderPool,
+    /// The database file, to reopen the writer after a panic.
+    path: Arc<str>,
 }
 
 impl Store {
@@ -34,13 +37,24 @@ impl Store {
         let path = database_path(url);
         let mut writer = open_writer(path)?;
         writer.run_pending_migrations(MIGRATIONS).map_err(|e| DbError::Migration(e.to_string()))?;
-        Ok(Self { writer: Arc::new(Mutex::new(writer)), readers: open_readers(path)? })
+        Ok(Self { writer: Arc::new(Mutex::new(writer)), readers: open_readers(path)?, path: path.into() })
     }
 
     /// Runs `work` on the writer connection, after every earlier write has finished.
+    ///
+    /// A panic in `work` (a bug, or an arithmetic overflow caught by `overflow-checks`) becomes
+    /// [`DbError::Panicked`]: the writer connection is closed, which rolls back the transaction
+    /// the panic left open, and a fresh one takes its place, so nothing of the change is stored
+    /// and later writes still work.
     pub(crate) fn write<T>(&self, work: impl FnOnce(&mut SqliteConnection) -> T) -> Result<T, DbError> {
         let mut connection = self.writer.lock().map_err(|_| DbError::Poisoned)?;
-        Ok(work(&mut connection))
+        match catch_unwind(AssertUnwindSafe(|| work(&mut connection))) {
+            Ok(done) => Ok(done),
+            Err(payload) => {
+                *connection = open_writer(&self.path)?;
+                Err(DbError::Panicked(panic_message(payload.as_ref())))
+            }
+        }
     }
 
     pub(crate) fn read(
@@ -66,4 +80,13 @@ impl Store {
         let rows: Vec<Check> = diesel::sql_query("PRAGMA integrity_check").load(&mut *self.read()?)?;
         Ok(rows.into_iter().map(|r| r.integrity_check).collect::<Vec<_>>().join("; "))
     }
+}
+
+/// The text a panic was raised with, when it is one.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic with no message".to_owned())
 }

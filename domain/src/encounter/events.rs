@@ -113,3 +113,40 @@ pub enum Event {
         report: RulesetReport,
     },
 }
+
+impl Event {
+    /// The event in one plain-English line, as a chat bot posts it.
+    pub fn summary(&self) -> String {
+        use crate::rulesets::Summary;
+        match self {
+            Self::EncounterCreated { name, ruleset } => format!("Encounter \"{name}\" created ({ruleset})"),
+            Self::CombatantAdded { name, side, .. } => format!("{name} joins the fight ({side})"),
+            Self::CombatantUpdated { name, changed, .. } => format!("{name} updated: {}", changed.join(", ")),
+            Self::CombatantRemoved { name, .. } => format!("{name} leaves the fight"),
+            Self::InitiativeSet { name, score, explanation, .. } => {
+                format!("{name} has initiative {score} ({explanation})")
+            }
+            Self::InitiativeTieBroken { combatant_ids, .. } => {
+                format!("a roll-off breaks the tie between {} combatants", combatant_ids.len())
+            }
+            Self::EncounterStarted => "The encounter begins".into(),
+            Self::RoundStarted { round } => format!("Round {round} begins"),
+            Self::TurnStarted { name, .. } => format!("{name}'s turn"),
+            Self::TurnEnded { name, .. } => format!("{name}'s turn ends"),
+            Self::TurnSkipped { name, reason, .. } => format!("{name}'s turn is skipped ({reason})"),
+            Self::TurnDelayed { name, .. } => format!("{name} delays"),
+            Self::InitiativeChanged { name, from, to, reason, .. } => {
+                format!("{name}'s initiative {from} → {to} ({reason})")
+            }
+            Self::RoundEnded { round } => format!("Round {round} ends"),
+            Self::EffectAdded { effect } => format!("{} takes effect", effect.name),
+            Self::EffectFired { name, .. } => format!("{name} acts"),
+            Self::EffectExpired { name, reason, .. } => format!("{name} ends ({reason})"),
+            Self::EffectRemoved { name, .. } => format!("{name} is removed"),
+            Self::EncounterEnded { round } => format!("The encounter ends after round {round}"),
+            Self::AttackResolved { report, .. }
+            | Self::DamageApplied { report, .. }
+            | Self::ActionTaken { report, .. } => report.summary(),
+        }
+    }
+}

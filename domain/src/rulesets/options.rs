@@ -18,3 +18,9 @@ pub struct NoState {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
 pub enum NoReport {}
+
+impl super::Summary for NoReport {
+    fn summary(&self) -> String {
+        match *self {}
+    }
+}

@@ -77,7 +77,7 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     /// Encounter settings chosen when the encounter is created.
     type Options: Data + Default;
     /// The union of this ruleset's reports, as carried by its events.
-    type Report: Data;
+    type Report: Data + Summary;
 
     /// A stat block as JSON text, for the docs and the spec's examples (a test reads it back).
     const STATS_EXAMPLE: &'static str;

@@ -189,6 +189,14 @@ macro_rules! registry {
             $($variant(<$module::$plugin as Ruleset>::Report)),+
         }
 
+        impl Summary for RulesetReport {
+            fn summary(&self) -> String {
+                match self {
+                    $(Self::$variant(report) => report.summary()),+
+                }
+            }
+        }
+
         /// Published as one of the rulesets' report unions.
         #[cfg(feature = "schema")]
         impl utoipa::PartialSchema for RulesetReport {

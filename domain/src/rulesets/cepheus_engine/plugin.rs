@@ -75,6 +75,16 @@ pub enum Report {
     Action(Box<ActionReport>),
 }
 
+impl Summary for Report {
+    fn summary(&self) -> String {
+        match self {
+            Self::Attack(report) => AttackResult::Stored(report.clone()).summary(),
+            Self::Damage(report) => DamageResult::Stored(report.clone()).summary(),
+            Self::Action(report) => report.summary(),
+        }
+    }
+}
+
 /// The result of an attack: on stored combatants, or between inline stat blocks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]

@@ -1,0 +1,156 @@
+//! Types the ruleset-specific parts of the generic schemas, walking the registry: each ruleset gets
+//! `<Ruleset>Combatant` and `<Ruleset>Encounter` (its stat block, combat state and options), and the
+//! generic `CombatantResponse` / `EncounterResponse` become `oneOf` those with a `discriminator` on
+//! `ruleset` — generated clients narrow on it. Request fields that take any ruleset's stat block
+//! or options become a `oneOf` of the rulesets' schemas (the encounter's ruleset decides which).
+
+use utoipa::openapi::schema::{Discriminator, OneOfBuilder, Schema};
+use utoipa::openapi::{OpenApi, Ref, RefOr};
+use utoipa::{PartialSchema, ToSchema};
+
+use skirmish_domain::rulesets::{Ruleset, RulesetVisitor, for_each_ruleset};
+
+type Schemas = std::collections::BTreeMap<String, RefOr<Schema>>;
+
+/// What the walk over the rulesets gathers.
+#[derive(Default)]
+struct Gathered {
+    schemas: Vec<(String, RefOr<Schema>)>,
+    /// Per ruleset: id, schema prefix and the names of its stats, state and options schemas.
+    rulesets: Vec<(&'static str, &'static str, String, String, String)>,
+}
+
+impl RulesetVisitor for Gathered {
+    fn ruleset<R: Ruleset>(&mut self) {
+        let mut add = |name: String, schema: RefOr<Schema>| self.schemas.push((name, schema));
+        add(R::Stats::name().into_owned(), R::Stats::schema());
+        for (name, schema) in
+            [(R::State::name(), R::State::schema()), (R::Options::name(), R::Options::schema())]
+        {
+            if !NOTHING.iter().any(|empty| empty.ends_with(name.as_ref())) {
+                add(name.into_owned(), schema);
+            }
+        }
+        R::Stats::schemas(&mut self.schemas);
+        R::State::schemas(&mut self.schemas);
+        R::Options::schemas(&mut self.schemas);
+        self.rulesets.push((
+            R::ID.as_str(),
+            R::SCHEMA_PREFIX,
+            R::Stats::name().into_owned(),
+            R::State::name().into_owned(),
+            R::Options::name().into_owned(),
+        ));
+    }
+}
+
+fn reference(name: &str) -> RefOr<Schema> {
+    RefOr::Ref(Ref::from_schema_name(name))
+}
+
+/// A copy of the object schema `base` with its `ruleset` fixed to `id` and the given properties
+/// replaced.
+fn specialise(base: &RefOr<Schema>, id: &str, replace: &[(&str, RefOr<Schema>)]) -> Option<RefOr<Schema>> {
+    let RefOr::T(Schema::Object(object)) = base else { return None };
+    let mut object = object.clone();
+    object.description = Some(format!("{} for the {id} ruleset.", object.description.unwrap_or_default()));
+    let ruleset = utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some([id]))
+        .build();
+    object.properties.insert("ruleset".into(), RefOr::T(Schema::Object(ruleset)));
+    for (name, schema) in replace {
+        if matches!(schema, RefOr::Ref(reference) if NOTHING.iter().any(|empty| reference.ref_location.ends_with(empty)))
+        {
+            // A ruleset without state or options: the property is always `{}`, so it is not published.
+            object.properties.remove(*name);
+            object.required.retain(|required| required != name);
+        } else {
+            object.properties.insert((*name).to_owned(), schema.clone());
+        }
+    }
+    Some(RefOr::T(Schema::Object(object)))
+}
+
+/// The empty state and options of rulesets that keep none.
+const NOTHING: [&str; 2] = ["/NoState", "/NoOptions"];
+
+/// `oneOf` the named schemas, with a discriminator on `ruleset` when `mapping` is given.
+fn one_of(names: &[String], mapping: Option<Vec<(String, String)>>) -> RefOr<Schema> {
+    let mut builder = OneOfBuilder::new();
+    for name in names {
+        builder = builder.item(reference(name));
+    }
+    if let Some(mapping) = mapping {
+        let mut discriminator = Discriminator::new("ruleset");
+        for (id, name) in mapping {
+            discriminator.mapping.insert(id, format!("#/components/schemas/{name}"));
+        }
+        builder = builder.discriminator(Some(discriminator));
+    }
+    builder.into()
+}
+
+/// Replaces the property `property` of the object schema `schema` (if both exist).
+fn set_property(schemas: &mut Schemas, schema: &str, property: &str, value: RefOr<Schema>) {
+    if let Some(RefOr::T(Schema::Object(object))) = schemas.get_mut(schema) {
+        if object.properties.contains_key(property) {
+            object.properties.insert(property.to_owned(), value);
+        }
+    }
+}
+
+/// The modifier (see the module docs).
+pub struct TypedRulesets;
+
+impl utoipa::Modify for TypedRulesets {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let mut gathered = Gathered::default();
+        for_each_ruleset(&mut gathered);
+        let schemas = &mut openapi.components.get_or_insert_with(Default::default).schemas;
+        for (name, schema) in gathered.schemas {
+            schemas.entry(name).or_insert(schema);
+        }
+        let (Some(combatant), Some(encounter)) =
+            (schemas.get("CombatantResponse").cloned(), schemas.get("EncounterResponse").cloned())
+        else {
+            return;
+        };
+        let (mut combatants, mut encounters, mut stats, mut options) = (vec![], vec![], vec![], vec![]);
+        let (mut combatant_map, mut encounter_map) = (vec![], vec![]);
+        for (id, prefix, stats_name, state_name, options_name) in &gathered.rulesets {
+            let combatant_name = format!("{prefix}Combatant");
+            let encounter_name = format!("{prefix}Encounter");
+            let typed_combatant = specialise(
+                &combatant,
+                id,
+                &[("stats", reference(stats_name)), ("state", reference(state_name))],
+            );
+            let list = utoipa::openapi::ArrayBuilder::new().items(reference(&combatant_name)).build();
+            let typed_encounter = specialise(
+                &encounter,
+                id,
+                &[("combatants", RefOr::T(Schema::Array(list))), ("options", reference(options_name))],
+            );
+            if let (Some(typed_combatant), Some(typed_encounter)) = (typed_combatant, typed_encounter) {
+                schemas.insert(combatant_name.clone(), typed_combatant);
+                schemas.insert(encounter_name.clone(), typed_encounter);
+            }
+            combatant_map.push(((*id).to_owned(), combatant_name.clone()));
+            encounter_map.push(((*id).to_owned(), encounter_name.clone()));
+            combatants.push(combatant_name);
+            encounters.push(encounter_name);
+            stats.push(stats_name.clone());
+            if !options.contains(options_name) && options_name != "NoOptions" {
+                options.push(options_name.clone());
+            }
+        }
+        schemas.insert("CombatantResponse".into(), one_of(&combatants, Some(combatant_map)));
+        schemas.insert("EncounterResponse".into(), one_of(&encounters, Some(encounter_map)));
+        let any_stats = one_of(&stats, None);
+        set_property(schemas, "AddCombatantRequest", "stats", any_stats.clone());
+        set_property(schemas, "PatchCombatantRequest", "stats", any_stats.clone());
+        set_property(schemas, "RulesetResponse", "stats_example", any_stats);
+        set_property(schemas, "CreateEncounterRequest", "options", one_of(&options, None));
+    }
+}
