@@ -213,6 +213,8 @@ pub struct ActionReport {
     pub opportunities: Vec<OpportunityReport>,
     pub result: ManoeuvreResult,
     pub standings: Vec<Standing>,
+    /// Every die rolled, in order, with its purpose.
+    pub dice: Vec<crate::dice::DieRoll>,
 }
 
 /// The combatants a manoeuvre involves.
@@ -235,6 +237,7 @@ pub fn take(cast: &mut Cast, manoeuvre: &Manoeuvre, pace: Pace, scene: &Scene, d
         opportunities: Vec::new(),
         result: ManoeuvreResult::Standup,
         standings: Vec::new(),
+        dice: Vec::new(),
     };
     report.result = match manoeuvre {
         Manoeuvre::Complementary { description } => complementary(&mut cast.actor, scene, description)?,
@@ -269,6 +272,7 @@ pub fn take(cast: &mut Cast, manoeuvre: &Manoeuvre, pace: Pace, scene: &Scene, d
         .chain(cast.opportunists.iter().map(|(f, _)| f))
         .map(Fighter::standing)
         .collect();
+    report.dice = dice.rolls().to_vec();
     Ok(report)
 }
 

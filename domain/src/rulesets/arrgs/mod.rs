@@ -112,6 +112,18 @@ pub enum Report {
     EndOfRound(Box<round::EndOfRoundReport>),
 }
 
+impl super::Summary for Report {
+    fn summary(&self) -> String {
+        match self {
+            Self::Attack(report) => report.summary(),
+            Self::Damage(report) => report.summary(),
+            Self::Action(report) => report.summary(),
+            Self::Condition(report) => report.summary(),
+            Self::EndOfRound(report) => report.summary(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,8 @@
 //!   round is advanced; otherwise advancing rolls them with dice seeded from the encounter id and
 //!   round (recorded in the report as usual), so no round ends unprocessed.
 //! - The Staggered check is always made (it can only help).
+//! - The round's penalties (Multiple Actions, Repeated Attack, Charge, Movement Increment) end
+//!   when the End of Round begins, so its checks carry none of them.
 //! - The Surprised condition ends at the surprise round's End of Round.
 
 use super::damage_types::{DamageSteps, apply_resistance};
@@ -56,6 +58,8 @@ pub struct EndOfRoundReport {
     /// Rolled by advancing (seeded dice) rather than by the `end-of-round` operation.
     pub automatic: bool,
     pub entries: Vec<EndOfRoundEntry>,
+    /// Every die rolled, in order, with its purpose.
+    pub dice: Vec<crate::dice::DieRoll>,
 }
 
 impl crate::rulesets::Summary for EndOfRoundReport {
@@ -86,10 +90,13 @@ impl crate::rulesets::Summary for EndOfRoundReport {
 }
 
 /// One fighter's End of Round checks (arrgs.txt, "Dying [n]", "Staggered [n]", "Movement
-/// Increment"); then its round is cleared.
+/// Increment"). The round's points and penalties are cleared before the checks: they last until
+/// the End of Round.
 pub fn process(fighter: &mut Fighter, dice: &mut Dice) -> Result<Option<EndOfRoundEntry>, DiceError> {
     let alive = !fighter.is_dead();
     let acceleration = if alive { acceleration(fighter) } else { None };
+    fighter.state.last_increment = fighter.movement_increment();
+    fighter.state.round = RoundUse::default();
     let dying = if alive && fighter.state.dying > 0 && fighter.stats.vitality.is_some() {
         Some(dying_check(fighter, SurvivalReason::DyingEndOfRound, None, dice)?)
     } else {
@@ -100,8 +107,6 @@ pub fn process(fighter: &mut Fighter, dice: &mut Dice) -> Result<Option<EndOfRou
     } else {
         None
     };
-    fighter.state.last_increment = fighter.movement_increment();
-    fighter.state.round = RoundUse::default();
     let entry = (acceleration.is_some() || dying.is_some() || staggered.is_some())
         .then(|| EndOfRoundEntry { acceleration, dying, staggered, standing: fighter.standing() });
     Ok(entry)
@@ -150,7 +155,7 @@ pub fn run(encounter: &mut Encounter, dice: &mut Dice, automatic: bool) -> Resul
             combatant.flags.surprised = false;
         }
     }
-    Ok(EndOfRoundReport { round, surprise_ended, automatic, entries })
+    Ok(EndOfRoundReport { round, surprise_ended, automatic, entries, dice: dice.rolls().to_vec() })
 }
 
 /// The ruleset's End of Round hook: whoever the `end-of-round` operation did not process is

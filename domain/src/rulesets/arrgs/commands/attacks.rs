@@ -127,7 +127,7 @@ pub struct InlineAttackRequest {
 
 impl Summary for AttackReport {
     fn summary(&self) -> String {
-        let head = format!("{} makes a {} on {} with {}", self.attacker, label(self), self.target, self.weapon);
+        let head = format!("{} → {}, {} with {}", self.attacker, self.target, label(self), self.weapon);
         let body = match &self.outcome {
             Outcome::Wasted { reason } => format!("wasted: {reason}"),
             Outcome::Resolved { strikes } => strikes

@@ -53,6 +53,8 @@ pub struct ConditionReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wake_check: Option<SurvivalCheck>,
     pub standing: Standing,
+    /// Every die rolled, in order, with its purpose.
+    pub dice: Vec<crate::dice::DieRoll>,
 }
 
 impl Summary for ConditionReport {
@@ -108,7 +110,7 @@ impl Command for Conditions {
         let mut draft = encounter.clone();
         store(&mut draft, &one)?;
         *encounter = draft;
-        let report = ConditionReport { change: request.change, wake_check: wake, standing: one.standing() };
+        let report = ConditionReport { change: request.change, wake_check: wake, standing: one.standing(), dice: dice.rolls().to_vec() };
         let event = Event::ActionTaken {
             combatant_id: request.combatant_id,
             action: "condition".into(),
