@@ -34,7 +34,14 @@ fn firebolt() -> Value {
     json!({"name": "Firebolt", "kind": "spell", "damage": 5, "types": ["fire"], "spell_level": 1, "range_increment": 10})
 }
 
-async fn add(app: &TestApp, encounter: &str, name: &str, side: &str, stats: Value, surprised: bool) -> String {
+async fn add(
+    app: &TestApp,
+    encounter: &str,
+    name: &str,
+    side: &str,
+    stats: Value,
+    surprised: bool,
+) -> String {
     let body = json!({"name": name, "side": side, "stats": stats, "surprised": surprised});
     let reply = app.post_json(&format!("/v1/encounters/{encounter}/combatants"), &body).await;
     text(&reply.expect_status(201, &format!("add {name}")).body["combatant"]["id"])
@@ -45,7 +52,15 @@ async fn op(app: &TestApp, encounter: &str, name: &str, body: Value, what: &str)
     reply.expect_status(200, what).body
 }
 
-async fn refused(app: &TestApp, encounter: &str, name: &str, body: Value, status: u16, field: Option<&str>, what: &str) {
+async fn refused(
+    app: &TestApp,
+    encounter: &str,
+    name: &str,
+    body: Value,
+    status: u16,
+    field: Option<&str>,
+    what: &str,
+) {
     let before = app.snapshot(encounter).await;
     let reply = app.post_json(&format!("/v1/encounters/{encounter}/arrgs/{name}"), &body).await;
     reply.assert_problem(status, field, what);
@@ -67,7 +82,10 @@ async fn vitality(app: &TestApp, encounter: &str, id: &str) -> i64 {
 }
 
 fn naturals(reply: &Value) -> Vec<u64> {
-    reply["dice"].as_array().map(|d| d.iter().map(|die| die["value"].as_u64().unwrap_or_default()).collect()).unwrap_or_default()
+    reply["dice"]
+        .as_array()
+        .map(|d| d.iter().map(|die| die["value"].as_u64().unwrap_or_default()).collect())
+        .unwrap_or_default()
 }
 
 #[tokio::test]
@@ -84,7 +102,8 @@ async fn a_three_round_fight_with_a_surprise_round_criticals_dying_and_a_death()
     // ── Round 1, the surprise round (Ogre Surprised): Hero has 3 − 1 = 2 AP, 2 − 1 = 1 AAP ──
     // Ogre's Reflex 12. d20 19 + 6 = 25: 4 + 13 = 17, critical (19–20); 20 → 26: +18 = 35, critical
     // again; 4 → 10: 4 − 2 = 2 → 37. DR 2/Slashing → 35: Ogre 40 → 5 and Dying [1]. Hero 20 → 19.
-    let attack = json!({"attacker_id": hero_id, "target_id": ogre_id, "weapon": sword(), "rolls": [19, 20, 4]});
+    let attack =
+        json!({"attacker_id": hero_id, "target_id": ogre_id, "weapon": sword(), "rolls": [19, 20, 4]});
     let reply = op(&app, &encounter, "attacks", attack, "the critical chain").await;
     scripted.extend(naturals(&reply));
     let strike = &reply["result"]["outcome"]["strikes"][0];
@@ -152,16 +171,29 @@ async fn a_three_round_fight_with_a_surprise_round_criticals_dying_and_a_death()
     app.advance(&encounter, "next_turn").await;
     let ready = json!({"combatant_id": mage_id, "manoeuvre": {"type": "ready", "points": 2, "trigger": "the ogre moves"}});
     let reply = op(&app, &encounter, "actions", ready, "ready").await;
-    assert_eq!(reply["result"]["result"]["remaining"], json!({"action_points": 1, "additional_action_points": 3}));
+    assert_eq!(
+        reply["result"]["result"]["remaining"],
+        json!({"action_points": 1, "additional_action_points": 3})
+    );
 
     // Ogre's turn. Its Movement provokes; the Staggered Hero has no AAP for an Opportunity.
     app.advance(&encounter, "next_turn").await;
     let step = json!({"combatant_id": ogre_id, "manoeuvre": {"type": "movement", "squares": 2},
         "opportunities": [{"combatant_id": hero_id, "distance": 1, "weapon": sword()}], "rolls": [20]});
-    refused(&app, &encounter, "actions", step, 422, Some("opportunities[0]"), "an Immediate action without AAP").await;
+    refused(
+        &app,
+        &encounter,
+        "actions",
+        step,
+        422,
+        Some("opportunities[0]"),
+        "an Immediate action without AAP",
+    )
+    .await;
     // The Dying Ogre moves (its 1 point this round): 1 Vitality → −23, Dying check DC 23 + 1 = 24:
     // d20 20 + 3 = 23 fails → −24. Passive Movement 10 + 3 = 13 → 8 squares allowed.
-    let step = json!({"combatant_id": ogre_id, "manoeuvre": {"type": "movement", "squares": 2}, "rolls": [20]});
+    let step =
+        json!({"combatant_id": ogre_id, "manoeuvre": {"type": "movement", "squares": 2}, "rolls": [20]});
     let reply = op(&app, &encounter, "actions", step, "the dying ogre moves").await;
     scripted.extend(naturals(&reply));
     assert_eq!(reply["result"]["exertion"]["condition_check"]["dc"], json!(24));
@@ -174,7 +206,8 @@ async fn a_three_round_fight_with_a_surprise_round_criticals_dying_and_a_death()
     assert_eq!(vitality(&app, &encounter, &ogre_id).await, -37);
     assert_eq!(vitality(&app, &encounter, &mage_id).await, 11);
     // 1 AAP left: a second Immediate spell is refused.
-    refused(&app, &encounter, "attacks", immediate, 422, Some("pace"), "an Immediate action with 1 AAP").await;
+    refused(&app, &encounter, "attacks", immediate, 422, Some("pace"), "an Immediate action with 1 AAP")
+        .await;
 
     // End of Round 2, in turn order: Hero Staggered [2], DC 17: 14 + 3 = 17 → [1]. Ogre Dying,
     // DC 37 + 1 = 38: 10 + 3 = 13 fails → −38.
@@ -215,14 +248,20 @@ async fn stateless_attacks_and_damage_answer_the_same_reports() {
     // Reflex 12; d20 12 + 6 = 18 → 4 + 6 = 10 − DR 2 = 8.
     let body = json!({"attacker": {"name": "Hero", "stats": hero()}, "target": {"name": "Ogre", "stats": ogre()},
         "weapon": sword(), "rolls": [12]});
-    let reply = app.post_json("/v1/rulesets/arrgs/attacks", &body).await.expect_status(200, "inline attack").body;
+    let reply =
+        app.post_json("/v1/rulesets/arrgs/attacks", &body).await.expect_status(200, "inline attack").body;
     assert_eq!(reply["result"]["outcome"]["strikes"][0]["result"]["steps"]["damage"], json!(8));
     // 9 Fire + Slashing: DR 2 then ×1.5 = 10.5 → 10.
     let body = json!({"target": {"stats": ogre()}, "amount": 9, "types": ["fire", "slashing"]});
-    let reply = app.post_json("/v1/rulesets/arrgs/damage", &body).await.expect_status(200, "inline damage").body;
+    let reply =
+        app.post_json("/v1/rulesets/arrgs/damage", &body).await.expect_status(200, "inline damage").body;
     assert_eq!(reply["result"]["steps"]["damage"], json!(10));
     assert_eq!(reply["result"]["standing"]["vitality"], json!(30));
     // A bad stat block names its field.
     let bad = json!({"target": {"stats": {"agility": 10, "vitality": 0}}, "amount": 1});
-    app.post_json("/v1/rulesets/arrgs/damage", &bad).await.assert_problem(422, Some("target.stats.vitality"), "vitality 0");
+    app.post_json("/v1/rulesets/arrgs/damage", &bad).await.assert_problem(
+        422,
+        Some("target.stats.vitality"),
+        "vitality 0",
+    );
 }

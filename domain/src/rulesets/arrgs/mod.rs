@@ -10,6 +10,7 @@
 //! - Round 1 is the surprise round whenever a combatant is Surprised when it begins; the
 //!   Surprised condition ends at that round's End of Round.
 
+pub mod area;
 pub mod attack;
 pub mod attacking;
 pub mod check;
@@ -110,6 +111,7 @@ pub enum Report {
     Action(Box<manoeuvres::ActionReport>),
     Condition(Box<commands::conditions::ConditionReport>),
     EndOfRound(Box<round::EndOfRoundReport>),
+    Area(Box<commands::area::AreaReport>),
 }
 
 impl super::Summary for Report {
@@ -120,6 +122,7 @@ impl super::Summary for Report {
             Self::Action(report) => report.summary(),
             Self::Condition(report) => report.summary(),
             Self::EndOfRound(report) => report.summary(),
+            Self::Area(report) => report.summary(),
         }
     }
 }

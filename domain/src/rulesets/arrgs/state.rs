@@ -52,6 +52,9 @@ pub struct RoundUse {
     pub penalties: Vec<RoundPenalty>,
     /// Assisted modifiers from Aid Another, each for the next check of its kind.
     pub assists: Vec<Assist>,
+    /// An area attack that missed and waits for its scatter to be resolved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_area: Option<super::area::PendingArea>,
 }
 
 impl RoundUse {

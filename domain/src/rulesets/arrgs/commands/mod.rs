@@ -2,6 +2,7 @@
 //! `actions`, `conditions` and `end-of-round`.
 
 pub mod actions;
+pub mod area;
 pub mod attacks;
 pub mod conditions;
 pub mod damage;
@@ -15,6 +16,7 @@ pub(crate) fn register<V: CommandVisitor>(visitor: &mut V) {
     visitor.stateless::<attacks::Attacks>();
     visitor.stateless::<damage::Damage>();
     visitor.command::<actions::Actions>();
+    visitor.command::<area::AreaAttacks>();
     visitor.command::<conditions::Conditions>();
     visitor.command::<end_of_round::EndOfRound>();
 }

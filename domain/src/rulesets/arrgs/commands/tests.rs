@@ -274,3 +274,145 @@ fn complementary_actions_follow_actions_and_cost_nothing() {
     run::<Actions>(&mut encounter, shout, vec![]).unwrap();
     assert_eq!(vitality(&encounter, "Hero"), 19, "only the Sidestep cost Vitality");
 }
+
+use super::area::AreaAttacks;
+
+const MAGE: &str = r#"{"agility": 11, "initiative": 20, "vitality": 14, "abilities": {"intellect": 3}, "checks": {"spell": {"skill": 3}}}"#;
+
+#[test]
+fn an_area_spell_hits_the_square_then_each_occupant() {
+    let mut encounter = fight(&[("Mage", MAGE, false), ("Troll", TROLL, false)]);
+    // Fireball level 3 (difficulty 13): d20 10 + 6 = 16 ≥ 10 and ≥ 13. Troll Reflex 12 → 6 + 4 = 10: 60 → 50.
+    let request = json!({"attacker_id": "Mage", "stage": {"type": "attack", "distance": 8,
+        "weapon": {"name": "Fireball", "kind": "spell", "damage": 6, "types": ["fire"], "spell_level": 3, "range_increment": 5},
+        "occupants": [{"combatant_id": "Troll"}]}});
+    let (_, report) = run::<AreaAttacks>(&mut encounter, request, vec![10]).unwrap();
+    assert_eq!((report.square_hit, report.hits[0].success_value), (Some(true), 10));
+    assert_eq!(vitality(&encounter, "Troll"), 50);
+    assert_eq!(vitality(&encounter, "Mage"), 11, "3 Vitality for a level 3 spell");
+}
+
+#[test]
+fn a_missed_area_attack_scatters_and_is_resolved_where_it_lands() {
+    let mut encounter = fight(&[("Mage", MAGE, false), ("Troll", TROLL, false)]);
+    // A grenade (Ranged +0): d20 2 < 10 misses the square. 12 squares at increment 5 = 3
+    // increments: 1d8 3 (East), 3d4 2 + 4 + 1 = 7 squares.
+    let request = json!({"attacker_id": "Mage", "stage": {"type": "attack", "distance": 12,
+        "weapon": {"name": "Grenade", "kind": "ranged", "damage": 6, "types": ["fire"], "range_increment": 5},
+        "occupants": []}});
+    let (_, report) = run::<AreaAttacks>(&mut encounter, request, vec![2, 3, 2, 4, 1]).unwrap();
+    let scatter = report.scatter.unwrap();
+    assert_eq!((scatter.direction.as_str(), scatter.squares), ("East", 7));
+    // Where it landed: a second check, d20 14 vs the Troll's 12 → 6 + 2 = 8: 60 → 52.
+    let landed = json!({"attacker_id": "Mage", "stage": {"type": "scatter", "occupants": [{"combatant_id": "Troll"}]}});
+    run::<AreaAttacks>(&mut encounter, landed.clone(), vec![14]).unwrap();
+    assert_eq!(vitality(&encounter, "Troll"), 52);
+    assert_eq!(refused_field(run::<AreaAttacks>(&mut encounter, landed, vec![14])), "stage");
+}
+
+#[test]
+fn charge_moves_then_attacks_at_plus_two_and_lowers_reflex() {
+    let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    // Passive Movement: 10 + Body 2 = 12 → 5 + 2 = 7 squares; 8 is refused.
+    let too_far = json!({"attacker_id": "Hero", "target_id": "Troll", "weapon": longsword(), "manoeuvre": {"type": "charge", "squares": 8}});
+    assert_eq!(refused_field(run::<Attacks>(&mut encounter, too_far, vec![10])), "manoeuvre.squares");
+    // 4 squares (Increment 1, no penalty); d20 10 + 6 + 2 = 18 vs 12 → 6 + 6 = 12: 60 → 48.
+    let charge = json!({"attacker_id": "Hero", "target_id": "Troll", "weapon": longsword(), "manoeuvre": {"type": "charge", "squares": 4}});
+    let (_, report) = run::<Attacks>(&mut encounter, charge, vec![10]).unwrap();
+    assert_eq!(report.charge.as_ref().map(|c| c.allowed), Some(7));
+    assert_eq!(vitality(&encounter, "Troll"), 48);
+    let penalties = state(&encounter, "Hero").round.penalties;
+    assert_eq!((penalties[0].modifier.value, penalties[0].only), (-2, Some(crate::rulesets::arrgs::stats::CheckKind::Reflex)));
+}
+
+#[test]
+fn disarm_sunder_and_reposition_replace_the_damage() {
+    use crate::rulesets::arrgs::strike::{ItemState, StrikeResult};
+    let first = |report: &crate::rulesets::arrgs::attacking::AttackReport| match &report.outcome {
+        super::super::attacking::Outcome::Resolved { strikes } => strikes[0].result.clone(),
+        other => panic!("{other:?}"),
+    };
+    // Disarm: d20 15 + 6 = 21 vs 12 → 1 + 9 = 10 → at most 5 squares.
+    let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let disarm = json!({"attacker_id": "Hero", "target_id": "Troll", "weapon": longsword(), "effect": {"type": "disarm"}});
+    assert_eq!(first(&run::<Attacks>(&mut encounter, disarm, vec![15]).unwrap().1), StrikeResult::Disarm { squares: 5 });
+    // Sunder a shield (20, 5 taken): 10 + 6 = 16 → 6 + 4 = 10 → 15 ≥ half: Broken.
+    let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let sunder = json!({"attacker_id": "Hero", "target_id": "Troll", "weapon": longsword(),
+        "effect": {"type": "sunder", "item": {"name": "Shield", "vitality": 20, "damage_taken": 5}}});
+    let result = first(&run::<Attacks>(&mut encounter, sunder, vec![10]).unwrap().1);
+    assert_eq!(result, StrikeResult::Sunder { item: "Shield".into(), damage: 10, damage_taken: 15, state: ItemState::Broken });
+    assert_eq!(vitality(&encounter, "Troll"), 60, "the item takes the damage");
+    // Reposition into a wall: 12 + 6 = 18 → 1 + 6 = 7 squares; 7 Vitality: 60 → 53.
+    let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let push = json!({"attacker_id": "Hero", "target_id": "Troll", "weapon": longsword(),
+        "effect": {"type": "reposition", "collision": {"type": "object"}}});
+    let result = first(&run::<Attacks>(&mut encounter, push, vec![12]).unwrap().1);
+    assert_eq!(result, StrikeResult::Reposition { squares: 7, collision_loss: Some(7) });
+    assert_eq!(vitality(&encounter, "Troll"), 53);
+}
+
+#[test]
+fn magnitude_multiplies_the_smaller_attacker_and_divides_the_larger_defender() {
+    let tank = r#"{"agility": 5, "initiative": 5, "vitality": 100, "magnitude": 2}"#;
+    let mut encounter = fight(&[("Hero", HERO, false), ("Tank", tank, false)]);
+    // Hero (1) against a tank (2): attack (5 + 6) × 2 = 22 and damage 6 × 2 = 12; the tank's
+    // Reflex 10 ÷ 2 = 5. 12 + 17 = 29: 100 → 71.
+    let request = json!({"attacker_id": "Hero", "target_id": "Tank", "weapon": longsword()});
+    run::<Attacks>(&mut encounter, request, vec![5]).unwrap();
+    assert_eq!(vitality(&encounter, "Tank"), 71);
+}
+
+#[test]
+fn an_unconscious_targets_reflex_is_zero() {
+    let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    run::<Conditions>(&mut encounter, json!({"combatant_id": "Troll", "change": {"type": "unconscious", "on": true}}), vec![]).unwrap();
+    // DC 0: d20 2 + 6 = 8 → 6 + 8 = 14: 60 → 46.
+    run::<Attacks>(&mut encounter, json!({"attacker_id": "Hero", "target_id": "Troll", "weapon": longsword()}), vec![2]).unwrap();
+    assert_eq!(vitality(&encounter, "Troll"), 46);
+}
+
+#[test]
+fn spell_manoeuvres_are_pass_fail_and_dismiss_must_exceed() {
+    use super::super::manoeuvres::ManoeuvreResult;
+    let shaman = r#"{"agility": 9, "initiative": 5, "vitality": 20, "checks": {"spell": {"skill": 4}}}"#;
+    let mut encounter = fight(&[("Mage", MAGE, false), ("Shaman", shaman, false)]);
+    let act = |manoeuvre: Value| json!({"combatant_id": "Mage", "manoeuvre": manoeuvre, "pace": "standard"});
+    // Control Spell level 2: 5 + 6 = 11 < 12.
+    let (_, control) = run::<Actions>(&mut encounter, act(json!({"type": "control_spell", "spell_level": 2})), vec![5]).unwrap();
+    assert!(matches!(control.result, ManoeuvreResult::ControlSpell { ref test } if !test.success && test.dc == 12));
+    // Counterspell (2 AP) against the Shaman's Reaction Spell check 10 + 4 = 14: 8 + 6 = 14 succeeds.
+    let (_, counter) = run::<Actions>(&mut encounter, act(json!({"type": "counterspell", "caster_id": "Shaman"})), vec![8]).unwrap();
+    assert!(matches!(counter.result, ManoeuvreResult::Counterspell { ref test, .. } if test.success && test.dc == 14));
+    // Dismiss Spell level 1 on a Swift action: 5 + 6 = 11 does not exceed 11.
+    let dismiss = json!({"combatant_id": "Mage", "manoeuvre": {"type": "dismiss_spell", "spell_level": 1}, "pace": "swift"});
+    let (_, dismissed) = run::<Actions>(&mut encounter, dismiss, vec![5]).unwrap();
+    assert!(matches!(dismissed.result, ManoeuvreResult::DismissSpell { ref test } if !test.success));
+}
+
+#[test]
+fn reload_mount_withdraw_and_standup() {
+    use super::super::manoeuvres::ManoeuvreResult;
+    let rider = r#"{"agility": 12, "initiative": 15, "vitality": 20}"#;
+    let mut encounter = fight(&[("Rider", rider, false), ("Troll", TROLL, false)]);
+    let act = |manoeuvre: Value| json!({"combatant_id": "Rider", "manoeuvre": manoeuvre});
+    // Reload a 3-bolt weapon: 12 vs 10 → 1 + 2 = 3 loaded.
+    let (_, reload) = run::<Actions>(&mut encounter, act(json!({"type": "reload", "capacity": 3})), vec![12]).unwrap();
+    assert!(matches!(reload.result, ManoeuvreResult::Reload { loaded: 3, .. }));
+    // Mount (2 AP): Ride +2 (skill), d20 9 → 11 vs 10 + 1 = 11: mounted.
+    let mount = act(json!({"type": "mount", "mount_personality": 1, "bonuses": {"skill": 2}}));
+    let (_, mounted) = run::<Actions>(&mut encounter, mount, vec![9]).unwrap();
+    assert!(matches!(mounted.result, ManoeuvreResult::Mount { ref test } if test.success));
+    // Standing up needs Prone; withdrawing more than Movement Speed (5) is refused.
+    assert_eq!(refused_field(run::<Actions>(&mut encounter, act(json!({"type": "standup"})), vec![])), "manoeuvre");
+    let far = json!({"combatant_id": "Rider", "pace": "swift", "manoeuvre": {"type": "withdraw", "squares": 6}});
+    assert_eq!(refused_field(run::<Actions>(&mut encounter, far, vec![])), "manoeuvre.squares");
+}
+
+#[test]
+fn revitalising_stops_at_total_vitality() {
+    let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    run::<super::damage::Damage>(&mut encounter, json!({"target_id": "Troll", "amount": 9}), vec![]).unwrap();
+    run::<Conditions>(&mut encounter, json!({"combatant_id": "Troll", "change": {"type": "revitalise", "amount": 20}}), vec![]).unwrap();
+    assert_eq!(vitality(&encounter, "Troll"), 60);
+}
