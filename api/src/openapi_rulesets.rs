@@ -54,6 +54,7 @@ fn specialise(base: &RefOr<Schema>, id: &str, replace: &[(&str, RefOr<Schema>)])
     let RefOr::T(Schema::Object(object)) = base else { return None };
     let mut object = object.clone();
     object.description = Some(format!("{} for the {id} ruleset.", object.description.unwrap_or_default()));
+    object.example = None;
     let ruleset = utoipa::openapi::ObjectBuilder::new()
         .schema_type(utoipa::openapi::schema::Type::String)
         .enum_values(Some([id]))
@@ -71,6 +72,19 @@ fn specialise(base: &RefOr<Schema>, id: &str, replace: &[(&str, RefOr<Schema>)])
     }
     Some(RefOr::T(Schema::Object(object)))
 }
+
+/// An encounter as `GET /v1/encounters/{id}` answers it.
+const ENCOUNTER_EXAMPLE: &str = r#"{"id": "enc_5a1c", "ruleset": "cepheus-engine", "name": "Ambush at the starport",
+  "status": "active", "round": 1, "current_turn": {"combatant_id": "cmb_1f2e", "name": "Hicks"}, "version": 6,
+  "created_at": "2026-11-21T10:00:00.000Z", "updated_at": "2026-11-21T10:02:00.000Z",
+  "combatants": [{"id": "cmb_1f2e", "ruleset": "cepheus-engine", "name": "Hicks", "side": "marines",
+    "stats": {"str": 7, "dex": 7, "end": 8, "int": 8, "edu": 8, "soc": 7},
+    "initiative": {"score": 11, "roll_off": [], "explanation": "2D6 (6+5) + DEX DM +0 = 11"},
+    "surprised": false, "defeated": false, "hidden": false, "acted_this_round": false, "delaying": false,
+    "state": {}}],
+  "turn_order": [{"combatant_id": "cmb_1f2e", "name": "Hicks", "initiative": 11, "slot": 1, "simultaneous": false,
+    "acted": false, "defeated": false}],
+  "effects": [], "options": {}}"#;
 
 /// The empty state and options of rulesets that keep none.
 const NOTHING: [&str; 2] = ["/NoState", "/NoOptions"];
@@ -93,10 +107,10 @@ fn one_of(names: &[String], mapping: Option<Vec<(String, String)>>) -> RefOr<Sch
 
 /// Replaces the property `property` of the object schema `schema` (if both exist).
 fn set_property(schemas: &mut Schemas, schema: &str, property: &str, value: RefOr<Schema>) {
-    if let Some(RefOr::T(Schema::Object(object))) = schemas.get_mut(schema) {
-        if object.properties.contains_key(property) {
-            object.properties.insert(property.to_owned(), value);
-        }
+    if let Some(RefOr::T(Schema::Object(object))) = schemas.get_mut(schema)
+        && object.properties.contains_key(property)
+    {
+        object.properties.insert(property.to_owned(), value);
     }
 }
 
@@ -146,7 +160,11 @@ impl utoipa::Modify for TypedRulesets {
             }
         }
         schemas.insert("CombatantResponse".into(), one_of(&combatants, Some(combatant_map)));
-        schemas.insert("EncounterResponse".into(), one_of(&encounters, Some(encounter_map)));
+        let mut encounter = one_of(&encounters, Some(encounter_map));
+        if let RefOr::T(Schema::OneOf(one_of)) = &mut encounter {
+            one_of.example = serde_json::from_str(ENCOUNTER_EXAMPLE).ok();
+        }
+        schemas.insert("EncounterResponse".into(), encounter);
         let any_stats = one_of(&stats, None);
         set_property(schemas, "AddCombatantRequest", "stats", any_stats.clone());
         set_property(schemas, "PatchCombatantRequest", "stats", any_stats.clone());

@@ -30,6 +30,31 @@ fn dice(c: &mut Criterion) {
     group.finish();
 }
 
+/// One expression per family of the d20 grammar, parsed and rolled (compare with
+/// `d20.roll(expr)` in process on the same expressions).
+const FAMILIES: [(&str, &str); 10] = [
+    ("arithmetic", "1 + 3 * 6 - 15 // 2 + 13 % 2"),
+    ("decimals and comparison", "1.5 * 2d6 >= 7"),
+    ("keep/drop", "4d6kh3 + 10d6k1k2p3"),
+    ("sets", "(1d4, 2+2, 3d6kl1)kh1"),
+    ("nested sets", "((10d6kh5)kl2)kh1"),
+    ("reroll", "4d6rr1ro<3"),
+    ("explode", "8d6e6 + 4d6ra6"),
+    ("min/max", "10d6mi2ma5"),
+    ("annotations", "4*(3d8kh2+9[fire]+(9d2e2+3[cold])/2)"),
+    ("comments", "1d20+5 I search the room"),
+];
+
+fn dice_families(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dice families");
+    for (family, text) in FAMILIES {
+        group.bench_function(format!("parse and roll: {family} ({text})"), |b| {
+            b.iter(|| DiceExpr::parse(black_box(text), true).and_then(|e| e.roll(&mut Dice::seeded(1), "b")))
+        });
+    }
+    group.finish();
+}
+
 /// A spycraft2 encounter of `size` combatants with initiative rolled.
 fn encounter(size: usize) -> Encounter {
     let mut encounter = Encounter::new(EncounterId("bench".into()), RulesetId::Spycraft2, "Bench".into());
@@ -73,5 +98,5 @@ fn turns(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, dice, turns);
+criterion_group!(benches, dice, dice_families, turns);
 criterion_main!(benches);

@@ -131,3 +131,116 @@ async fn every_die_says_whether_it_was_sent_or_drawn() {
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(pluck(&reply.body["dice"], "source"), [json!("scripted"), json!("rng"), json!("rng")]);
 }
+
+#[tokio::test]
+async fn the_d20_grammar_rolls_with_scripted_dice() {
+    let app = spawn_app().await;
+    // (expression, rolls, total, rendered), each worked by hand.
+    let cases: Vec<(&str, Vec<u32>, i64, &str)> = vec![
+        ("4d6kh3 + 2 [fire]", vec![2, 5, 1, 6], 15, "4d6kh3 (2, 5, ~~1~~, 6) + 2 [fire] = 15"),
+        ("(1d4, 2+2, 3d6kl1)kh1", vec![3, 5, 2, 6], 4, "(~~1d4 (3)~~, 2 + 2, ~~3d6kl1 (5, 2, 6)~~)kh1 = 4"),
+        ("(1, 2, 3, 4, 5)k>3", vec![], 9, "(~~1~~, ~~2~~, ~~3~~, 4, 5)k>3 = 9"),
+        ("2d6mi3ma4", vec![2, 5], 7, "2d6mi3ma4 (2 -> 3, 5 -> 4) = 7"),
+        ("1d6ra6", vec![6, 6], 12, "1d6ra6 (6!, 6) = 12"),
+        ("4d6rol1", vec![3, 2, 5, 2, 4], 14, "4d6rol1 (3, ~~2~~, 4, 5, 2) = 14"),
+        ("(15 / 2) * 2 + 7 // 2 + 7 % 3", vec![], 19, "(15 / 2) * 2 + 7 // 2 + 7 % 3 = 19"),
+        ("1d20 >= 15", vec![15], 1, "1d20 (15) >= 15 = 1"),
+        ("1.5 * 3", vec![], 4, "1.5 * 3 = 4"),
+        ("d%", vec![100], 100, "d% (100) = 100"),
+    ];
+    for (expression, rolls, total, rendered) in cases {
+        let body = json!({"expression": expression, "rolls": rolls, "strict_rolls": true});
+        let reply = app.post_json("/v1/dice/roll", &body).await;
+        assert_eq!(reply.status, 200, "{expression}: {}", reply.body);
+        assert_eq!(
+            (reply.body["total"].as_i64(), reply.body["rendered"].as_str()),
+            (Some(total), Some(rendered))
+        );
+    }
+}
+
+#[tokio::test]
+async fn annotated_terms_and_die_fates_are_reported() {
+    let app = spawn_app().await;
+
+    let body = json!({"expression": "2d6e6 [fire] + 1d4mi3 [cold] + 1.5 [x]", "rolls": [6, 2, 5, 1]});
+    let reply = app.post_json("/v1/dice/roll", &body).await;
+
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    // 6 explodes into 5: 6 + 2 + 5 = 13; the 1 is raised to 3; 13 + 3 + 1.5 = 17.5, truncated.
+    assert_eq!(reply.body["total"], json!(17));
+    assert_eq!(
+        reply.body["terms"],
+        json!([
+            {"text": "2d6e6", "annotation": "[fire]", "total": 13, "dice": [0, 1, 2]},
+            {"text": "1d4mi3", "annotation": "[cold]", "total": 3, "dice": [3]},
+            {"text": "1.5", "annotation": "[x]", "total": 1.5, "dice": []}
+        ])
+    );
+    let dice = &reply.body["dice"];
+    assert_eq!(pluck(dice, "status"), [json!("exploded"), json!("kept"), json!("kept"), json!("raised")]);
+    assert_eq!(dice[2]["explosion"], json!(true));
+    assert_eq!(dice[3]["counted_as"], json!(3));
+    assert_eq!(dice[0].get("counted_as"), None);
+}
+
+#[tokio::test]
+async fn comments_need_the_flag() {
+    let app = spawn_app().await;
+
+    let with = json!({"expression": "1d20+5 I search the room", "rolls": [12], "allow_comments": true});
+    let reply = app.post_json("/v1/dice/roll", &with).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.body["comment"], json!("I search the room"));
+    assert_eq!(reply.body["rendered"], json!("1d20 (12) + 5 = 17"));
+
+    let without = app.post_json("/v1/dice/roll", &json!({"expression": "1d20+5 I search the room"})).await;
+    without.assert_problem(422, Some("expression"), "comment without allow_comments");
+    let plain = app.post_json("/v1/dice/roll", &json!({"expression": "1d20", "seed": 1})).await;
+    assert_eq!(plain.body.get("comment"), None);
+}
+
+#[tokio::test]
+async fn strict_rolls_must_be_exactly_the_dice_rolled() {
+    let app = spawn_app().await;
+    let short = json!({"expression": "3d6", "rolls": [1, 2], "strict_rolls": true});
+    let long = json!({"expression": "1d6", "rolls": [1, 2, 3], "strict_rolls": true});
+
+    let too_few = app.post_json("/v1/dice/roll", &short).await;
+    let too_many = app.post_json("/v1/dice/roll", &long).await;
+
+    too_few.assert_problem(422, Some("rolls"), "strict rolls ran out");
+    assert!(
+        too_few.body["detail"].as_str().unwrap().contains("more dice than the 2 sent"),
+        "{}",
+        too_few.body
+    );
+    too_many.assert_problem(422, Some("rolls"), "strict rolls left over");
+    assert!(too_many.body["detail"].as_str().unwrap().contains("2 of the 3 sent rolls were not used"));
+}
+
+#[tokio::test]
+async fn every_grammar_bound_is_a_422_naming_it() {
+    let app = spawn_app().await;
+    let big_set = format!("({})", vec!["1"; 51].join(","));
+    let deep = format!("{}1{}", "(".repeat(21), ")".repeat(21));
+    let cases: Vec<(String, &str)> = vec![
+        (big_set, "more than 50 elements"),
+        (deep, "nested more than 20 deep"),
+        ("1.1234567".into(), "more than 6 decimal places"),
+        ("4d6rrl1".into(), "would never stop"),
+        ("1d1e1".into(), "would never stop"),
+        ("10d6mil1".into(), "takes a plain number"),
+        ("(1d6)rr1".into(), "works on dice only"),
+        ("1d6 [fire".into(), "never closed"),
+        ("1 // 0".into(), "division by zero"),
+        ("101d6".into(), "at most 100 per group"),
+        ("1000000*1000000*1000000*1000000".into(), "arithmetic overflow"),
+    ];
+    for (expression, detail) in cases {
+        let reply = app.post_json("/v1/dice/roll", &json!({"expression": expression})).await;
+        reply.assert_problem(422, Some("expression"), &expression);
+        let found = reply.body["detail"].as_str().unwrap_or_default();
+        assert!(found.contains(detail), "{expression}: {found}");
+    }
+}

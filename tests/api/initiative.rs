@@ -388,3 +388,20 @@ async fn initiative_cannot_be_rolled_once_the_encounter_has_ended() {
     reply.assert_problem(409, None, "ended encounter");
     assert_eq!(app.snapshot(&encounter).await, before);
 }
+
+#[tokio::test]
+async fn a_fixed_initiative_of_i32_min_is_refused_and_changes_nothing() {
+    // Issue 12, item 2: −2147483648 passed a check on its absolute value (which wraps) and a
+    // Cepheus dodge (−2) then wrapped it to the top of the order.
+    let app = spawn_app().await;
+    let (encounter, ids) = encounter_with(&app, "cepheus-engine", &[("Vasquez", cepheus(7))]).await;
+    let before = app.encounter(&encounter).await;
+
+    for value in [i64::from(i32::MIN), -10_001, 10_001, i64::from(i32::MAX)] {
+        let body = json!({"fixed": [{"combatant_id": ids[0], "value": value}]});
+        let reply = app.post_json(&format!("/v1/encounters/{encounter}/initiative"), &body).await;
+        reply.assert_problem(422, Some("fixed[0].value"), &format!("fixed value {value}"));
+    }
+
+    assert_eq!(app.encounter(&encounter).await, before, "nothing changed");
+}

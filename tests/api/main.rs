@@ -26,6 +26,7 @@ mod limits;
 mod operations;
 mod persistence;
 mod rate_limits;
+mod round_start;
 mod rulesets;
 mod slow_clients;
 mod tenants;

@@ -5,7 +5,8 @@ use crate::error::ApiError;
 use crate::extract::{IfMatch, OptionalJson};
 use crate::reply::json_reply;
 use crate::wire::{
-    AdvanceRequest, AdvanceResponse, AdvanceTo, CurrentTurn, EffectNotice, TurnSlotResponse, events_response,
+    AdvanceRequest, AdvanceResponse, AdvanceTo, CurrentTurn, EffectNotice, EncounterMoment, TurnSlotResponse,
+    events_response,
 };
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
@@ -83,6 +84,7 @@ fn advance_step(request: AdvanceRequest) -> Result<Advance, ApiError> {
             AdvanceTo::NextTurn | AdvanceTo::ActNow => Advance::NextTurn,
             AdvanceTo::Delay => Advance::Delay,
             AdvanceTo::NextRound => Advance::NextRound,
+            AdvanceTo::StartRound => Advance::StartRound,
             AdvanceTo::EndEncounter => Advance::EndEncounter,
         }),
     }
@@ -95,8 +97,10 @@ fn render(mutation: Mutation<(Vec<EffectNotice>, Vec<EffectNotice>)>) -> Result<
         .current
         .as_ref()
         .map(|id| CurrentTurn { combatant_id: id.0.clone(), name: encounter.name_of(id) });
+    let moment = EncounterMoment::of(&encounter);
     let body = AdvanceResponse {
         version: encounter.version,
+        moment,
         status: encounter.status.into(),
         round: encounter.round,
         current_turn,

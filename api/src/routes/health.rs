@@ -5,6 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 #[derive(Serialize, ToSchema)]
+#[schema(example = json!({"status": "ok", "version": "0.1.0"}))]
 pub struct Health {
     /// `ok` when the service and its database answer.
     pub status: String,

@@ -110,6 +110,8 @@ pub struct CombatantMutationResponse {
 
 /// The result of a change that returns nothing else.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"version": 4, "events": [{"seq": 4, "at": "2026-11-21T10:00:00.000Z", "kind": "combatant_removed",
+    "summary": "Hicks leaves the fight", "data": {"kind": "combatant_removed", "combatant_id": "cmb_1f2e", "name": "Hicks"}}]}))]
 pub struct MutationResponse {
     /// The encounter's new version.
     pub version: i64,

@@ -1,7 +1,9 @@
 use crate::error::ApiError;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
-use skirmish_domain::dice::{Dice, DieRoll, DieSource, DieStatus, ExprOutcome, MAX_SCRIPTED_ROLLS};
+use skirmish_domain::dice::{
+    Dice, DieRoll, DieSource, DieStatus, ExprOutcome, MAX_SCRIPTED_ROLLS, Ratio, Term,
+};
 use utoipa::ToSchema;
 
 /// Largest seed: 2^53 − 1, so JavaScript clients can hold it exactly.
@@ -14,13 +16,18 @@ pub struct DieResponse {
     pub sides: u32,
     pub value: u32,
     pub purpose: String,
-    /// `kept`, `dropped` (keep/drop, or removed by a rule) or `rerolled` (replaced by the next die).
+    /// What became of the die. Counting toward the result: `kept`, `exploded` (added a die),
+    /// `raised` / `lowered` (by `mi` / `ma`, see `counted_as`). Not counting: `dropped`
+    /// (keep/drop, or removed by a rule) and `rerolled` (replaced by a later die).
     pub status: DieStatusWire,
     /// `scripted` (a value sent in `rolls`) or `rng` (drawn from the seeded RNG).
     pub source: DieSourceWire,
     /// Added by an exploding die.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub explosion: bool,
+    /// The value the die counts as after `mi` / `ma` (absent when unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counted_as: Option<u32>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -29,6 +36,9 @@ pub enum DieStatusWire {
     Kept,
     Dropped,
     Rerolled,
+    Exploded,
+    Raised,
+    Lowered,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -53,6 +63,9 @@ impl From<DieRoll> for DieResponse {
             DieStatus::Kept => DieStatusWire::Kept,
             DieStatus::Dropped => DieStatusWire::Dropped,
             DieStatus::Rerolled => DieStatusWire::Rerolled,
+            DieStatus::Exploded => DieStatusWire::Exploded,
+            DieStatus::Raised => DieStatusWire::Raised,
+            DieStatus::Lowered => DieStatusWire::Lowered,
         };
         Self {
             sides: roll.sides,
@@ -61,6 +74,7 @@ impl From<DieRoll> for DieResponse {
             status,
             source: roll.source.into(),
             explosion: roll.explosion,
+            counted_as: roll.counted_as,
         }
     }
 }
@@ -88,10 +102,13 @@ pub fn dice_for(seed: Option<u64>, rolls: Option<Vec<u32>>, strict: bool) -> Res
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"expression": "4d6kh3+2", "seed": 42}))]
+#[schema(example = json!({"expression": "4d6kh3+2 [fire]", "seed": 42}))]
 pub struct RollDiceRequest {
-    /// Dice notation as Avrae's d20: `NdM`, `d%`, `+ - * /`, parentheses, `khN` `klN` `dhN` `dlN`,
-    /// `!` / `eX` (explode), `rrX` / `roX` (reroll, with `<` `>`).
+    /// Dice notation as Avrae's d20 (see the README's dice section): `NdM`, `d%` (1–100),
+    /// `+ - * / // %`, comparisons `== != < > <= >=` (1 or 0), decimals, parentheses, sets
+    /// `(1d4, 2+2)kh1`, annotations `8d6 [fire]`, operations `k p d` (keep, drop), `rr ro ra`
+    /// (reroll, reroll once, reroll and add), `e` / `!` (explode), `mi ma` (minimum, maximum),
+    /// with selectors `hN lN N <N >N`.
     #[schema(min_length = 1, max_length = 200)]
     pub expression: String,
     /// Seed for the RNG (0 to 2^53 − 1). Omit for a fresh one; the response reports it.
@@ -102,19 +119,63 @@ pub struct RollDiceRequest {
     #[schema(max_items = 1000, value_type = Option<Vec<skirmish_domain::score::Score<1, 1000>>>)]
     #[serde(default, deserialize_with = "super::lenient::optional_wholes")]
     pub rolls: Option<Vec<u32>>,
+    /// Read text after the expression as a comment (`1d20 I search the room`), as d20's
+    /// `allow_comments`. Off by default: such text is an error.
+    #[serde(default)]
+    pub allow_comments: bool,
+    /// The `rolls` must be exactly the dice rolled: running out, or leaving some unused, is a
+    /// 422 naming `rolls` instead of handing over to the RNG.
+    #[serde(default)]
+    pub strict_rolls: bool,
+}
+
+/// An annotated term of the expression, e.g. `3d8kh2` with `[fire]`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TermResponse {
+    /// The term as written, without its annotation.
+    pub text: String,
+    /// Its annotations as written, e.g. `[fire]`.
+    pub annotation: String,
+    /// What the term counts for (0 if a set operation dropped it; may be fractional, e.g. 1.5).
+    #[schema(value_type = f64)]
+    pub total: serde_json::Number,
+    /// Indices in `dice` of the dice rolled inside the term.
+    pub dice: Vec<usize>,
+}
+
+impl From<Term> for TermResponse {
+    fn from(term: Term) -> Self {
+        Self { text: term.text, annotation: term.annotation, total: number(term.total), dice: term.dice }
+    }
+}
+
+/// A whole number as a JSON integer, anything else as the nearest float.
+fn number(value: Ratio) -> serde_json::Number {
+    if value.denominator() == 1 {
+        return value.numerator().into();
+    }
+    serde_json::Number::from_f64(value.to_f64()).unwrap_or_else(|| value.trunc().into())
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({
-    "expression": "4d6kh3+2", "total": 16, "rendered": "4d6kh3 (6, 5, 3, ~~1~~) + 2 = 16", "seed": 42,
-    "dice": [{"sides": 6, "value": 6, "purpose": "dice: 4d6kh3+2", "status": "kept"}]
+    "expression": "4d6kh3+2 [fire]", "total": 16, "rendered": "4d6kh3 (6, 5, 3, ~~1~~) + 2 [fire] = 16",
+    "seed": 42, "terms": [{"text": "2", "annotation": "[fire]", "total": 2, "dice": []}],
+    "dice": [{"sides": 6, "value": 6, "purpose": "dice: 4d6kh3+2 [fire]", "status": "kept", "source": "rng"}]
 }))]
 pub struct RollDiceResponse {
     pub expression: String,
+    /// The total, rounded toward zero (`15 / 2` totals 7), as d20.
     pub total: i64,
-    /// The working, dropped dice struck through (`~~1~~`).
+    /// The working as d20 writes it: dice no longer counting struck through (`~~1~~`), `6!` a
+    /// die that exploded, `1 -> 3` a die raised by `mi`, annotations kept.
     pub rendered: String,
     pub dice: Vec<DieResponse>,
+    /// Every annotated term, in the order written.
+    pub terms: Vec<TermResponse>,
+    /// The comment after the expression (only with `allow_comments`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
     /// The seed used: send it back to get the same dice.
     pub seed: u64,
 }
@@ -126,6 +187,8 @@ impl RollDiceResponse {
             total: outcome.total,
             rendered: outcome.rendered,
             dice: outcome.dice.into_iter().map(DieResponse::from).collect(),
+            terms: outcome.terms.into_iter().map(TermResponse::from).collect(),
+            comment: outcome.comment,
             seed,
         }
     }

@@ -135,6 +135,7 @@ pub struct PageQuery {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"items": [], "total": 0, "limit": 20, "offset": 0, "next_offset": null}))]
 pub struct EncounterListResponse {
     /// Oldest first.
     pub items: Vec<EncounterResponse>,

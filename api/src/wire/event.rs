@@ -52,6 +52,8 @@ pub struct EventsQuery {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"events": [{"seq": 1, "at": "2026-11-21T10:00:00.000Z", "kind": "encounter_created",
+    "summary": "Encounter \"Ambush\" created (cepheus-engine)", "data": {"kind": "encounter_created", "name": "Ambush", "ruleset": "cepheus-engine"}}], "next_after": 1}))]
 pub struct EventListResponse {
     pub events: Vec<EventResponse>,
     /// Pass as `after` to continue from here.

@@ -56,6 +56,10 @@ pub enum AdvanceTo {
     ActNow,
     /// Everyone still to act passes; start the next round.
     NextRound,
+    /// As `next_round` (or, from setup, the start of round 1), but stop at the start of the round
+    /// with no turn running: declarations made at the start of a round (cepheus-engine hasten)
+    /// are taken now; `next_turn` then starts the first turn.
+    StartRound,
     /// End the encounter and every effect.
     EndEncounter,
 }
@@ -80,9 +84,37 @@ pub struct EffectNotice {
     pub reason: String,
 }
 
+/// Where the encounter stands after an advance.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EncounterMoment {
+    /// Combatants are being added.
+    Setup,
+    /// A round has started and no turn runs yet: start-of-round declarations are taken.
+    RoundStart,
+    /// A combatant's turn is running (`current_turn`).
+    Turn,
+    /// Combat is over.
+    Ended,
+}
+
+impl EncounterMoment {
+    pub fn of(encounter: &skirmish_domain::encounter::Encounter) -> Self {
+        use skirmish_domain::encounter::EncounterStatus;
+        match (encounter.status, &encounter.current) {
+            (EncounterStatus::Setup, _) => Self::Setup,
+            (EncounterStatus::Ended, _) => Self::Ended,
+            (EncounterStatus::Active, Some(_)) => Self::Turn,
+            (EncounterStatus::Active, None) => Self::RoundStart,
+        }
+    }
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AdvanceResponse {
     pub version: i64,
+    /// `round_start` after `start_round`; `turn` while a combatant's turn runs.
+    pub moment: EncounterMoment,
     pub status: StatusWire,
     pub round: u32,
     pub current_turn: Option<CurrentTurn>,

@@ -3,6 +3,9 @@ use skirmish_domain::rulesets::{Ruleset, RulesetId};
 use utoipa::ToSchema;
 
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"id": "spycraft2", "name": "Spycraft 2.0", "source_text": "Spycraft 2.0 Rulebook, combat chapter",
+    "operations": ["initiative"], "initiative": "1d20 + Initiative bonus", "tie_break": "higher Initiative bonus, then a 1d20 roll-off",
+    "stats_example": {"initiative_bonus": 4}}))]
 pub struct RulesetResponse {
     pub id: RulesetId,
     pub name: String,

@@ -5,8 +5,8 @@ mod expr;
 mod source;
 
 pub use expr::{
-    DiceExpr, DiceExprError, ExprOutcome, MAX_DICE_PER_GROUP, MAX_DICE_TOTAL, MAX_EXPRESSION_LEN, MAX_NUMBER,
-    MAX_PAREN_DEPTH,
+    DiceExpr, DiceExprError, ExprOutcome, MAX_DECIMALS, MAX_DICE_PER_GROUP, MAX_DICE_TOTAL,
+    MAX_EXPRESSION_LEN, MAX_NUMBER, MAX_PAREN_DEPTH, MAX_SET_SIZE, Ratio, Term,
 };
 pub use source::{
     Dice, DiceError, DiceSource, DieRoll, DieSource, DieStatus, MAX_SCRIPTED_ROLLS, MAX_SIDES, ScriptedDice,

@@ -165,6 +165,19 @@ pub enum DieStatus {
     Dropped,
     /// Replaced by a reroll (`rr`, `ro`); the reroll follows it in the record.
     Rerolled,
+    /// Counts, and added a die by exploding (`!`, `e`, `ra`); the new die follows in the record.
+    Exploded,
+    /// Counts as a higher value (`mi`): see `counted_as`.
+    Raised,
+    /// Counts as a lower value (`ma`): see `counted_as`.
+    Lowered,
+}
+
+impl DieStatus {
+    /// Whether the die counts toward its result (kept, exploded, raised or lowered).
+    pub fn counts(self) -> bool {
+        !matches!(self, Self::Dropped | Self::Rerolled)
+    }
 }
 
 /// One die as rolled: the record the event log and every response carry.
@@ -181,6 +194,9 @@ pub struct DieRoll {
     /// True when this die was added by an exploding die before it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub explosion: bool,
+    /// The value the die counts as when `mi`/`ma` changed it (`value` stays what it showed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted_as: Option<u32>,
 }
 
 /// The dice of one request: a source plus the record of everything rolled from it.
@@ -247,6 +263,7 @@ impl Dice {
             status: DieStatus::Kept,
             source,
             explosion: false,
+            counted_as: None,
         });
         Ok((self.rolls.len() - 1, value))
     }

@@ -19,6 +19,10 @@ pub enum Advance {
     ActNow(CombatantId),
     /// Everyone still to act this round passes; the next round starts.
     NextRound,
+    /// Like `NextRound` (or the first start from setup), but stops at the start of the round:
+    /// no turn runs until the next `NextTurn`. Declarations made "at the start of each combat
+    /// round" (Cepheus Engine hasten) are taken in this moment.
+    StartRound,
     /// Combat is over: every effect ends.
     EndEncounter,
 }
@@ -31,7 +35,15 @@ pub fn advance(encounter: &mut Encounter, step: Advance) -> Result<Vec<Event>, E
             return Err(EncounterError::Conflict("the encounter has ended".into()));
         }
         (_, Advance::EndEncounter) => end_encounter(&mut draft, &mut events),
+        (EncounterStatus::Setup, Advance::StartRound) => start_at_round_start(&mut draft, &mut events)?,
         (EncounterStatus::Setup, _) => start(&mut draft, &mut events)?,
+        (EncounterStatus::Active, Advance::StartRound) => {
+            if draft.current.is_none() && draft.combatants.iter().all(|c| !c.acted_this_round) {
+                let message = format!("round {} has just started: advance to its first turn", draft.round);
+                return Err(EncounterError::Conflict(message));
+            }
+            round_start(&mut draft, &mut events)?;
+        }
         (EncounterStatus::Active, Advance::NextTurn) => next_turn(&mut draft, &mut events)?,
         (EncounterStatus::Active, Advance::Delay) => delay(&mut draft, &mut events)?,
         (EncounterStatus::Active, Advance::ActNow(id)) => act_now(&mut draft, &id, &mut events)?,
@@ -42,6 +54,13 @@ pub fn advance(encounter: &mut Encounter, step: Advance) -> Result<Vec<Event>, E
 }
 
 fn start(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
+    start_at_round_start(encounter, events)?;
+    begin_next_turn(encounter, events);
+    Ok(())
+}
+
+/// Leaves setup and starts round 1 with no turn running yet.
+fn start_at_round_start(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
     let missing: Vec<&str> = encounter
         .combatants
         .iter()
@@ -56,7 +75,6 @@ fn start(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), Encou
     encounter.status = EncounterStatus::Active;
     events.push(Event::EncounterStarted);
     start_round(encounter, events);
-    begin_next_turn(encounter, events);
     Ok(())
 }
 
@@ -121,6 +139,13 @@ fn act_now(
 }
 
 fn next_round(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
+    round_start(encounter, events)?;
+    begin_next_turn(encounter, events);
+    Ok(())
+}
+
+/// Everyone still to act passes, the round ends and the next one starts with no turn running.
+fn round_start(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
     ensure_someone_can_act(encounter)?;
     end_current_turn(encounter, events);
     while let Some(id) = next_unacted(encounter) {
@@ -128,7 +153,6 @@ fn next_round(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), 
     }
     end_round(encounter, events);
     start_round(encounter, events);
-    begin_next_turn(encounter, events);
     Ok(())
 }
 

@@ -65,7 +65,7 @@ fn validate_fixed(
             let message = format!("combatant '{id}' is not in this encounter");
             return Err(EncounterError::invalid(format!("fixed[{index}].combatant_id"), message));
         }
-        if value.abs() > MAX_FIXED_INITIATIVE {
+        if !(-MAX_FIXED_INITIATIVE..=MAX_FIXED_INITIATIVE).contains(value) {
             let message = format!("must be between -{MAX_FIXED_INITIATIVE} and {MAX_FIXED_INITIATIVE}");
             return Err(EncounterError::invalid(format!("fixed[{index}].value"), message));
         }

@@ -1,10 +1,34 @@
 //! The parsed form of a dice expression.
 
-/// An arithmetic expression over numbers and dice groups.
+use super::ratio::Ratio;
+
+/// An arithmetic expression over numbers, dice groups and sets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Expr {
     Number(i64),
+    /// A number written with a decimal point (`1.5`, `.5`), kept as written for the breakdown.
+    Decimal {
+        value: Ratio,
+        text: String,
+    },
     Dice(DiceGroup),
+    /// `(a, b, c)`, `(a,)` or `()`: a set whose total is the sum of its kept elements; `pos` is
+    /// where it opens.
+    Set {
+        pos: usize,
+        elements: Vec<Expr>,
+    },
+    /// A parenthesis or a set followed by keep/drop operations: `(1d4, 2+2)kh1`, `(4d6)kh3`.
+    Operated {
+        target: Box<Expr>,
+        ops: Vec<SetOp>,
+    },
+    /// A term with its annotations, e.g. `8d6 [fire]`; `text` is the term as written.
+    Annotated {
+        inner: Box<Expr>,
+        annotation: String,
+        text: String,
+    },
     /// Unary minus; `pos` is where the `-` is, for overflow errors.
     Neg {
         pos: usize,
@@ -25,19 +49,43 @@ pub(super) enum BinOp {
     Add,
     Sub,
     Mul,
-    /// Integer division, truncating toward zero.
+    /// True division (`15 / 2` is 7.5 until the final total is truncated).
     Div,
+    /// `//`: division rounded toward negative infinity.
+    FloorDiv,
+    /// `%`: the remainder of `//`, with the sign of the divisor.
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
 }
 
 impl BinOp {
-    pub(super) fn symbol(self) -> char {
+    pub(super) fn symbol(self) -> &'static str {
         match self {
-            Self::Add => '+',
-            Self::Sub => '-',
-            Self::Mul => '*',
-            Self::Div => '/',
+            Self::Add => "+",
+            Self::Sub => "-",
+            Self::Mul => "*",
+            Self::Div => "/",
+            Self::FloorDiv => "//",
+            Self::Rem => "%",
+            Self::Eq => "==",
+            Self::Ne => "!=",
+            Self::Lt => "<",
+            Self::Gt => ">",
+            Self::Le => "<=",
+            Self::Ge => ">=",
         }
     }
+
+    /// Comparisons, weakest first; then sums; then products.
+    pub(super) const COMPARISONS: [Self; 6] = [Self::Eq, Self::Ne, Self::Le, Self::Ge, Self::Lt, Self::Gt];
+    pub(super) const SUMS: [Self; 2] = [Self::Add, Self::Sub];
+    /// `//` before `/` so the longer symbol is matched first.
+    pub(super) const PRODUCTS: [Self; 4] = [Self::Mul, Self::FloorDiv, Self::Div, Self::Rem];
 }
 
 /// `NdM` followed by its set operations, e.g. `4d6rr1kh3`.
@@ -73,6 +121,12 @@ pub(super) enum OpKind {
     Reroll,
     /// `ro`: reroll each selected die once.
     RerollOnce,
+    /// `ra`: the first selected die adds one more die (once, no chain).
+    RerollAdd,
+    /// `miN`: every kept die below N counts as N.
+    Min,
+    /// `maN`: every kept die above N counts as N.
+    Max,
 }
 
 impl OpKind {
@@ -83,17 +137,25 @@ impl OpKind {
             Self::Explode => "e",
             Self::Reroll => "rr",
             Self::RerollOnce => "ro",
+            Self::RerollAdd => "ra",
+            Self::Min => "mi",
+            Self::Max => "ma",
         }
     }
 
-    /// Whether the operation only makes sense with a comparison (not highest/lowest).
-    pub(super) fn needs_comparison(self) -> bool {
-        matches!(self, Self::Explode | Self::Reroll | Self::RerollOnce)
+    /// `mi`/`ma` take a plain number, not a selector such as `h1` or `<3`.
+    pub(super) fn needs_literal(self) -> bool {
+        matches!(self, Self::Min | Self::Max)
     }
 
-    /// Whether the operation repeats on the dice it adds, so could run forever.
-    pub(super) fn repeats(self) -> bool {
-        matches!(self, Self::Explode | Self::Reroll)
+    /// Whether consecutive operations of this kind merge (d20 never merges `mi`/`ma`).
+    pub(super) fn merges(self) -> bool {
+        !self.needs_literal()
+    }
+
+    /// Keep and drop are the only operations on sets and parentheses.
+    pub(super) fn applies_to_sets(self) -> bool {
+        matches!(self, Self::Keep | Self::Drop)
     }
 }
 
@@ -117,17 +179,18 @@ pub(super) enum Selector {
 impl Selector {
     /// Whether a die showing `value` matches this comparison (never true for highest/lowest).
     pub(super) fn matches(self, value: u32, sides: u32) -> bool {
-        match self {
-            Self::Highest(_) | Self::Lowest(_) => false,
-            Self::Equal(n) => value == n,
-            Self::Below(n) => value < n,
-            Self::Above(n) => value > n,
-            Self::Max => value == sides,
-        }
+        self.matches_total(Ratio::from(value), sides)
     }
 
-    pub(super) fn is_comparison(self) -> bool {
-        !matches!(self, Self::Highest(_) | Self::Lowest(_))
+    /// Whether a member totalling `total` matches this comparison; `sides` is the die's, for `!`.
+    pub(super) fn matches_total(self, total: Ratio, sides: u32) -> bool {
+        match self {
+            Self::Highest(_) | Self::Lowest(_) => false,
+            Self::Max => total == Ratio::from(sides),
+            Self::Equal(n) => total == Ratio::from(n),
+            Self::Below(n) => total < Ratio::from(n),
+            Self::Above(n) => total > Ratio::from(n),
+        }
     }
 }
 
@@ -140,6 +203,17 @@ impl SetOp {
     /// ends (`1d1!`, `d6rr<7`).
     pub(super) fn matches_every_face(&self, sides: u32) -> bool {
         (1..=sides).all(|value| self.matches(value, sides))
+    }
+
+    /// True when the operation can never stop: explosions or rerolls of every face, or rerolls
+    /// of the highest/lowest dice (there always is a highest die to reroll again).
+    pub(super) fn never_ends(&self, sides: u32) -> bool {
+        let counted = |s: &Selector| matches!(s, Selector::Highest(n) | Selector::Lowest(n) if *n > 0);
+        match self.kind {
+            OpKind::Reroll => self.selectors.iter().any(counted) || self.matches_every_face(sides),
+            OpKind::Explode => self.matches_every_face(sides),
+            _ => false,
+        }
     }
 }
 

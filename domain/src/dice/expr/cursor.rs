@@ -27,8 +27,37 @@ impl Cursor {
         self.chars.get(self.pos).map(char::to_ascii_lowercase)
     }
 
+    /// The character `n` places ahead, lower-cased.
+    pub(super) fn peek_nth(&self, n: usize) -> Option<char> {
+        self.chars.get(self.pos + n).map(char::to_ascii_lowercase)
+    }
+
     pub(super) fn bump(&mut self) {
         self.pos += 1;
+    }
+
+    /// Goes back (or forward) to `pos`, e.g. to leave a comment unread.
+    pub(super) fn set_pos(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
+    /// Consumes `text` if it comes next.
+    pub(super) fn eat_str(&mut self, text: &str) -> bool {
+        let found = text.chars().enumerate().all(|(i, c)| self.peek_nth(i) == Some(c));
+        if found {
+            self.pos += text.chars().count();
+        }
+        found
+    }
+
+    /// The characters from `start` to the end, as written.
+    pub(super) fn rest_from(&self, start: usize) -> String {
+        self.chars.get(start..).unwrap_or_default().iter().collect()
+    }
+
+    /// The characters from `start` up to the current position, as written (not lower-cased).
+    pub(super) fn raw_since(&self, start: usize) -> String {
+        self.chars.get(start..self.pos).unwrap_or_default().iter().collect()
     }
 
     /// Consumes `c` if it is next.

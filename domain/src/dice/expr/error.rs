@@ -1,7 +1,10 @@
 //! Everything that can go wrong with a dice expression, worded for the person who typed it.
 //! Positions are character offsets from 0.
 
-use super::{MAX_DICE_PER_GROUP, MAX_DICE_TOTAL, MAX_EXPRESSION_LEN, MAX_NUMBER, MAX_PAREN_DEPTH};
+use super::{
+    MAX_DECIMALS, MAX_DICE_PER_GROUP, MAX_DICE_TOTAL, MAX_EXPRESSION_LEN, MAX_NUMBER, MAX_PAREN_DEPTH,
+    MAX_SET_SIZE,
+};
 use crate::dice::DiceError;
 use crate::dice::source::MAX_SIDES;
 
@@ -32,15 +35,23 @@ pub enum DiceExprError {
         "too many dice: the expression rolls {count} dice before any explode or reroll (at most {MAX_DICE_TOTAL})"
     )]
     TooManyDiceInTotal { count: usize },
-    #[error("'{op}' at position {pos} matches every face of a d{sides}, so it would never end")]
+    #[error("'{op}' at position {pos} would never stop on a d{sides}: there is always a die it selects")]
     NeverEnds { op: String, pos: usize, sides: u32 },
-    #[error("'{op}' at position {pos} needs a value to compare with, like {op}1, {op}<3 or {op}>5")]
-    NeedsComparison { op: &'static str, pos: usize },
+    #[error("'{op}' at position {pos} takes a plain number, like {op}2 (not h, l, < or >)")]
+    NeedsNumber { op: &'static str, pos: usize },
+    #[error("'{op}' at position {pos} works on dice only; sets and parentheses take k and p")]
+    NotOnSets { op: String, pos: usize },
+    #[error("the set at position {pos} has more than {MAX_SET_SIZE} elements")]
+    SetTooLarge { pos: usize },
+    #[error("the number at position {pos} has more than {MAX_DECIMALS} decimal places")]
+    TooPrecise { pos: usize },
+    #[error("the annotation '[' at position {pos} is never closed with ']'")]
+    UnclosedAnnotation { pos: usize },
     #[error("the roll was stopped after {MAX_DICE_TOTAL} dice: explosions and rerolls kept going")]
     DiceLimitReached,
-    #[error("division by zero: the right side of the '/' at position {pos} is 0")]
-    DivisionByZero { pos: usize },
-    #[error("the result is too large (arithmetic overflow at position {pos})")]
+    #[error("division by zero: the right side of the '{op}' at position {pos} is 0")]
+    DivisionByZero { op: &'static str, pos: usize },
+    #[error("the result is too large or too precise (arithmetic overflow at position {pos})")]
     Overflow { pos: usize },
     #[error(transparent)]
     Dice(#[from] DiceError),

@@ -1,88 +1,58 @@
-//! Evaluating a parsed expression: checked i64 arithmetic, and the d20-style breakdown
-//! (`4d6kh3 (6, 5, 3, ~~1~~) + 2`) written alongside.
+//! Rolling a parsed expression: every group is rolled and every set operation applied in the
+//! order written, building the tree totals, terms and the breakdown are then read from.
 
 use super::DiceExprError;
-use super::ast::{BinOp, Expr};
+use super::ast::Expr;
+use super::node::{Kind, Node};
+use super::ratio::Ratio;
 use super::roll::{GroupRoll, Roller};
 
 pub(super) struct Evaluator<'a> {
     roller: Roller<'a>,
-    rendered: String,
 }
 
 impl<'a> Evaluator<'a> {
     pub(super) fn new(roller: Roller<'a>) -> Self {
-        Self { roller, rendered: String::new() }
+        Self { roller }
     }
 
-    /// Evaluates `expr`, returning its total and the breakdown ending in `= total`.
-    pub(super) fn run(mut self, expr: &Expr) -> Result<(i64, String), DiceExprError> {
-        let total = self.eval(expr)?;
-        self.rendered.push_str(&format!(" = {total}"));
-        Ok((total, self.rendered))
+    /// Rolls `expr` into its tree.
+    pub(super) fn run(mut self, expr: &Expr) -> Result<Node, DiceExprError> {
+        self.build(expr)
     }
 
-    fn eval(&mut self, expr: &Expr) -> Result<i64, DiceExprError> {
-        match expr {
-            Expr::Number(n) => {
-                self.rendered.push_str(&n.to_string());
-                Ok(*n)
-            }
+    fn build(&mut self, expr: &Expr) -> Result<Node, DiceExprError> {
+        let kind = match expr {
+            Expr::Number(n) => Kind::Literal { value: Ratio::int(*n), text: n.to_string() },
+            Expr::Decimal { value, text } => Kind::Literal { value: *value, text: text.clone() },
             Expr::Dice(group) => {
-                let roll = GroupRoll::roll(group, &mut self.roller)?;
-                self.rendered.push_str(&format!("{} ({})", group.text, roll.render()));
-                Ok(roll.total())
+                Kind::Dice { roll: GroupRoll::roll(group, &mut self.roller)?, text: group.text.clone() }
             }
-            Expr::Neg { pos, inner } => {
-                self.rendered.push('-');
-                self.eval(inner)?.checked_neg().ok_or(DiceExprError::Overflow { pos: *pos })
+            Expr::Set { pos, elements } => {
+                let elements = elements.iter().map(|e| self.build(e)).collect::<Result<_, _>>()?;
+                Kind::Set { pos: *pos, elements, ops: String::new() }
             }
-            Expr::Paren(inner) => {
-                self.rendered.push('(');
-                let value = self.eval(inner)?;
-                self.rendered.push(')');
-                Ok(value)
+            Expr::Operated { target, ops } => {
+                let mut node = self.build(target)?;
+                for op in ops {
+                    node.apply_set_op(op, &mut self.roller)?;
+                }
+                return Ok(node);
             }
+            Expr::Annotated { inner, annotation, text } => {
+                let first = self.roller.rolled();
+                let inner = Box::new(self.build(inner)?);
+                let dice = first..self.roller.rolled();
+                Kind::Annotated { inner, annotation: annotation.clone(), text: text.clone(), dice }
+            }
+            Expr::Neg { pos, inner } => Kind::Neg { pos: *pos, inner: Box::new(self.build(inner)?) },
+            Expr::Paren(inner) => Kind::Paren { inner: Box::new(self.build(inner)?), ops: String::new() },
             Expr::Binary { op, pos, lhs, rhs } => {
-                let lhs = self.eval(lhs)?;
-                self.rendered.push_str(&format!(" {} ", op.symbol()));
-                let rhs = self.eval(rhs)?;
-                apply(*op, lhs, rhs, *pos)
+                let lhs = Box::new(self.build(lhs)?);
+                let rhs = Box::new(self.build(rhs)?);
+                Kind::Binary { op: *op, pos: *pos, lhs, rhs }
             }
-        }
-    }
-}
-
-fn apply(op: BinOp, lhs: i64, rhs: i64, pos: usize) -> Result<i64, DiceExprError> {
-    let result = match op {
-        BinOp::Add => lhs.checked_add(rhs),
-        BinOp::Sub => lhs.checked_sub(rhs),
-        BinOp::Mul => lhs.checked_mul(rhs),
-        BinOp::Div if rhs == 0 => return Err(DiceExprError::DivisionByZero { pos }),
-        // Rust's integer division truncates toward zero.
-        BinOp::Div => lhs.checked_div(rhs),
-    };
-    result.ok_or(DiceExprError::Overflow { pos })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arithmetic_is_checked() {
-        assert_eq!(apply(BinOp::Add, 2, 3, 0), Ok(5));
-        assert_eq!(apply(BinOp::Sub, 2, 3, 0), Ok(-1));
-        assert_eq!(apply(BinOp::Mul, -4, 3, 0), Ok(-12));
-        assert_eq!(apply(BinOp::Add, i64::MAX, 1, 7), Err(DiceExprError::Overflow { pos: 7 }));
-        assert_eq!(apply(BinOp::Div, i64::MIN, -1, 2), Err(DiceExprError::Overflow { pos: 2 }));
-    }
-
-    #[test]
-    fn division_truncates_toward_zero_and_refuses_zero() {
-        assert_eq!(apply(BinOp::Div, 7, 2, 0), Ok(3));
-        assert_eq!(apply(BinOp::Div, -7, 2, 0), Ok(-3));
-        assert_eq!(apply(BinOp::Div, 7, -2, 0), Ok(-3));
-        assert_eq!(apply(BinOp::Div, 1, 0, 1), Err(DiceExprError::DivisionByZero { pos: 1 }));
+        };
+        Ok(Node::new(kind))
     }
 }

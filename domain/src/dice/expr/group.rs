@@ -7,7 +7,6 @@ use crate::dice::source::MAX_SIDES;
 
 const SIDES: &str = "the number of sides, like d20 or d%";
 const SELECTOR: &str = "a selector such as h3, l1, 6, <3 or >5";
-const COMPARISON: &str = "a comparison such as 6, <3 or >5";
 const NUMBER: &str = "a number";
 
 impl Parser {
@@ -47,64 +46,69 @@ impl Parser {
     fn set_ops(&mut self, sides: u32) -> Result<Vec<SetOp>, DiceExprError> {
         let mut ops: Vec<SetOp> = Vec::new();
         while let Some(op) = self.set_op()? {
-            match ops.last_mut() {
-                Some(last) if last.kind == op.kind => {
-                    last.selectors.extend(op.selectors);
-                    last.text.push_str(&op.text);
-                }
-                _ => ops.push(op),
-            }
+            push_merged(&mut ops, op);
         }
-        match ops.iter().find(|op| op.kind.repeats() && op.matches_every_face(sides)) {
+        match ops.iter().find(|op| op.never_ends(sides)) {
             Some(op) => Err(DiceExprError::NeverEnds { op: op.text.clone(), pos: op.pos, sides }),
             None => Ok(ops),
         }
     }
 
     /// The next set operation, or `None` when the group ends here.
-    fn set_op(&mut self) -> Result<Option<SetOp>, DiceExprError> {
+    pub(super) fn set_op(&mut self) -> Result<Option<SetOp>, DiceExprError> {
         let pos = self.cur.pos();
-        let kind = match self.cur.peek() {
-            Some('k') => OpKind::Keep,
-            Some('d' | 'p') => OpKind::Drop,
-            Some('e') => OpKind::Explode,
-            Some('!') => {
-                self.cur.bump();
-                return Ok(Some(SetOp {
-                    kind: OpKind::Explode,
-                    selectors: vec![Selector::Max],
-                    text: "!".into(),
-                    pos,
-                }));
-            }
-            Some('r') => {
-                self.cur.bump();
-                match self.cur.peek() {
-                    Some('r') => OpKind::Reroll,
-                    Some('o') => OpKind::RerollOnce,
-                    _ => return Err(self.cur.unexpected("rr (reroll) or ro (reroll once)")),
-                }
-            }
-            _ => return Ok(None),
+        let Some(kind) = self.op_kind()? else {
+            self.cur.set_pos(pos);
+            return Ok(None);
         };
-        self.cur.bump();
-        let selector = self.selector(kind)?;
-        if kind.needs_comparison() && !selector.is_comparison() {
-            return Err(DiceExprError::NeedsComparison { op: kind.symbol(), pos });
+        if kind == OpKind::Explode && self.cur.text_since(pos) == "!" {
+            return Ok(Some(SetOp { kind, selectors: vec![Selector::Max], text: "!".into(), pos }));
+        }
+        let selector = self.selector()?;
+        if kind.needs_literal() && !matches!(selector, Selector::Equal(_)) {
+            return Err(DiceExprError::NeedsNumber { op: kind.symbol(), pos });
         }
         Ok(Some(SetOp { kind, selectors: vec![selector], text: self.cur.text_since(pos), pos }))
     }
 
+    /// Reads an operator's letters; `None` when none starts here (`!=` is a comparison, and with
+    /// comments allowed an unknown `r…`/`m…` word starts the comment).
+    fn op_kind(&mut self) -> Result<Option<OpKind>, DiceExprError> {
+        let kind = match (self.cur.peek(), self.cur.peek_nth(1)) {
+            (Some('!'), Some('=')) => return Ok(None),
+            (Some('!'), _) => OpKind::Explode,
+            (Some('k'), _) => OpKind::Keep,
+            (Some('d' | 'p'), _) => OpKind::Drop,
+            (Some('e'), _) => OpKind::Explode,
+            (Some('r'), Some('r')) => OpKind::Reroll,
+            (Some('r'), Some('o')) => OpKind::RerollOnce,
+            (Some('r'), Some('a')) => OpKind::RerollAdd,
+            (Some('m'), Some('i')) => OpKind::Min,
+            (Some('m'), Some('a')) => OpKind::Max,
+            (Some(first @ ('r' | 'm')), _) if !self.comments => {
+                self.cur.bump();
+                let expected =
+                    if first == 'r' { "rr, ro or ra (reroll)" } else { "mi or ma (minimum, maximum)" };
+                return Err(self.cur.unexpected(expected));
+            }
+            _ => return Ok(None),
+        };
+        let letters = if matches!(kind, OpKind::Keep | OpKind::Drop | OpKind::Explode) { 1 } else { 2 };
+        for _ in 0..letters {
+            self.cur.bump();
+        }
+        Ok(Some(kind))
+    }
+
     /// `hN`/`lN` (N defaults to 1), `N`, `<N` or `>N`.
-    fn selector(&mut self, kind: OpKind) -> Result<Selector, DiceExprError> {
-        let expected = if kind.needs_comparison() { COMPARISON } else { SELECTOR };
+    fn selector(&mut self) -> Result<Selector, DiceExprError> {
         let make: fn(u32) -> Selector = match self.cur.peek() {
             Some(c) if c.is_ascii_digit() => return Ok(Selector::Equal(self.cur.expect_number(NUMBER)?)),
             Some('h') => Selector::Highest,
             Some('l') => Selector::Lowest,
             Some('<') => Selector::Below,
             Some('>') => Selector::Above,
-            _ => return Err(self.cur.unexpected(expected)),
+            _ => return Err(self.cur.unexpected(SELECTOR)),
         };
         let counted = matches!(self.cur.peek(), Some('h' | 'l'));
         self.cur.bump();
@@ -113,11 +117,26 @@ impl Parser {
     }
 }
 
+/// Appends `op`, merging it into the previous one when both are of a kind that merges: as in d20,
+/// `kh1kl1` is one keep selecting the union, while `mi2mi3` stays two operations.
+pub(super) fn push_merged(ops: &mut Vec<SetOp>, op: SetOp) {
+    match ops.last_mut() {
+        Some(last) if last.kind == op.kind && op.kind.merges() => {
+            last.selectors.extend(op.selectors);
+            last.text.push_str(&op.text);
+        }
+        _ => ops.push(op),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::ast::Expr;
-    use super::super::parser::parse;
     use super::*;
+
+    fn parse(text: &str) -> Result<Expr, DiceExprError> {
+        super::super::parser::parse(text, false).map(|parsed| parsed.expr)
+    }
 
     fn group(text: &str) -> DiceGroup {
         match parse(text) {
@@ -174,5 +193,28 @@ mod tests {
         assert!(parse("d6ro<7").is_ok());
         assert!(parse("d6rr<6").is_ok());
         assert!(parse("1d1kh1").is_ok());
+        // Rerolling the highest or lowest die always finds one to reroll again.
+        assert_eq!(parse("4d6rrl1"), never("rrl1", 3, 6));
+        assert_eq!(parse("4d6rrh2"), never("rrh2", 3, 6));
+        assert!(parse("4d6rol1").is_ok() && parse("4d6ral1").is_ok() && parse("4d6eh1").is_ok());
+    }
+
+    #[test]
+    fn minimum_and_maximum_take_a_number_and_never_merge() {
+        assert_eq!(
+            group("2d6mi2mi3").ops,
+            [
+                op(OpKind::Min, &[Selector::Equal(2)], "mi2", 3),
+                op(OpKind::Min, &[Selector::Equal(3)], "mi3", 6)
+            ]
+        );
+        assert_eq!(parse("10d6mil1"), Err(DiceExprError::NeedsNumber { op: "mi", pos: 4 }));
+        assert_eq!(parse("10d6ma>1"), Err(DiceExprError::NeedsNumber { op: "ma", pos: 4 }));
+    }
+
+    #[test]
+    fn bang_equals_is_a_comparison_not_an_explosion() {
+        assert!(matches!(parse("1d6!=3"), Ok(Expr::Binary { .. })));
+        assert_eq!(group("1d6!").ops, [op(OpKind::Explode, &[Selector::Max], "!", 3)]);
     }
 }

@@ -1,8 +1,8 @@
-//! Rolling one dice group and applying its set operations.
+//! Rolling one dice group and applying its operations in the order written, as d20 does.
 
-use std::cmp::Reverse;
-
-use super::ast::{DiceGroup, OpKind, Selector, SetOp};
+use super::ast::{DiceGroup, OpKind, SetOp};
+use super::ratio::Ratio;
+use super::select::{Member, select, select_first};
 use super::{DiceExprError, MAX_DICE_TOTAL};
 use crate::dice::{Dice, DieStatus};
 
@@ -18,6 +18,11 @@ impl<'a> Roller<'a> {
         Self { dice, purpose, rolled: 0 }
     }
 
+    /// Dice rolled so far by this expression (the index the next die will have in its outcome).
+    pub(super) fn rolled(&self) -> usize {
+        self.rolled
+    }
+
     fn roll(&mut self, sides: u32, explosion: bool) -> Result<Face, DiceExprError> {
         if self.rolled >= MAX_DICE_TOTAL {
             return Err(DiceExprError::DiceLimitReached);
@@ -27,12 +32,51 @@ impl<'a> Roller<'a> {
         if explosion && let Some(roll) = self.dice.record_mut(record) {
             roll.explosion = true;
         }
-        Ok(Face { record, value, kept: true, exploded: false })
+        Ok(Face { record, rolled: value, value, kept: true, exploded: false })
     }
 
+    /// The face no longer counts: dropped or rerolled.
     fn mark(&mut self, face: &mut Face, status: DieStatus) {
         face.kept = false;
+        self.set_status(face.record, status);
+    }
+
+    /// A die under an element dropped from a set: its record no longer counts (the face keeps
+    /// its look, since the whole element is struck through).
+    pub(super) fn drop_record(&mut self, record: usize) {
+        if let Some(roll) = self.dice.record_mut(record)
+            && roll.status.counts()
+        {
+            roll.status = DieStatus::Dropped;
+        }
+    }
+
+    fn explode(&mut self, face: &mut Face) {
+        face.exploded = true;
+        if let Some(roll) = self.dice.record_mut(face.record)
+            && roll.status == DieStatus::Kept
+        {
+            roll.status = DieStatus::Exploded;
+        }
+    }
+
+    /// `mi`/`ma`: the face counts as `value` from now on.
+    fn force(&mut self, face: &mut Face, value: u32) {
+        face.value = value;
+        let status = match value.cmp(&face.rolled) {
+            std::cmp::Ordering::Greater => DieStatus::Raised,
+            std::cmp::Ordering::Less => DieStatus::Lowered,
+            std::cmp::Ordering::Equal if face.exploded => DieStatus::Exploded,
+            std::cmp::Ordering::Equal => DieStatus::Kept,
+        };
         if let Some(roll) = self.dice.record_mut(face.record) {
+            roll.counted_as = (value != face.rolled).then_some(value);
+            roll.status = status;
+        }
+    }
+
+    fn set_status(&mut self, record: usize, status: DieStatus) {
+        if let Some(roll) = self.dice.record_mut(record) {
             roll.status = status;
         }
     }
@@ -40,26 +84,30 @@ impl<'a> Roller<'a> {
 
 /// One value a die showed.
 #[derive(Debug, Clone, Copy)]
-struct Face {
+pub(super) struct Face {
     /// Index of its record in [`Dice::rolls`].
-    record: usize,
-    value: u32,
-    kept: bool,
-    /// Already added a die by exploding (each value explodes at most once).
-    exploded: bool,
+    pub(super) record: usize,
+    /// What the die showed.
+    pub(super) rolled: u32,
+    /// What it counts as (differs from `rolled` after `mi`/`ma`).
+    pub(super) value: u32,
+    pub(super) kept: bool,
+    /// Added a die by exploding.
+    pub(super) exploded: bool,
 }
 
 /// One die of the group: the values it showed before being rerolled, and its current one.
 #[derive(Debug, Clone)]
-struct Slot {
-    rerolled: Vec<Face>,
-    current: Face,
+pub(super) struct Slot {
+    pub(super) rerolled: Vec<Face>,
+    pub(super) current: Face,
 }
 
 /// A rolled group: its dice in order, explosions appended at the end.
+#[derive(Debug, Clone)]
 pub(super) struct GroupRoll {
     sides: u32,
-    slots: Vec<Slot>,
+    pub(super) slots: Vec<Slot>,
 }
 
 impl GroupRoll {
@@ -79,10 +127,22 @@ impl GroupRoll {
         self.slots.iter().filter(|slot| slot.current.kept).map(|slot| i64::from(slot.current.value)).sum()
     }
 
-    /// `6!, ~~1~~, 4`: struck-through values no longer count, `!` marks a die that exploded.
-    pub(super) fn render(&self) -> String {
-        let faces = self.slots.iter().flat_map(|slot| slot.rerolled.iter().chain([&slot.current]));
-        faces.map(render_face).collect::<Vec<_>>().join(", ")
+    /// The dice as members of a set (their current faces).
+    pub(super) fn members(&self) -> Vec<Member> {
+        let member = |slot: &Slot| Member { total: Ratio::from(slot.current.value), kept: slot.current.kept };
+        self.slots.iter().map(member).collect()
+    }
+
+    /// Drops die `index` (a keep/drop on a parenthesis around the group).
+    pub(super) fn drop_die(&mut self, index: usize, roller: &mut Roller) {
+        if let Some(slot) = self.slots.get_mut(index) {
+            roller.mark(&mut slot.current, DieStatus::Dropped);
+        }
+    }
+
+    /// Every record of a die that still counts (to drop them all with their group).
+    pub(super) fn counting_records(&self) -> impl Iterator<Item = usize> + '_ {
+        self.slots.iter().filter(|slot| slot.current.kept).map(|slot| slot.current.record)
     }
 
     fn add_die(&mut self, roller: &mut Roller, explosion: bool) -> Result<(), DiceExprError> {
@@ -96,12 +156,18 @@ impl GroupRoll {
             OpKind::Keep => self.keep(op, roller),
             OpKind::Drop => self.drop_selected(op, roller),
             OpKind::Explode => self.explode(op, roller)?,
+            OpKind::RerollAdd => self.explode_first(op, roller)?,
             OpKind::Reroll => while self.reroll_selected(op, roller)? {},
             OpKind::RerollOnce => {
                 self.reroll_selected(op, roller)?;
             }
+            OpKind::Min | OpKind::Max => self.clamp(op, roller),
         }
         Ok(())
+    }
+
+    fn selected(&self, op: &SetOp) -> Vec<bool> {
+        select(&op.selectors, &self.members(), self.sides)
     }
 
     fn keep(&mut self, op: &SetOp, roller: &mut Roller) {
@@ -120,7 +186,7 @@ impl GroupRoll {
         }
     }
 
-    /// Rerolls every selected die once; false when none was selected.
+    /// Rerolls every selected die once, in die order; false when none was selected.
     fn reroll_selected(&mut self, op: &SetOp, roller: &mut Roller) -> Result<bool, DiceExprError> {
         let chosen = self.selected(op);
         let mut any = false;
@@ -133,53 +199,45 @@ impl GroupRoll {
         Ok(any)
     }
 
-    /// Each selected die adds a die; new dice are checked in turn, until none explodes.
+    /// Each selected die adds a die; new dice are checked in turn, until every selected die has
+    /// exploded once in this operation.
     fn explode(&mut self, op: &SetOp, roller: &mut Roller) -> Result<(), DiceExprError> {
+        let mut done: Vec<bool> = Vec::new();
         loop {
             let chosen = self.selected(op);
-            let to_explode: Vec<usize> =
-                (0..self.slots.len()).filter(|&i| chosen[i] && !self.slots[i].current.exploded).collect();
+            done.resize(self.slots.len(), false);
+            let to_explode: Vec<usize> = (0..self.slots.len()).filter(|&i| chosen[i] && !done[i]).collect();
             if to_explode.is_empty() {
                 return Ok(());
             }
             for i in to_explode {
-                self.slots[i].current.exploded = true;
+                done[i] = true;
+                roller.explode(&mut self.slots[i].current);
                 self.add_die(roller, true)?;
             }
         }
     }
 
-    /// Which dice (still kept) the operation's selectors pick, as a mask over the slots.
-    fn selected(&self, op: &SetOp) -> Vec<bool> {
-        let mut chosen = vec![false; self.slots.len()];
-        for &selector in &op.selectors {
-            for i in self.select(selector) {
-                chosen[i] = true;
-            }
-        }
-        chosen
+    /// `ra`: the first selected die adds one die, which is not checked again.
+    fn explode_first(&mut self, op: &SetOp, roller: &mut Roller) -> Result<(), DiceExprError> {
+        let Some(i) = select_first(&op.selectors, &self.members(), self.sides) else {
+            return Ok(());
+        };
+        roller.explode(&mut self.slots[i].current);
+        self.add_die(roller, true)
     }
 
-    fn select(&self, selector: Selector) -> Vec<usize> {
-        let value = |i: usize| self.slots[i].current.value;
-        let mut kept: Vec<usize> = (0..self.slots.len()).filter(|&i| self.slots[i].current.kept).collect();
-        // Stable sorts: among equal values the earlier die is picked first.
-        match selector {
-            Selector::Highest(n) => {
-                kept.sort_by_key(|&i| Reverse(value(i)));
-                kept.truncate(n as usize);
+    /// `miN` raises every kept die below N to N; `maN` lowers every kept die above N to N.
+    fn clamp(&mut self, op: &SetOp, roller: &mut Roller) {
+        let Some(&super::ast::Selector::Equal(bound)) = op.selectors.last() else {
+            return;
+        };
+        for slot in self.slots.iter_mut().filter(|slot| slot.current.kept) {
+            let value = slot.current.value;
+            let beyond = if op.kind == OpKind::Min { value < bound } else { value > bound };
+            if beyond {
+                roller.force(&mut slot.current, bound);
             }
-            Selector::Lowest(n) => {
-                kept.sort_by_key(|&i| value(i));
-                kept.truncate(n as usize);
-            }
-            _ => kept.retain(|&i| selector.matches(value(i), self.sides)),
         }
-        kept
     }
-}
-
-fn render_face(face: &Face) -> String {
-    let bang = if face.exploded { "!" } else { "" };
-    if face.kept { format!("{}{bang}", face.value) } else { format!("~~{}{bang}~~", face.value) }
 }
