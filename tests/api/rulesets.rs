@@ -17,6 +17,16 @@ async fn the_five_rulesets_are_listed_with_what_they_implement() {
         let id = text(&ruleset["id"]);
         let expected = if ["cepheus-engine", "adeva-d100"].contains(&id.as_str()) {
             json!(["initiative", "attacks", "damage", "actions"])
+        } else if id == "arrgs" {
+            json!([
+                "initiative",
+                "attacks",
+                "damage",
+                "actions",
+                "area-attacks",
+                "conditions",
+                "end-of-round"
+            ])
         } else {
             json!(["initiative"])
         };
@@ -53,7 +63,7 @@ async fn every_stats_example_is_a_valid_stat_block_for_its_ruleset() {
 async fn stateless_attacks_and_damage_are_not_implemented_for_the_other_rulesets() {
     let app = spawn_app().await;
 
-    for ruleset in RULESETS.into_iter().filter(|id| !["cepheus-engine", "adeva-d100"].contains(id)) {
+    for ruleset in RULESETS.into_iter().filter(|id| !["cepheus-engine", "adeva-d100", "arrgs"].contains(id)) {
         for operation in ["attacks", "damage"] {
             let path = format!("/v1/rulesets/{ruleset}/{operation}");
 
