@@ -59,9 +59,9 @@ fn dice_families(c: &mut Criterion) {
 fn encounter(size: usize) -> Encounter {
     let mut encounter = Encounter::new(EncounterId("bench".into()), RulesetId::Spycraft2, "Bench".into());
     for index in 0..size {
-        let stats = StatBlock::Spycraft2(spycraft2::Stats {
-            initiative_bonus: Score::new((index % 5) as i64).expect("in range"),
-        });
+        let stats = StatBlock::Spycraft2(spycraft2::Stats::with_initiative_bonus(
+            Score::new((index % 5) as i64).expect("in range"),
+        ));
         let new = NewCombatant {
             id: CombatantId(format!("c{index}")),
             name: format!("Combatant {index}"),

@@ -29,4 +29,5 @@ mod rate_limits;
 mod round_start;
 mod rulesets;
 mod slow_clients;
+mod spycraft2_fight;
 mod tenants;

@@ -8,7 +8,7 @@ const OPERATIONS: [&str; 3] = ["attacks", "damage", "actions"];
 #[tokio::test]
 async fn operations_on_an_encounter_are_not_implemented_and_change_nothing() {
     let app = spawn_app().await;
-    let encounter = app.create_encounter_id("spycraft2", "Casino").await;
+    let encounter = app.create_encounter_id("lur-asko", "Casino").await;
     let before = app.snapshot(&encounter).await;
 
     for operation in OPERATIONS {
@@ -17,7 +17,7 @@ async fn operations_on_an_encounter_are_not_implemented_and_change_nothing() {
         reply.assert_problem(501, None, operation);
         assert_eq!(reply.body["type"], json!("urn:skirmish:problem:not-implemented"));
         let detail = text(&reply.body["detail"]);
-        assert!(detail.contains(operation) && detail.contains("spycraft2"), "{operation}: {detail}");
+        assert!(detail.contains(operation) && detail.contains("lur-asko"), "{operation}: {detail}");
     }
     assert_eq!(app.snapshot(&encounter).await, before);
 }

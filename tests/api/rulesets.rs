@@ -27,6 +27,18 @@ async fn the_five_rulesets_are_listed_with_what_they_implement() {
                 "conditions",
                 "end-of-round"
             ])
+        } else if id == "spycraft2" {
+            json!([
+                "initiative",
+                "distance",
+                "surprise",
+                "group-initiative",
+                "enter",
+                "actions",
+                "attacks",
+                "damage",
+                "saves"
+            ])
         } else {
             json!(["initiative"])
         };
@@ -63,7 +75,9 @@ async fn every_stats_example_is_a_valid_stat_block_for_its_ruleset() {
 async fn stateless_attacks_and_damage_are_not_implemented_for_the_other_rulesets() {
     let app = spawn_app().await;
 
-    for ruleset in RULESETS.into_iter().filter(|id| !["cepheus-engine", "adeva-d100", "arrgs"].contains(id)) {
+    for ruleset in
+        RULESETS.into_iter().filter(|id| !["cepheus-engine", "adeva-d100", "spycraft2", "arrgs"].contains(id))
+    {
         for operation in ["attacks", "damage"] {
             let path = format!("/v1/rulesets/{ruleset}/{operation}");
 

@@ -5,7 +5,7 @@
 //! route with an undiscriminated `oneOf` body, which generators cannot narrow).
 
 use super::operations;
-use super::responses::{AuthErrors, DiceErrors, MutationErrors};
+use super::responses::{AuthErrors, DiceErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
 use crate::error::Problem;
 use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::web;
@@ -18,7 +18,7 @@ use utoipa::openapi::path::{
 use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder, ResponsesBuilder};
-use utoipa::{IntoResponses, PartialSchema, ToSchema};
+use utoipa::{IntoParams, IntoResponses, PartialSchema, ToSchema};
 use utoipa_actix_web::OpenApiFactory;
 
 type Schemas = Vec<(String, RefOr<Schema>)>;
@@ -210,17 +210,6 @@ fn operation(doc: OperationDoc<'_>) -> Operation {
         .description(Some(description))
         .request_body(Some(request_body.build()))
         .responses(responses.build());
-    let header = |name: &str, description: &str| {
-        ParameterBuilder::new()
-            .name(name)
-            .parameter_in(ParameterIn::Header)
-            .required(Required::False)
-            .description(Some(description))
-            .schema(Some(
-                ObjectBuilder::new().schema_type(Type::String).min_length(Some(1)).max_length(Some(255)),
-            ))
-            .build()
-    };
     if stored {
         let id = ParameterBuilder::new()
             .name("id")
@@ -229,11 +218,13 @@ fn operation(doc: OperationDoc<'_>) -> Operation {
             .description(Some("Encounter id"))
             .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
             .build();
-        builder = builder
-            .parameter(id)
-            .parameter(header("If-Match", "Act only if the encounter is at this version (as in the ETag)"));
+        builder = builder.parameter(id);
+        builder = IfMatchHeader::into_params(|| Some(ParameterIn::Header))
+            .into_iter()
+            .fold(builder, |b, p| b.parameter(p));
     }
-    builder.parameter(header("Idempotency-Key", "Retry safely: the first response is replayed")).build()
+    let idempotency = IdempotencyHeader::into_params(|| Some(ParameterIn::Header));
+    idempotency.into_iter().fold(builder, |b, p| b.parameter(p)).build()
 }
 
 impl TypedRoute {

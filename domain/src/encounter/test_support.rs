@@ -42,7 +42,7 @@ pub fn adeva(ag: i64) -> StatBlock {
 }
 
 pub fn spycraft(bonus: i64) -> StatBlock {
-    StatBlock::Spycraft2(spycraft2::Stats { initiative_bonus: Score::new(bonus).unwrap() })
+    StatBlock::Spycraft2(spycraft2::Stats::with_initiative_bonus(Score::new(bonus).unwrap()))
 }
 
 pub fn lur_asko() -> StatBlock {
