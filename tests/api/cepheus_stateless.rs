@@ -206,7 +206,7 @@ async fn inline_damage_returns_the_target_with_the_damage_applied() {
 }
 
 #[tokio::test]
-async fn inline_operations_of_an_unknown_ruleset_are_404_and_of_arrgs_501() {
+async fn inline_operations_of_an_unknown_ruleset_are_404_and_a_foreign_body_422() {
     let app = spawn_app().await;
     let body = json!({"attacker": vasquez(), "target": rook(), "weapon": {"weapon_type": "rifle", "damage_dice": 3},
                       "distance_m": 20, "rolls": [6, 6, 6, 6, 6]});
@@ -216,9 +216,9 @@ async fn inline_operations_of_an_unknown_ruleset_are_404_and_of_arrgs_501() {
         unknown.assert_problem(404, None, &format!("unknown ruleset, {operation}"));
         assert!(text(&unknown.body["detail"]).contains("traveller-5"), "{}", unknown.body);
 
+        // arrgs has its own typed bodies: a Cepheus body is refused, naming the first stranger.
         let arrgs = app.post_json(&format!("/v1/rulesets/arrgs/{operation}"), &body).await;
-        arrgs.assert_problem(501, None, &format!("arrgs, {operation}"));
-        assert_eq!(arrgs.body["type"], json!("urn:skirmish:problem:not-implemented"));
+        assert_eq!(arrgs.status, 422, "arrgs, {operation}: {}", arrgs.body);
     }
     assert_eq!(encounters_total(&app).await, json!(0));
 }

@@ -3,6 +3,7 @@
 mod adeva;
 mod adeva_fight;
 mod advance;
+mod arrgs_fight;
 mod cepheus_actions;
 mod cepheus_errors;
 mod cepheus_fight;

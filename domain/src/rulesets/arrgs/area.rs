@@ -1,0 +1,118 @@
+//! Area attacks (arrgs.txt, "Area Attacks"): the Attack check against 10 for the target square;
+//! on a hit the same check against each occupant's Defence; on a miss the attack scatters 1d8
+//! compass points (1 North, clockwise) and 1d4 squares per Range Increment, and a second Attack
+//! check is made against the occupants where it lands.
+//!
+//! Decisions:
+//! - Hitting the square is pass/fail: check ≥ 10. Each occupant then takes base + (check − its
+//!   Defence), failing at 0 or less, through resistance and vulnerability.
+//! - One check serves many targets, so area attacks make no critical chain and inflict no Dying.
+//! - The scatter is resolved by a second request naming the occupants of the square it landed
+//!   on; the attacker keeps the pending attack until then (or until the End of Round). The
+//!   second check costs no further points or Vitality.
+//! - A spell under its base difficulty (10 + level) fails with no effect and does not scatter.
+//! - The attacker is not one of the occupants it names.
+//! - The number of Range Increments is the distance over the increment, rounded up, at least 1.
+
+use super::check::{Against, Check, magnitude, multiple_actions, standing_modifiers};
+use super::damage_types::{DamageSteps, apply_resistance};
+use super::fighter::{Fighter, Standing};
+use super::modifier::Modifier;
+use super::stats::{Ability, Bonuses};
+use super::strike::DefenceKind;
+use super::weapon::Weapon;
+use crate::dice::{Dice, DiceError};
+use crate::encounter::CombatantId;
+use serde::{Deserialize, Serialize};
+
+/// The DC of the target square (arrgs.txt, "Area Attacks").
+pub const SQUARE_DC: i32 = 10;
+
+/// An area attack waiting for its scatter to be resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsPendingArea))]
+pub struct PendingArea {
+    pub weapon: Weapon,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability: Option<Ability>,
+    #[serde(default)]
+    pub bonuses: Bonuses,
+    /// The Multiple Actions penalty the attack was made with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty: Option<Modifier>,
+}
+
+/// Where a missed area attack lands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsScatter))]
+pub struct Scatter {
+    /// 1d8: 1 North, 2 North-East, … 8 North-West.
+    pub roll: u32,
+    pub direction: String,
+    pub increments: i32,
+    /// The 1d4 per Range Increment.
+    pub dice: Vec<u32>,
+    pub squares: i32,
+}
+
+const DIRECTIONS: [&str; 8] = ["North", "North-East", "East", "South-East", "South", "South-West", "West", "North-West"];
+
+/// Rolls the scatter (arrgs.txt, "Area Attacks").
+pub fn scatter(distance: i32, increment: i32, dice: &mut Dice) -> Result<Scatter, DiceError> {
+    let roll = dice.roll(8, "area attack scatter: direction")?;
+    let direction = DIRECTIONS.get(usize::try_from(roll).unwrap_or(1).saturating_sub(1)).copied().unwrap_or("North");
+    let increments = super::fighter::increment(distance, increment).max(1);
+    let mut rolled = Vec::new();
+    for _ in 0..increments {
+        rolled.push(dice.roll(4, "area attack scatter: squares")?);
+    }
+    let squares = rolled.iter().map(|v| i32::try_from(*v).unwrap_or(0)).sum();
+    Ok(Scatter { roll, direction: direction.into(), increments, dice: rolled, squares })
+}
+
+/// One occupant of the area and what the check did to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsAreaHit))]
+pub struct AreaHit {
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub combatant_id: CombatantId,
+    pub defence: Check,
+    pub success_value: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<DamageSteps>,
+    pub standing: Standing,
+}
+
+/// The Attack check of an area attack (no target, so no Magnitude and no moving-target penalty).
+pub fn area_check(attacker: &Fighter, pending: &PendingArea, dice: &mut Dice) -> Result<Check, DiceError> {
+    let kind = pending.weapon.kind.check();
+    let mut modifiers = standing_modifiers(attacker, kind, pending.ability, &pending.bonuses, true);
+    modifiers.extend(pending.penalty.clone());
+    Check::roll(kind, modifiers, None, dice, &format!("area attack check: {}", attacker.name))
+}
+
+/// Compares the check with each occupant's Defence and applies the damage.
+pub fn hit_occupants(attacker: &Fighter, check: &Check, weapon: &Weapon, occupants: &mut [(Fighter, DefenceKind)]) -> Vec<AreaHit> {
+    occupants
+        .iter_mut()
+        .map(|(occupant, defence)| {
+            let kind = defence.check();
+            let against = if *defence == DefenceKind::Reflex { Against::Reflex } else { Against::Resist };
+            let scale = magnitude(occupant.stats.magnitude(), attacker.stats.magnitude(), against);
+            let mut modifiers = standing_modifiers(occupant, kind, None, &Bonuses::default(), scale.is_none());
+            modifiers.extend(multiple_actions(occupant.state.round.points_used()));
+            let mut reaction = Check::reaction(kind, modifiers, scale);
+            if occupant.state.unconscious && kind != super::stats::CheckKind::Fortitude {
+                reaction.result = 0;
+                reaction.automatic_failure = true;
+            }
+            let success_value = weapon.damage() + (check.result - reaction.result);
+            let damage = (success_value > 0).then(|| {
+                let steps = apply_resistance(success_value, &weapon.types, &occupant.stats.resistances, &occupant.stats.vulnerabilities);
+                occupant.lose_vitality(steps.damage);
+                steps
+            });
+            AreaHit { combatant_id: occupant.id.clone(), defence: reaction, success_value, damage, standing: occupant.standing() }
+        })
+        .collect()
+}

@@ -1,0 +1,488 @@
+//! The attack manoeuvres: Attack, Charge and Repeated Attack, each with any of the effects that
+//! replace damage (Disarm, Sunder, Trip, Reposition), Opportunity attacks they provoke and the
+//! target's Defence manoeuvre (arrgs.txt, "Attack Manoeuvre", "Charge Manoeuvre", "Repeated
+//! Attack Manoeuvre", "Opportunity Manoeuvre", "Threat Range", "Ranged Attacks").
+//!
+//! Decisions:
+//! - The attacker pays first (points, Vitality, its condition check); then Opportunity attacks
+//!   interrupt; then the attack is made. If an Opportunity kills the attacker or leaves it
+//!   Unconscious, the attack is wasted: points and Vitality spent, nothing done.
+//! - Opportunity attacks are armed melee Attack manoeuvres (the Standard manoeuvres that can
+//!   target an opponent and do not provoke themselves), 2 AAP each, with the provoker inside the
+//!   opportunist's Threat Range. In a Repeated Attack they interrupt before the first attack.
+//! - Charge moves `squares` (at least 2) with a passive Movement check (10 + Athletics against DC
+//!   10, Success Value = Base Movement Speed ± margin) that must cover them; the squares count
+//!   toward the Movement Increment. The attack gets +2, the charger −2 Reflex until End of Round.
+//! - Repeated Attack: Damage only; each attack after the first −2 cumulative; the last penalty
+//!   stays on every check until the End of Round; 1 Vitality (or the spell level) per attack; it
+//!   stops early when the target dies. A Defence manoeuvre is made against each hit while the
+//!   target has the points; then it stops defending.
+//! - An Immediate attack needs a trigger chosen with Ready this round.
+//! - A melee attack given a `distance` must be within the attacker's Threat Range.
+
+use super::attack::range_penalty;
+use super::check::{Check, standing_modifiers, take_assist};
+use super::economy::{Pace, Spend, spend};
+use super::fighter::{Fighter, Scene, Standing};
+use super::modifier::{Modifier, ModifierCode};
+use super::state::RoundPenalty;
+use super::stats::{Ability, Bonuses, CheckKind, Squares};
+use super::strike::{Collision, DefenceAction, DefenceKind, Effect, Strike, StrikeSpec, strike};
+use super::vitality::{Exertion, exert};
+use super::weapon::{AttackKind, Weapon};
+use crate::dice::Dice;
+use crate::encounter::CombatantId;
+use crate::rulesets::RuleError;
+use crate::score::Score;
+use serde::{Deserialize, Serialize};
+
+/// Which attack manoeuvre.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsAttackManoeuvre))]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Manoeuvre {
+    /// 2 AP.
+    #[default]
+    Attack,
+    /// 2 AP: move at least 2 squares in a straight line, then a melee attack.
+    Charge { squares: Score<2, 1000> },
+    /// 3 AP: up to 5 attacks on one target.
+    RepeatedAttack { attacks: Score<1, 5> },
+}
+
+impl Manoeuvre {
+    pub fn points(&self) -> i32 {
+        match self {
+            Self::Attack | Self::Charge { .. } => 2,
+            Self::RepeatedAttack { .. } => 3,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Attack => "Attack",
+            Self::Charge { .. } => "Charge",
+            Self::RepeatedAttack { .. } => "Repeated Attack",
+        }
+    }
+}
+
+/// An Opportunity attack on the attacker, provoked by its manoeuvre.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsOpportunity))]
+#[serde(deny_unknown_fields)]
+pub struct Opportunity {
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub combatant_id: CombatantId,
+    /// Squares between the opportunist and the provoker.
+    pub distance: Squares,
+    /// An armed melee weapon.
+    pub weapon: Weapon,
+    #[serde(default)]
+    pub bonuses: Bonuses,
+    #[serde(default)]
+    pub defence: DefenceKind,
+}
+
+/// Everything about an attack manoeuvre except who makes it and on whom.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Order {
+    pub manoeuvre: Manoeuvre,
+    pub effect: Effect,
+    pub weapon: Option<Weapon>,
+    pub pace: Pace,
+    pub defence: Option<DefenceKind>,
+    pub no_defence: bool,
+    pub distance: Option<Squares>,
+    pub ability: Option<Ability>,
+    pub bonuses: Bonuses,
+    pub target_bonuses: Bonuses,
+    pub defence_action: Option<DefenceAction>,
+    pub extra_vitality: Option<Score<0, 50>>,
+}
+
+/// The combatants an attack involves.
+#[derive(Debug, Clone)]
+pub struct Cast {
+    pub attacker: Fighter,
+    pub target: Fighter,
+    /// Each opportunist with its Opportunity attack.
+    pub opportunists: Vec<(Fighter, Opportunity)>,
+    /// What a Reposition pushes the target into, when it is a combatant.
+    pub bystander: Option<Fighter>,
+}
+
+/// The passive Movement check of a Charge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsChargeMove))]
+pub struct ChargeMove {
+    pub check: Check,
+    /// Squares the check allows.
+    pub allowed: i32,
+    pub squares: i32,
+}
+
+/// An Opportunity attack as made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsOpportunityReport))]
+pub struct OpportunityReport {
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub combatant_id: CombatantId,
+    pub name: String,
+    pub spend: Spend,
+    pub exertion: Exertion,
+    /// Absent when the effort killed the opportunist.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strike: Option<Strike>,
+}
+
+/// How the manoeuvre ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsAttackOutcome))]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The attacks were made.
+    Resolved { strikes: Vec<Strike> },
+    /// Nothing happened: the attacker died of the effort, or was killed or knocked out by an
+    /// Opportunity attack ("the original Action … is wasted").
+    Wasted { reason: String },
+}
+
+/// An attack manoeuvre as resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsAttackReport))]
+pub struct AttackReport {
+    pub attacker: String,
+    pub target: String,
+    pub manoeuvre: Manoeuvre,
+    pub effect: Effect,
+    pub weapon: String,
+    pub spend: Spend,
+    pub exertion: Exertion,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge: Option<ChargeMove>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opportunities: Vec<OpportunityReport>,
+    pub outcome: Outcome,
+    /// Penalties the attacker carries until the End of Round because of this manoeuvre.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub round_penalties: Vec<Modifier>,
+    /// Afterwards: the attacker, the target, then anyone else touched.
+    pub standings: Vec<Standing>,
+    /// Every die rolled, in order, with its purpose.
+    pub dice: Vec<crate::dice::DieRoll>,
+}
+
+/// Resolves an attack manoeuvre on the cast (arrgs.txt, "Attack Manoeuvre" and the sections
+/// named in the module documentation). Refusals name the request field.
+pub fn resolve(cast: &mut Cast, order: &Order, scene: &Scene, dice: &mut Dice) -> Result<AttackReport, RuleError> {
+    let weapon = order.weapon.as_ref().ok_or_else(|| RuleError::invalid("weapon", "an attack needs a weapon"))?;
+    validate(cast, order, weapon)?;
+    validate_defence(cast, order, scene)?;
+    let mut range_mods = range_modifiers(&cast.attacker, order, weapon)?;
+    let spent = spend(&mut cast.attacker, scene, order.pace, order.manoeuvre.points(), "pace")?;
+    let charge = match order.manoeuvre {
+        Manoeuvre::Charge { squares } => Some(charge_move(&mut cast.attacker, squares.get())?),
+        _ => None,
+    };
+    let cost = weapon.vitality_cost() + order.extra_vitality.map_or(0, Score::get);
+    let exertion = exert(&mut cast.attacker, cost, scene.options.disabled_dc(), spent.penalty.clone(), dice)?;
+    let mut report = AttackReport {
+        attacker: cast.attacker.name.clone(),
+        target: cast.target.name.clone(),
+        manoeuvre: order.manoeuvre.clone(),
+        effect: order.effect.clone(),
+        weapon: weapon.name.clone(),
+        spend: spent.clone(),
+        exertion,
+        charge,
+        opportunities: Vec::new(),
+        outcome: Outcome::Resolved { strikes: Vec::new() },
+        round_penalties: Vec::new(),
+        standings: Vec::new(),
+        dice: Vec::new(),
+    };
+    if report.exertion.died {
+        report.outcome = Outcome::Wasted { reason: format!("{} died of the effort", cast.attacker.name) };
+    } else {
+        report.opportunities = opportunities(cast, scene, dice)?;
+        if let Some(reason) = interrupted(&cast.attacker) {
+            report.outcome = Outcome::Wasted { reason };
+        } else {
+            range_mods.extend(spent.penalty.clone());
+            let strikes = strikes(cast, order, weapon, range_mods, scene, dice)?;
+            report.outcome = Outcome::Resolved { strikes };
+        }
+    }
+    report.round_penalties = round_penalties(&mut cast.attacker, order, &report.outcome);
+    report.standings = standings(cast);
+    report.dice = dice.rolls().to_vec();
+    Ok(report)
+}
+
+fn validate(cast: &Cast, order: &Order, weapon: &Weapon) -> Result<(), RuleError> {
+    weapon.validate("weapon")?;
+    let melee_only = matches!(order.effect, Effect::Disarm | Effect::Trip | Effect::Reposition { .. })
+        || matches!(order.manoeuvre, Manoeuvre::Charge { .. });
+    if melee_only && weapon.kind != AttackKind::Melee {
+        return Err(RuleError::invalid("weapon.kind", format!("a {} is made with a melee attack", order_name(order))));
+    }
+    if matches!(order.manoeuvre, Manoeuvre::RepeatedAttack { .. }) && order.effect != Effect::Damage {
+        return Err(RuleError::invalid("effect", "a Repeated Attack deals damage"));
+    }
+    if let Effect::Reposition { .. } = order.effect
+        && cast.target.stats.size().step() - cast.attacker.stats.size().step() >= 2
+    {
+        return Err(RuleError::invalid("effect", "no Reposition against a creature 2 size categories or more larger"));
+    }
+    if order.pace == Pace::Immediate && cast.attacker.state.round.ready_trigger.is_none() {
+        return Err(RuleError::invalid("pace", "an Immediate attack needs a trigger chosen with Ready this round"));
+    }
+    let provokes = provokes(order, weapon);
+    if !cast.opportunists.is_empty() && !provokes {
+        return Err(RuleError::invalid("opportunities", format!("this {} does not provoke Opportunity Actions", order_name(order))));
+    }
+    Ok(())
+}
+
+/// The target must be able to pay for the Defence manoeuvre it declares.
+fn validate_defence(cast: &Cast, order: &Order, scene: &Scene) -> Result<(), RuleError> {
+    if order.defence_action.is_some() {
+        let mut trial = cast.target.clone();
+        spend(&mut trial, scene, Pace::Immediate, super::strike::DEFENCE_POINTS, "defence_action")?;
+    }
+    Ok(())
+}
+
+fn order_name(order: &Order) -> &'static str {
+    match (&order.manoeuvre, &order.effect) {
+        (_, Effect::Damage) => order.manoeuvre.name(),
+        (_, effect) => effect.name(),
+    }
+}
+
+/// Does the manoeuvre provoke Opportunity Actions (arrgs.txt, each manoeuvre's "Opportunity
+/// Actions")? Ranged, spell and unarmed attacks do; Charge (its movement), Disarm, Sunder, Trip
+/// and Reposition do.
+pub fn provokes(order: &Order, weapon: &Weapon) -> bool {
+    weapon.provokes() || matches!(order.manoeuvre, Manoeuvre::Charge { .. }) || order.effect != Effect::Damage
+}
+
+fn range_modifiers(attacker: &Fighter, order: &Order, weapon: &Weapon) -> Result<Vec<Modifier>, RuleError> {
+    let Some(distance) = order.distance.map(Score::get) else { return Ok(Vec::new()) };
+    if weapon.kind == AttackKind::Melee {
+        let (min, max) = threat_range(attacker);
+        if distance < min || distance > max {
+            let message = format!("{distance} squares is outside {}'s Threat Range {min}–{max}", attacker.name);
+            return Err(RuleError::invalid("distance", message));
+        }
+        return Ok(Vec::new());
+    }
+    let Some(increment) = weapon.range_increment.map(Score::get) else { return Ok(Vec::new()) };
+    let increments = super::fighter::increment(distance, increment);
+    if let Some(max) = weapon.max_increments.map(Score::get)
+        && increments > max
+    {
+        let message = format!("{distance} squares is {increments} Range Increments; the weapon reaches {max}");
+        return Err(RuleError::invalid("distance", message));
+    }
+    let value = range_penalty(distance, increment);
+    let reason = format!("{distance} squares at Range Increment {increment}");
+    Ok(if value == 0 { Vec::new() } else { vec![Modifier::new(ModifierCode::RangeIncrement, value, reason)] })
+}
+
+/// The Threat Range with any Change Reach shift.
+pub fn threat_range(fighter: &Fighter) -> (i32, i32) {
+    let (min, max) = fighter.stats.threat_range();
+    let shift = fighter.state.reach_shift;
+    ((min + shift).max(0), (max + shift).max(0))
+}
+
+/// Charge's movement: a passive Movement check, DC 10 (arrgs.txt, "Charge Manoeuvre",
+/// "Movement Manoeuvre").
+fn charge_move(attacker: &mut Fighter, squares: i32) -> Result<ChargeMove, RuleError> {
+    let modifiers = standing_modifiers(attacker, CheckKind::Athletics, None, &Bonuses::default(), true);
+    let check = Check::reaction(CheckKind::Athletics, modifiers, None);
+    let allowed = attacker.stats.speed() + (check.result - 10);
+    if squares > allowed.max(1) {
+        let message = format!("{} can move {} squares with this Movement check, not {squares}", attacker.name, allowed.max(1));
+        return Err(RuleError::invalid("manoeuvre.squares", message));
+    }
+    attacker.state.round.squares_moved = attacker.state.round.squares_moved.saturating_add(squares);
+    Ok(ChargeMove { check, allowed, squares })
+}
+
+fn opportunities(cast: &mut Cast, scene: &Scene, dice: &mut Dice) -> Result<Vec<OpportunityReport>, RuleError> {
+    let mut reports = Vec::new();
+    for (index, (opportunist, opportunity)) in cast.opportunists.iter_mut().enumerate() {
+        if interrupted(&cast.attacker).is_some() {
+            break;
+        }
+        let field = format!("opportunities[{index}]");
+        reports.push(opportunity_attack(opportunist, opportunity, &mut cast.attacker, scene, dice, &field)?);
+    }
+    Ok(reports)
+}
+
+/// One Opportunity manoeuvre (arrgs.txt, "Opportunity Manoeuvre"): an Immediate armed melee
+/// attack on the provoker within Threat Range.
+pub fn opportunity_attack(
+    opportunist: &mut Fighter,
+    opportunity: &Opportunity,
+    provoker: &mut Fighter,
+    scene: &Scene,
+    dice: &mut Dice,
+    field: &str,
+) -> Result<OpportunityReport, RuleError> {
+    opportunity.weapon.validate(&format!("{field}.weapon"))?;
+    if opportunity.weapon.provokes() {
+        let message = "an Opportunity manoeuvre must not provoke: use an armed melee attack";
+        return Err(RuleError::invalid(format!("{field}.weapon"), message));
+    }
+    let (min, max) = threat_range(opportunist);
+    let distance = opportunity.distance.get();
+    if distance < min || distance > max {
+        let message = format!("{} is {distance} squares away, outside {}'s Threat Range {min}–{max}", provoker.name, opportunist.name);
+        return Err(RuleError::invalid(format!("{field}.distance"), message));
+    }
+    let spent = spend(opportunist, scene, Pace::Immediate, 2, field)?;
+    let exertion = exert(opportunist, 1, scene.options.disabled_dc(), spent.penalty.clone(), dice)?;
+    let mut report = OpportunityReport {
+        combatant_id: opportunist.id.clone(),
+        name: opportunist.name.clone(),
+        spend: spent.clone(),
+        exertion,
+        strike: None,
+    };
+    if report.exertion.died {
+        return Ok(report);
+    }
+    let no_bonuses = Bonuses::default();
+    let spec = StrikeSpec {
+        weapon: &opportunity.weapon,
+        effect: &Effect::Damage,
+        ability: None,
+        bonuses: &opportunity.bonuses,
+        target_bonuses: &no_bonuses,
+        defence: opportunity.defence,
+        no_defence: false,
+        extra: spent.penalty.into_iter().collect(),
+        defence_action: None,
+    };
+    report.strike = Some(strike(opportunist, provoker, None, &spec, scene, dice)?);
+    Ok(report)
+}
+
+/// Why the provoker's action is wasted, if it is.
+fn interrupted(provoker: &Fighter) -> Option<String> {
+    if provoker.is_dead() {
+        Some(format!("{} was killed before acting", provoker.name))
+    } else if provoker.state.unconscious {
+        Some(format!("{} was knocked Unconscious before acting", provoker.name))
+    } else {
+        None
+    }
+}
+
+fn strikes(
+    cast: &mut Cast,
+    order: &Order,
+    weapon: &Weapon,
+    base_mods: Vec<Modifier>,
+    scene: &Scene,
+    dice: &mut Dice,
+) -> Result<Vec<Strike>, RuleError> {
+    let count = match order.manoeuvre {
+        Manoeuvre::RepeatedAttack { attacks } => attacks.get(),
+        _ => 1,
+    };
+    let kind = weapon.kind.check();
+    let mut first_extra = base_mods;
+    if matches!(order.manoeuvre, Manoeuvre::Charge { .. }) {
+        first_extra.push(Modifier::new(ModifierCode::Charge, 2, "charging"));
+    }
+    if let Some(Effect::Trip) = Some(&order.effect)
+        && let Some(bonus) = weapon.trip_bonus.map(Score::get).filter(|b| *b > 0)
+    {
+        first_extra.push(Modifier::new(ModifierCode::Circumstance, bonus, format!("{} helps to trip", weapon.name)));
+    }
+    first_extra.extend(take_assist(&mut cast.attacker, kind));
+    let mut strikes = Vec::new();
+    for number in 1..=count {
+        let mut extra = first_extra.clone();
+        let mut cost = None;
+        if number > 1 {
+            if cast.target.is_dead() || cast.attacker.is_dead() {
+                break;
+            }
+            let vitality = weapon.vitality_cost();
+            cast.attacker.total_vitality()?;
+            cast.attacker.lose_vitality(vitality);
+            cost = Some(vitality);
+            extra.retain(|m| m.code != ModifierCode::AidAnother);
+            let reason = format!("attack {number} of a Repeated Attack");
+            extra.push(Modifier::new(ModifierCode::RepeatedAttack, -2 * (number - 1), reason));
+        }
+        let defence = if weapon.kind == AttackKind::Melee && order.effect.is_reflex_only() {
+            DefenceKind::Reflex
+        } else {
+            order.defence.unwrap_or_default()
+        };
+        let spec = StrikeSpec {
+            weapon,
+            effect: &order.effect,
+            ability: order.ability,
+            bonuses: &order.bonuses,
+            target_bonuses: &order.target_bonuses,
+            defence,
+            no_defence: order.no_defence,
+            extra,
+            defence_action: order.defence_action.as_ref(),
+        };
+        let mut made = strike(&mut cast.attacker, &mut cast.target, cast.bystander.as_mut(), &spec, scene, dice)?;
+        made.vitality_cost = cost;
+        strikes.push(made);
+    }
+    Ok(strikes)
+}
+
+fn round_penalties(attacker: &mut Fighter, order: &Order, outcome: &Outcome) -> Vec<Modifier> {
+    let mut added = Vec::new();
+    if matches!(order.manoeuvre, Manoeuvre::Charge { .. }) {
+        let modifier = Modifier::new(ModifierCode::ChargedThisRound, -2, "charged this round");
+        attacker.state.round.penalties.push(RoundPenalty { modifier: modifier.clone(), only: Some(CheckKind::Reflex) });
+        added.push(modifier);
+    }
+    if let (Manoeuvre::RepeatedAttack { .. }, Outcome::Resolved { strikes }) = (&order.manoeuvre, outcome) {
+        let made = i32::try_from(strikes.len()).unwrap_or(5);
+        if made > 1 {
+            let reason = format!("made {made} attacks in a Repeated Attack this round");
+            let modifier = Modifier::new(ModifierCode::RepeatedAttack, -2 * (made - 1), reason);
+            attacker.state.round.penalties.push(RoundPenalty { modifier: modifier.clone(), only: None });
+            added.push(modifier);
+        }
+    }
+    added
+}
+
+fn standings(cast: &Cast) -> Vec<Standing> {
+    let mut standings = vec![cast.attacker.standing(), cast.target.standing()];
+    standings.extend(cast.opportunists.iter().map(|(fighter, _)| fighter.standing()));
+    standings.extend(cast.bystander.iter().map(Fighter::standing));
+    standings
+}
+
+impl Effect {
+    /// Disarm, Trip and Reposition are made against Reflex.
+    pub fn is_reflex_only(&self) -> bool {
+        matches!(self, Self::Disarm | Self::Trip | Self::Reposition { .. })
+    }
+
+    /// The combatant a Reposition pushes the target into.
+    pub fn bystander(&self) -> Option<&CombatantId> {
+        match self {
+            Self::Reposition { collision: Some(Collision::Combatant { combatant_id }) } => Some(combatant_id),
+            _ => None,
+        }
+    }
+}

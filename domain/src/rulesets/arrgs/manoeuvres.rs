@@ -1,0 +1,461 @@
+//! The Standard manoeuvres other than attacks, Ready, and Complementary actions (arrgs.txt,
+//! "Aid Another Manoeuvre", "Change Reach Manoeuvre", "Control Spell Manoeuvre", "Counterspell
+//! Manoeuvre", "Dismiss Spell Manoeuvre", "Miscellaneous Manoeuvre", "Mount Manoeuvre",
+//! "Movement Manoeuvre", "Ready Manoeuvre", "Reload Manoeuvre", "Sidestep Manoeuvre", "Standup
+//! Manoeuvre", "Withdraw Manoeuvre", "Complementary Actions", "Movement").
+//!
+//! Decisions:
+//! - Every manoeuvre costs 1 Vitality (Ready included: it is a manoeuvre performed as an
+//!   action); Complementary actions cost nothing and may be taken as often as actions were this
+//!   round.
+//! - Pass/fail manoeuvres succeed when the check equals or beats the DC; Dismiss Spell needs to
+//!   exceed it, as its text says.
+//! - Aid Another uses the stat block's standing modifiers of the aided kind of check with the
+//!   Personality modifier in place of the usual ability.
+//! - Change Reach moves the Threat Range by the requested change, at most the Success Value, and
+//!   keeps the total shift between 0 and the Reach attribute.
+//! - Movement: passive (10) unless `roll` is set; DC 10 unless given; Difficult Terrain [n] is a
+//!   Circumstance penalty; at least 1 square is always possible.
+//! - Withdraw moves up to the Base Movement Speed with no check. Sidestep moves 1 square.
+//! - Reload uses the Ranged (Missile Weaponry) check; a failed check loads nothing.
+//! - Counterspell: an Immediate action is allowed for it (its trigger is a spell being cast); the
+//!   caster's Reaction Spell Attack check is the DC.
+//! - Immediate actions other than Counterspell need a trigger chosen with Ready this round.
+
+use super::attacking::{Opportunity, OpportunityReport, opportunity_attack, threat_range};
+use super::check::{Check, multiple_actions, standing_modifiers, take_assist};
+use super::economy::{Pace, Points, Spend, ensure_can_act, ready, spend};
+use super::fighter::{Fighter, Scene, Standing};
+use super::modifier::{Modifier, ModifierCode};
+use super::state::Assist;
+use super::stats::{Ability, Bonuses, CheckKind};
+use super::vitality::{Exertion, SurvivalCheck, exert, react};
+use crate::dice::Dice;
+use crate::encounter::CombatantId;
+use crate::rulesets::RuleError;
+use crate::score::Score;
+use serde::{Deserialize, Serialize};
+
+/// A GM-defined check for a Miscellaneous manoeuvre.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsGmCheck))]
+#[serde(deny_unknown_fields)]
+pub struct GmCheck {
+    pub kind: CheckKind,
+    pub dc: Score<0, 100>,
+    /// Base Success Value, when the GM sets one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success_value: Option<Score<0, 1000>>,
+    #[serde(default)]
+    pub bonuses: Bonuses,
+}
+
+/// A manoeuvre other than an attack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsManoeuvre))]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Manoeuvre {
+    /// 1 AP: grant an ally an Assisted modifier for its next check of this kind.
+    AidAnother {
+        #[cfg_attr(feature = "schema", schema(value_type = String))]
+        ally_id: CombatantId,
+        check: CheckKind,
+        /// The Difficulty of the Scene (DC = 10 + this; default 0).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        difficulty: Option<Score<0, 50>>,
+        #[serde(default)]
+        bonuses: Bonuses,
+    },
+    /// 1 AP: move the Threat Range (Melee Weaponry, DC 10).
+    ChangeReach { change: Score<-20, 20> },
+    /// 1 AP: Spell Attack check against 10 + spell level.
+    ControlSpell { spell_level: Score<0, 9> },
+    /// 2 AP: Spell Attack check against the caster's Reaction Spell Attack check.
+    Counterspell {
+        #[cfg_attr(feature = "schema", schema(value_type = String))]
+        caster_id: CombatantId,
+    },
+    /// 1 AP: Spell check exceeding 10 + spell level.
+    DismissSpell { spell_level: Score<0, 9> },
+    /// 1 AP: any interaction; a check only when the GM asks for one.
+    Miscellaneous {
+        description: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        check: Option<GmCheck>,
+    },
+    /// 2 AP: Ride check against 10 + the mount's Personality modifier.
+    Mount {
+        mount_personality: Score<-20, 20>,
+        #[serde(default)]
+        bonuses: Bonuses,
+    },
+    /// 1 AP: Athletics check, Success Value = Movement Speed ± margin squares.
+    Movement {
+        squares: Score<1, 1000>,
+        /// Roll the check instead of taking 10 (natural movement is passive).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        roll: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dc: Option<Score<0, 100>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        difficult_terrain: Option<Score<0, 50>>,
+        #[serde(default)]
+        bonuses: Bonuses,
+    },
+    /// As many AP as desired become AAP until the End of Round.
+    Ready { points: Score<1, 10>, trigger: String },
+    /// 1 AP (or as the weapon says): Missile Weaponry check, DC 10 (or as the weapon says).
+    Reload {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        points: Option<Score<1, 5>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dc: Option<Score<0, 100>>,
+        /// How many ammunition items the weapon takes at once (default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        capacity: Option<Score<1, 100>>,
+        #[serde(default)]
+        bonuses: Bonuses,
+    },
+    /// 1 AP: move exactly 1 square.
+    Sidestep,
+    /// 1 AP: stand up (ends Prone).
+    Standup,
+    /// 2 AP: move up to Movement Speed away, provoking nothing.
+    Withdraw { squares: Score<1, 100> },
+    /// No points, no Vitality: part of another action.
+    Complementary { description: String },
+}
+
+impl Manoeuvre {
+    fn points(&self) -> i32 {
+        match self {
+            Self::Counterspell { .. } | Self::Mount { .. } | Self::Withdraw { .. } => 2,
+            Self::Reload { points, .. } => points.map_or(1, Score::get),
+            Self::Ready { .. } | Self::Complementary { .. } => 0,
+            _ => 1,
+        }
+    }
+
+    /// Whether it provokes Opportunity Actions (each manoeuvre's "Opportunity Actions").
+    pub fn provokes(&self) -> bool {
+        match self {
+            Self::Miscellaneous { check, .. } => check.is_some(),
+            Self::DismissSpell { .. } | Self::Ready { .. } | Self::Sidestep | Self::Withdraw { .. } | Self::Complementary { .. } => {
+                false
+            }
+            _ => true,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::AidAnother { .. } => "Aid Another",
+            Self::ChangeReach { .. } => "Change Reach",
+            Self::ControlSpell { .. } => "Control Spell",
+            Self::Counterspell { .. } => "Counterspell",
+            Self::DismissSpell { .. } => "Dismiss Spell",
+            Self::Miscellaneous { .. } => "Miscellaneous",
+            Self::Mount { .. } => "Mount",
+            Self::Movement { .. } => "Movement",
+            Self::Ready { .. } => "Ready",
+            Self::Reload { .. } => "Reload",
+            Self::Sidestep => "Sidestep",
+            Self::Standup => "Standup",
+            Self::Withdraw { .. } => "Withdraw",
+            Self::Complementary { .. } => "Complementary action",
+        }
+    }
+}
+
+/// A check against a DC that either succeeds or not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsPassFail))]
+pub struct PassFail {
+    pub check: Check,
+    pub dc: i32,
+    pub success: bool,
+}
+
+/// What a manoeuvre did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsManoeuvreResult))]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum ManoeuvreResult {
+    AidAnother { test: PassFail, success_value: i32, ally: String, assisted: Option<i32> },
+    ChangeReach { test: PassFail, success_value: i32, shift: i32, threat_range: [i32; 2] },
+    ControlSpell { test: PassFail },
+    Counterspell { caster_reaction: Option<SurvivalCheck>, test: PassFail },
+    DismissSpell { test: PassFail },
+    Miscellaneous { description: String, test: Option<PassFail>, success_value: Option<i32> },
+    Mount { test: PassFail },
+    Movement { test: PassFail, success_value: i32, squares: i32, movement_increment: i32 },
+    Ready { points: i32, trigger: String, remaining: Points },
+    Reload { test: PassFail, loaded: i32 },
+    Sidestep { movement_increment: i32 },
+    Standup,
+    Withdraw { squares: i32, movement_increment: i32 },
+    Complementary { description: String },
+    /// Interrupted by an Opportunity attack: points and Vitality spent, nothing done.
+    Wasted { reason: String },
+}
+
+/// A manoeuvre as taken.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsActionReport))]
+pub struct ActionReport {
+    pub actor: String,
+    pub manoeuvre: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spend: Option<Spend>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exertion: Option<Exertion>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opportunities: Vec<OpportunityReport>,
+    pub result: ManoeuvreResult,
+    pub standings: Vec<Standing>,
+    /// Every die rolled, in order, with its purpose.
+    pub dice: Vec<crate::dice::DieRoll>,
+}
+
+/// The combatants a manoeuvre involves.
+#[derive(Debug, Clone)]
+pub struct Cast {
+    pub actor: Fighter,
+    /// The ally of Aid Another, the caster of Counterspell.
+    pub other: Option<Fighter>,
+    pub opportunists: Vec<(Fighter, Opportunity)>,
+}
+
+/// Takes a manoeuvre (arrgs.txt, the sections in the module documentation).
+pub fn take(cast: &mut Cast, manoeuvre: &Manoeuvre, pace: Pace, scene: &Scene, dice: &mut Dice) -> Result<ActionReport, RuleError> {
+    validate(cast, manoeuvre, pace)?;
+    let mut report = ActionReport {
+        actor: cast.actor.name.clone(),
+        manoeuvre: manoeuvre.name().into(),
+        spend: None,
+        exertion: None,
+        opportunities: Vec::new(),
+        result: ManoeuvreResult::Standup,
+        standings: Vec::new(),
+        dice: Vec::new(),
+    };
+    report.result = match manoeuvre {
+        Manoeuvre::Complementary { description } => complementary(&mut cast.actor, scene, description)?,
+        Manoeuvre::Ready { points, trigger } => {
+            let remaining = ready(&mut cast.actor, scene, points.get(), trigger.clone(), "manoeuvre.points")?;
+            report.exertion = Some(exert(&mut cast.actor, 1, scene.options.disabled_dc(), None, dice)?);
+            ManoeuvreResult::Ready { points: points.get(), trigger: trigger.clone(), remaining }
+        }
+        _ => {
+            let spent = spend(&mut cast.actor, scene, pace, manoeuvre.points(), "pace")?;
+            let exertion = exert(&mut cast.actor, 1, scene.options.disabled_dc(), spent.penalty.clone(), dice)?;
+            let died = exertion.died;
+            report.spend = Some(spent.clone());
+            report.exertion = Some(exertion);
+            for (index, (opportunist, opportunity)) in cast.opportunists.iter_mut().enumerate() {
+                if died || cast.actor.is_dead() || cast.actor.state.unconscious {
+                    break;
+                }
+                let field = format!("opportunities[{index}]");
+                report.opportunities.push(opportunity_attack(opportunist, opportunity, &mut cast.actor, scene, dice, &field)?);
+            }
+            if cast.actor.is_dead() || cast.actor.state.unconscious {
+                let reason = format!("{} was stopped before finishing the {}", cast.actor.name, manoeuvre.name());
+                ManoeuvreResult::Wasted { reason }
+            } else {
+                perform(cast, manoeuvre, spent.penalty, scene, dice)?
+            }
+        }
+    };
+    report.standings = std::iter::once(&cast.actor)
+        .chain(cast.other.iter())
+        .chain(cast.opportunists.iter().map(|(f, _)| f))
+        .map(Fighter::standing)
+        .collect();
+    report.dice = dice.rolls().to_vec();
+    Ok(report)
+}
+
+fn validate(cast: &Cast, manoeuvre: &Manoeuvre, pace: Pace) -> Result<(), RuleError> {
+    if !cast.opportunists.is_empty() && !manoeuvre.provokes() {
+        return Err(RuleError::invalid("opportunities", format!("{} does not provoke Opportunity Actions", manoeuvre.name())));
+    }
+    let counterspell = matches!(manoeuvre, Manoeuvre::Counterspell { .. });
+    if pace == Pace::Immediate && !counterspell && cast.actor.state.round.ready_trigger.is_none() {
+        return Err(RuleError::invalid("pace", "an Immediate action needs a trigger chosen with Ready this round"));
+    }
+    match manoeuvre {
+        Manoeuvre::Miscellaneous { description, .. } | Manoeuvre::Complementary { description } => text("manoeuvre.description", description),
+        Manoeuvre::Ready { trigger, .. } => text("manoeuvre.trigger", trigger),
+        Manoeuvre::Standup if !cast.actor.state.prone => {
+            Err(RuleError::invalid("manoeuvre", format!("{} is not Prone", cast.actor.name)))
+        }
+        Manoeuvre::Withdraw { squares } if squares.get() > cast.actor.stats.speed() => Err(RuleError::invalid(
+            "manoeuvre.squares",
+            format!("{} withdraws at most its Movement Speed, {} squares", cast.actor.name, cast.actor.stats.speed()),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn text(field: &str, value: &str) -> Result<(), RuleError> {
+    let length = value.chars().count();
+    if value.trim().is_empty() || length > 200 {
+        return Err(RuleError::invalid(field, "must be 1 to 200 characters and not blank"));
+    }
+    Ok(())
+}
+
+/// As many Complementary actions as actions this round (arrgs.txt, "Complementary Actions").
+fn complementary(actor: &mut Fighter, scene: &Scene, description: &str) -> Result<ManoeuvreResult, RuleError> {
+    ensure_can_act(actor, scene)?;
+    let round = &mut actor.state.round;
+    if round.complementary >= round.actions {
+        let message = format!(
+            "{} has taken {} action(s) and {} Complementary action(s) this round: one per action",
+            actor.name, round.actions, round.complementary
+        );
+        return Err(RuleError::invalid("manoeuvre", message));
+    }
+    round.complementary += 1;
+    Ok(ManoeuvreResult::Complementary { description: description.to_owned() })
+}
+
+fn roll(actor: &mut Fighter, kind: CheckKind, ability: Option<Ability>, bonuses: &Bonuses, penalty: Option<Modifier>, dice: &mut Dice, purpose: &str) -> Result<Check, RuleError> {
+    let mut modifiers = standing_modifiers(actor, kind, ability, bonuses, true);
+    modifiers.extend(penalty);
+    modifiers.extend(take_assist(actor, kind));
+    Ok(Check::roll(kind, modifiers, None, dice, &format!("{purpose}: {}", actor.name))?)
+}
+
+fn pass_fail(check: Check, dc: i32) -> PassFail {
+    let success = check.result >= dc;
+    PassFail { check, dc, success }
+}
+
+fn perform(cast: &mut Cast, manoeuvre: &Manoeuvre, penalty: Option<Modifier>, scene: &Scene, dice: &mut Dice) -> Result<ManoeuvreResult, RuleError> {
+    let actor = &mut cast.actor;
+    Ok(match manoeuvre {
+        Manoeuvre::AidAnother { check, difficulty, bonuses, .. } => {
+            let ally = cast.other.as_mut().ok_or_else(|| RuleError::invalid("manoeuvre.ally_id", "needs an ally"))?;
+            aid_another(actor, ally, *check, difficulty.map_or(0, Score::get), bonuses, penalty, dice)?
+        }
+        Manoeuvre::ChangeReach { change } => change_reach(actor, change.get(), penalty, dice)?,
+        Manoeuvre::ControlSpell { spell_level } => {
+            let check = roll(actor, CheckKind::Spell, None, &Bonuses::default(), penalty, dice, "Control Spell")?;
+            ManoeuvreResult::ControlSpell { test: pass_fail(check, 10 + spell_level.get()) }
+        }
+        Manoeuvre::Counterspell { .. } => {
+            let caster = cast.other.as_mut().ok_or_else(|| RuleError::invalid("manoeuvre.caster_id", "needs the caster"))?;
+            let caster_reaction = react(caster, multiple_actions(caster.state.round.points_used()), dice)?;
+            let mut modifiers = standing_modifiers(caster, CheckKind::Spell, None, &Bonuses::default(), true);
+            modifiers.extend(multiple_actions(caster.state.round.points_used()));
+            let dc = Check::reaction(CheckKind::Spell, modifiers, None).result;
+            let check = roll(actor, CheckKind::Spell, None, &Bonuses::default(), penalty, dice, "Counterspell")?;
+            ManoeuvreResult::Counterspell { caster_reaction, test: pass_fail(check, dc) }
+        }
+        Manoeuvre::DismissSpell { spell_level } => {
+            let check = roll(actor, CheckKind::Spell, None, &Bonuses::default(), penalty, dice, "Dismiss Spell")?;
+            let dc = 10 + spell_level.get();
+            let success = check.result > dc;
+            ManoeuvreResult::DismissSpell { test: PassFail { check, dc, success } }
+        }
+        Manoeuvre::Miscellaneous { description, check } => miscellaneous(actor, description, check.as_ref(), penalty, dice)?,
+        Manoeuvre::Mount { mount_personality, bonuses } => {
+            let check = roll(actor, CheckKind::Other, None, bonuses, penalty, dice, "Mount (Ride)")?;
+            ManoeuvreResult::Mount { test: pass_fail(check, 10 + mount_personality.get()) }
+        }
+        Manoeuvre::Movement { squares, roll: rolled, dc, difficult_terrain, bonuses } => {
+            let terrain = difficult_terrain.map_or(0, Score::get);
+            movement(actor, squares.get(), *rolled, dc.map_or(10, Score::get), terrain, bonuses, penalty, dice)?
+        }
+        Manoeuvre::Reload { dc, capacity, bonuses, .. } => {
+            let check = roll(actor, CheckKind::Ranged, None, bonuses, penalty, dice, "Reload")?;
+            let test = pass_fail(check, dc.map_or(10, Score::get));
+            let capacity = capacity.map_or(1, Score::get);
+            let loaded = if test.success { (1 + test.check.result - test.dc).min(capacity) } else { 0 };
+            ManoeuvreResult::Reload { test, loaded }
+        }
+        Manoeuvre::Sidestep => {
+            actor.state.round.squares_moved = actor.state.round.squares_moved.saturating_add(1);
+            ManoeuvreResult::Sidestep { movement_increment: actor.movement_increment() }
+        }
+        Manoeuvre::Standup => {
+            actor.state.prone = false;
+            ManoeuvreResult::Standup
+        }
+        Manoeuvre::Withdraw { squares } => {
+            actor.state.round.squares_moved = actor.state.round.squares_moved.saturating_add(squares.get());
+            ManoeuvreResult::Withdraw { squares: squares.get(), movement_increment: actor.movement_increment() }
+        }
+        Manoeuvre::Ready { .. } | Manoeuvre::Complementary { .. } => {
+            let _ = scene;
+            return Err(RuleError::invalid("manoeuvre", "handled before"));
+        }
+    })
+}
+
+/// Aid Another: DC 10 + Difficulty, Success Value 1 ± margin, granted as an Assisted modifier to
+/// the ally's next check of the kind until the End of Round (arrgs.txt, "Aid Another Manoeuvre").
+fn aid_another(actor: &mut Fighter, ally: &mut Fighter, kind: CheckKind, difficulty: i32, bonuses: &Bonuses, penalty: Option<Modifier>, dice: &mut Dice) -> Result<ManoeuvreResult, RuleError> {
+    let check = roll(actor, kind, Some(Ability::Personality), bonuses, penalty, dice, "Aid Another")?;
+    let test = pass_fail(check, 10 + difficulty);
+    let success_value = 1 + (test.check.result - test.dc);
+    let assisted = test.success.then(|| {
+        ally.state.round.assists.push(Assist { kind, value: success_value, from: actor.name.clone() });
+        success_value
+    });
+    Ok(ManoeuvreResult::AidAnother { test, success_value, ally: ally.name.clone(), assisted })
+}
+
+/// Change Reach: Melee Weaponry against DC 10, Success Value 1 ± margin (arrgs.txt, "Change
+/// Reach Manoeuvre").
+fn change_reach(actor: &mut Fighter, change: i32, penalty: Option<Modifier>, dice: &mut Dice) -> Result<ManoeuvreResult, RuleError> {
+    let check = roll(actor, CheckKind::Melee, None, &Bonuses::default(), penalty, dice, "Change Reach")?;
+    let test = pass_fail(check, 10);
+    let success_value = 1 + (test.check.result - 10);
+    if test.success {
+        let allowed = change.clamp(-success_value, success_value);
+        let shift = (actor.state.reach_shift + allowed).clamp(0, actor.stats.reach());
+        actor.state.reach_shift = shift;
+    }
+    let (min, max) = threat_range(actor);
+    Ok(ManoeuvreResult::ChangeReach { test, success_value, shift: actor.state.reach_shift, threat_range: [min, max] })
+}
+
+fn miscellaneous(actor: &mut Fighter, description: &str, gm: Option<&GmCheck>, penalty: Option<Modifier>, dice: &mut Dice) -> Result<ManoeuvreResult, RuleError> {
+    let Some(gm) = gm else {
+        return Ok(ManoeuvreResult::Miscellaneous { description: description.to_owned(), test: None, success_value: None });
+    };
+    let check = roll(actor, gm.kind, None, &gm.bonuses, penalty, dice, "Miscellaneous")?;
+    let test = pass_fail(check, gm.dc.get());
+    let success_value = gm.success_value.map(|base| base.get() + (test.check.result - test.dc));
+    Ok(ManoeuvreResult::Miscellaneous { description: description.to_owned(), test: Some(test), success_value })
+}
+
+/// Movement: Athletics against DC 10 (passive for natural movement), Success Value = Movement
+/// Speed ± margin squares, at least 1 (arrgs.txt, "Movement Manoeuvre", "Movement", "Difficult
+/// Terrain [n]").
+#[expect(clippy::too_many_arguments, reason = "one argument per field of the manoeuvre")]
+fn movement(actor: &mut Fighter, squares: i32, rolled: bool, dc: i32, terrain: i32, bonuses: &Bonuses, penalty: Option<Modifier>, dice: &mut Dice) -> Result<ManoeuvreResult, RuleError> {
+    let mut modifiers = standing_modifiers(actor, CheckKind::Athletics, None, bonuses, true);
+    modifiers.extend(penalty);
+    if terrain > 0 {
+        modifiers.push(Modifier::new(ModifierCode::DifficultTerrain, -terrain, format!("Difficult Terrain [{terrain}]")));
+    }
+    modifiers.extend(take_assist(actor, CheckKind::Athletics));
+    let check = if rolled {
+        Check::roll(CheckKind::Athletics, modifiers, None, dice, &format!("Movement: {}", actor.name))?
+    } else {
+        Check::reaction(CheckKind::Athletics, modifiers, None)
+    };
+    let test = pass_fail(check, dc);
+    let success_value = actor.stats.speed() + (test.check.result - dc);
+    let allowed = success_value.max(1);
+    if squares > allowed {
+        let message = format!("{} can move {allowed} squares with this Movement check, not {squares}", actor.name);
+        return Err(RuleError::invalid("manoeuvre.squares", message));
+    }
+    actor.state.round.squares_moved = actor.state.round.squares_moved.saturating_add(squares);
+    Ok(ManoeuvreResult::Movement { test, success_value, squares, movement_increment: actor.movement_increment() })
+}
