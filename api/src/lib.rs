@@ -10,6 +10,7 @@ pub mod healthcheck;
 pub mod keys;
 pub mod logging;
 pub mod openapi;
+mod openapi_generators;
 mod openapi_rulesets;
 pub mod panics;
 pub mod rate_limit;

@@ -63,6 +63,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .split_for_parts();
     utoipa::Modify::modify(&StrictVariants, &mut spec);
     utoipa::Modify::modify(&crate::openapi_rulesets::TypedRulesets, &mut spec);
+    utoipa::Modify::modify(&crate::openapi_generators::GeneratorFriendly, &mut spec);
     spec
 }
 

@@ -1,0 +1,196 @@
+//! Rewrites three shapes utoipa emits that client generators mishandle, without changing what a
+//! request may contain or what a response holds (`scripts/clients.sh` proves the result):
+//!
+//! - an empty `enum` (the report union of a ruleset with no operations, never built): invalid for
+//!   openapi-python-client, which then refuses the whole document. The schema is removed with
+//!   every `oneOf` branch naming it, and repeated `oneOf` branches are kept once.
+//! - an object `default` beside a `$ref` wrapped in `oneOf`/`allOf` (a `#[serde(default)]` field of
+//!   struct type): openapi-python-client drops the schema ("ModelProperty cannot have a default
+//!   value") and every schema that uses it. The default says only that the field may be left out,
+//!   which `required` already says.
+//! - a `oneOf` branch that is `allOf` plain objects (a tagged enum variant wrapping a struct, or a
+//!   flattened struct): openapi-python-client cannot type it ("Invalid property in union"). The
+//!   branch becomes the one object with all the parts' properties and required fields.
+
+use std::collections::BTreeMap;
+
+use utoipa::openapi::schema::{AdditionalProperties, AllOf, ArrayItems, Object, Schema, Type};
+use utoipa::openapi::{OpenApi, RefOr};
+
+type Schemas = BTreeMap<String, RefOr<Schema>>;
+
+/// The modifier (see the module docs).
+pub struct GeneratorFriendly;
+
+impl utoipa::Modify for GeneratorFriendly {
+    fn modify(&self, openapi: &mut OpenApi) {
+        let Some(components) = openapi.components.as_mut() else { return };
+        let schemas = &mut components.schemas;
+        let empty: Vec<String> = schemas
+            .iter()
+            .filter(|(_, schema)| matches!(schema, RefOr::T(Schema::Object(object)) if object.enum_values.as_ref().is_some_and(Vec::is_empty)))
+            .map(|(name, _)| format!("#/components/schemas/{name}"))
+            .collect();
+        schemas.retain(|name, _| !empty.contains(&format!("#/components/schemas/{name}")));
+        let snapshot = schemas.clone();
+        for schema in schemas.values_mut() {
+            rewrite(schema, &snapshot, &empty);
+        }
+    }
+}
+
+/// Applies the three rewrites to `schema` and everything inside it.
+fn rewrite(schema: &mut RefOr<Schema>, all: &Schemas, empty: &[String]) {
+    let RefOr::T(schema) = schema else { return };
+    match schema {
+        Schema::Object(object) => {
+            for property in object.properties.values_mut() {
+                drop_object_default(property);
+                rewrite(property, all, empty);
+            }
+            if let Some(additional) = object.additional_properties.as_deref_mut()
+                && let AdditionalProperties::RefOr(inner) = additional
+            {
+                rewrite(inner, all, empty);
+            }
+        }
+        Schema::Array(array) => {
+            if let ArrayItems::RefOrSchema(items) = &mut array.items {
+                rewrite(items, all, empty);
+            }
+        }
+        Schema::OneOf(one_of) => {
+            let mut kept: Vec<RefOr<Schema>> = Vec::with_capacity(one_of.items.len());
+            for mut item in std::mem::take(&mut one_of.items) {
+                let named = matches!(&item, RefOr::Ref(reference) if empty.contains(&reference.ref_location));
+                if named || kept.contains(&item) {
+                    continue;
+                }
+                if let RefOr::T(Schema::AllOf(all_of)) = &item
+                    && let Some(merged) = merged(all_of, all)
+                {
+                    item = RefOr::T(Schema::Object(merged));
+                }
+                rewrite(&mut item, all, empty);
+                kept.push(item);
+            }
+            one_of.items = kept;
+        }
+        Schema::AllOf(all_of) => all_of.items.iter_mut().for_each(|item| rewrite(item, all, empty)),
+        Schema::AnyOf(any_of) => any_of.items.iter_mut().for_each(|item| rewrite(item, all, empty)),
+        _ => {}
+    }
+}
+
+/// Removes an object-valued `default` from a `oneOf`/`allOf` wrapper around a reference.
+fn drop_object_default(property: &mut RefOr<Schema>) {
+    let default = match property {
+        RefOr::T(Schema::OneOf(one_of)) => &mut one_of.default,
+        RefOr::T(Schema::AllOf(all_of)) => &mut all_of.default,
+        _ => return,
+    };
+    if matches!(default, Some(serde_json::Value::Object(_))) {
+        *default = None;
+    }
+}
+
+/// The one object equivalent to `all_of`, when every part is a plain object (inline or named).
+fn merged(all_of: &AllOf, all: &Schemas) -> Option<Object> {
+    let mut parts = Vec::with_capacity(all_of.items.len());
+    for item in &all_of.items {
+        let part = match item {
+            RefOr::Ref(reference) => {
+                let name = reference.ref_location.strip_prefix("#/components/schemas/")?;
+                all.get(name)?
+            }
+            inline => inline,
+        };
+        let RefOr::T(Schema::Object(object)) = part else { return None };
+        if object.enum_values.is_some()
+            || object
+                .additional_properties
+                .as_deref()
+                .is_some_and(|extra| !matches!(extra, AdditionalProperties::FreeForm(false)))
+        {
+            return None;
+        }
+        parts.push(object);
+    }
+    let mut object = Object::with_type(Type::Object);
+    object.description = all_of.description.clone();
+    for part in &parts {
+        for (name, schema) in &part.properties {
+            object.properties.insert(name.clone(), schema.clone());
+        }
+        for name in &part.required {
+            if !object.required.contains(name) {
+                object.required.push(name.clone());
+            }
+        }
+    }
+    if !parts.is_empty() && parts.iter().all(|part| part.additional_properties.is_some()) {
+        object.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
+    }
+    Some(object)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    /// Every `(path, node)` in the served document.
+    fn nodes(value: &Value, path: String, out: &mut Vec<(String, Value)>) {
+        out.push((path.clone(), value.clone()));
+        match value {
+            Value::Object(map) => {
+                map.iter().for_each(|(key, child)| nodes(child, format!("{path}/{key}"), out))
+            }
+            Value::Array(items) => {
+                items.iter().enumerate().for_each(|(i, child)| nodes(child, format!("{path}/{i}"), out))
+            }
+            _ => {}
+        }
+    }
+
+    fn document() -> Vec<(String, Value)> {
+        let spec = serde_json::to_value(crate::openapi::openapi()).unwrap();
+        let mut out = Vec::new();
+        nodes(&spec, String::new(), &mut out);
+        out
+    }
+
+    #[test]
+    fn no_shape_the_python_generator_refuses_is_left() {
+        for (path, node) in document() {
+            assert_ne!(node.get("enum"), Some(&Value::Array(vec![])), "empty enum at {path}");
+            if node.get("oneOf").is_some() || node.get("allOf").is_some() {
+                assert!(!node.get("default").is_some_and(Value::is_object), "object default at {path}");
+            }
+            if let Some(Value::Array(branches)) = node.get("oneOf") {
+                assert!(
+                    branches.iter().all(|branch| branch.get("allOf").is_none()),
+                    "allOf branch at {path}"
+                );
+                for (i, branch) in branches.iter().enumerate() {
+                    assert!(!branches[..i].contains(branch), "repeated oneOf branch at {path}/oneOf/{i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_merged_branch_keeps_every_part() {
+        // The Adeva `boarding` action: its own fields, the actor's and the `action` tag, all required.
+        let spec = serde_json::to_value(crate::openapi::openapi()).unwrap();
+        let branches = spec["components"]["schemas"]["AdevaD100ActionsRequest"]["oneOf"].as_array().unwrap();
+        let boarding =
+            branches.iter().find(|branch| branch["properties"]["action"]["enum"][0] == "boarding").unwrap();
+        for field in ["action", "actor_id", "target_id", "damage", "target_is_starship"] {
+            assert!(boarding["properties"].get(field).is_some(), "{field} missing");
+            assert!(
+                boarding["required"].as_array().unwrap().iter().any(|name| name == field),
+                "{field} not required"
+            );
+        }
+    }
+}
