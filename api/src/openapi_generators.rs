@@ -94,7 +94,8 @@ fn drop_object_default(property: &mut RefOr<Schema>) {
     }
 }
 
-/// The one object equivalent to `all_of`, when every part is a plain object (inline or named).
+/// The one object equivalent to `all_of`, when every part is a plain object (inline or named) or
+/// itself such an `allOf` (serde's `flatten` nests them).
 fn merged(all_of: &AllOf, all: &Schemas) -> Option<Object> {
     let mut parts = Vec::with_capacity(all_of.items.len());
     for item in &all_of.items {
@@ -105,7 +106,11 @@ fn merged(all_of: &AllOf, all: &Schemas) -> Option<Object> {
             }
             inline => inline,
         };
-        let RefOr::T(Schema::Object(object)) = part else { return None };
+        let object = match part {
+            RefOr::T(Schema::Object(object)) => object.clone(),
+            RefOr::T(Schema::AllOf(nested)) => merged(nested, all)?,
+            _ => return None,
+        };
         if object.enum_values.is_some()
             || object
                 .additional_properties
