@@ -35,7 +35,7 @@ bare_port=$(free_port)
 "$target/bare-actix" "127.0.0.1:$bare_port" >"$work/bare.log" 2>&1 &
 pids+=($!)
 port=$(free_port); while [ "$port" = "$bare_port" ]; do port=$(free_port); done
-(cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn \
+(cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn SKIRMISH_MAX_CONNECTIONS_PER_PEER=256 \
   SKIRMISH_DATABASE_URL="$work/skirmish.db" "$skirmish" >"$work/server.log" 2>&1) &
 pids+=($!)
 bare="http://127.0.0.1:$bare_port"
