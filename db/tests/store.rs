@@ -174,7 +174,9 @@ fn readers_racing_a_writer_always_see_one_version_of_an_encounter() {
     let seen = std::thread::scope(|scope| {
         let writer = scope.spawn(|| {
             for _ in 0..writes {
-                store.mutate(TENANT, &id, None, None, add_goblin, version_body::<(), EncounterError>).unwrap();
+                store
+                    .mutate(TENANT, &id, None, None, add_goblin, version_body::<(), EncounterError>)
+                    .unwrap();
             }
         });
         let readers: Vec<_> = (0..3)
