@@ -15,6 +15,7 @@ COPY domain/Cargo.toml domain/
 COPY db/Cargo.toml db/
 COPY api/Cargo.toml api/
 COPY tests/Cargo.toml tests/
+COPY bench/Cargo.toml bench/
 COPY scripts/stub-sources.sh scripts/
 RUN sh scripts/stub-sources.sh && cargo build --release --locked --bin skirmish
 # Then the project itself. Touching the crate roots makes cargo rebuild them over the stubs.

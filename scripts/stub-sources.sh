@@ -4,7 +4,7 @@
 # manifests and Cargo.lock have been copied; api/tests/dockerfile.rs checks that cargo accepts
 # the result with --locked.
 set -eu
-for crate in domain db api; do
+for crate in domain db api bench; do
   mkdir -p "$crate/src"
   : >"$crate/src/lib.rs"
 done

@@ -66,7 +66,12 @@ async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> 
     let presented = bearer_token(request)?;
     let store = settings.store.clone();
     let Some(secret) = presented else {
-        let keys_exist = web::block(move || store.has_keys()).await??;
+        // Known in memory (see `Store::keys_known`); the database is read at most once per
+        // `KEYS_RECHECK` while no key exists, on the blocking pool.
+        let keys_exist = match store.keys_known() {
+            Some(known) => known,
+            None => web::block(move || store.has_keys()).await??,
+        };
         if keys_exist || !settings.loopback_only {
             return Err(ApiError::Unauthorized("send an API key: Authorization: Bearer <key>".into()));
         }

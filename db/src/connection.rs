@@ -8,7 +8,7 @@ use diesel::{Connection, SqliteConnection};
 /// Pragmas are per connection; busy_timeout goes first so the others can wait for a lock.
 /// `synchronous = FULL` makes an acknowledged change durable even through power loss (NORMAL
 /// in WAL mode survives a process crash but may lose the last commits to an OS crash).
-const PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
+pub const PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
                        PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;";
 
 /// Readers in the pool.

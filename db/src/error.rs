@@ -17,6 +17,10 @@ pub enum DbError {
     /// Code running in a write transaction panicked; the transaction was rolled back.
     #[error("a write panicked and was rolled back: {0}")]
     Panicked(String),
+    /// The transaction holding a change failed to commit (or was abandoned); the change is not
+    /// stored.
+    #[error("the transaction holding this change was not committed: {0}")]
+    CommitFailed(String),
 }
 
 /// Why a mutation did not happen. Only `Db` is the server's fault.

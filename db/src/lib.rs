@@ -1,7 +1,8 @@
 //! Skirmish's persistence: SQLite through diesel. One writer connection serialises every
 //! mutation (SQLite allows one writer; several make it busy-wait), readers come from a pool.
-//! A mutation is one immediate transaction holding the version check, the new state and its
-//! events, so a refused or failed command leaves nothing behind.
+//! A mutation is one savepoint holding the version check, the new state and its events, so a
+//! refused or failed command leaves nothing behind; mutations waiting for the writer share one
+//! transaction and one fsync (group commit, `store/writer.rs`).
 
 mod connection;
 mod error;
@@ -9,9 +10,9 @@ mod rows;
 pub mod schema;
 mod store;
 
-pub use connection::database_path;
+pub use connection::{PRAGMAS, database_path};
 pub use error::{DbError, MutateError};
 pub use store::{
-    ApiKeyInfo, EncounterPage, IDEMPOTENCY_TTL_HOURS, IdempotencyKey, KeyOwner, Mutation, Reply, Store,
-    StoredEncounter, StoredEvent, StoredResponse,
+    ApiKeyInfo, EncounterPage, IDEMPOTENCY_TTL_HOURS, IdempotencyKey, KEYS_RECHECK, KeyOwner, MAX_BATCH,
+    Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse,
 };

@@ -82,7 +82,6 @@ pub(crate) struct EventRow {
     pub seq: i64,
     pub kind: String,
     pub data: String,
-    #[diesel(skip_insertion)]
     pub created_at: String,
 }
 
@@ -113,59 +112,63 @@ impl<'a> EncounterChanges<'a> {
     }
 }
 
-pub(crate) fn combatant_rows(encounter: &Encounter) -> Result<Vec<CombatantRow>, DbError> {
-    let mut rows = Vec::with_capacity(encounter.combatants.len());
-    for (position, c) in encounter.combatants.iter().enumerate() {
-        rows.push(CombatantRow {
-            encounter_id: encounter.id.0.clone(),
-            id: c.id.0.clone(),
-            position: count("position", position)?,
-            name: c.name.clone(),
-            side: c.side.clone(),
-            stats: to_json("stats", &c.stats)?,
-            initiative: c.initiative.as_ref().map(|i| i.score),
-            initiative_roll_off: to_json(
-                "roll-off",
-                &c.initiative.as_ref().map_or(&[][..], |i| &i.roll_off[..]),
-            )?,
-            initiative_explanation: c.initiative.as_ref().map(|i| i.explanation.clone()),
-            surprised: c.flags.surprised,
-            defeated: c.flags.defeated,
-            hidden: c.flags.hidden,
-            acted_this_round: c.acted_this_round,
-            delaying: c.delaying,
-            state: to_json("state", &c.state)?,
-        });
-    }
-    Ok(rows)
+/// The row of the combatant at `position` in the encounter.
+pub(crate) fn combatant_row(encounter: &Encounter, position: usize) -> Result<CombatantRow, DbError> {
+    let c = encounter.combatants.get(position).ok_or_else(|| corrupt("combatant", position))?;
+    Ok(CombatantRow {
+        encounter_id: encounter.id.0.clone(),
+        id: c.id.0.clone(),
+        position: count("position", position)?,
+        name: c.name.clone(),
+        side: c.side.clone(),
+        stats: to_json("stats", &c.stats)?,
+        initiative: c.initiative.as_ref().map(|i| i.score),
+        initiative_roll_off: to_json(
+            "roll-off",
+            &c.initiative.as_ref().map_or(&[][..], |i| &i.roll_off[..]),
+        )?,
+        initiative_explanation: c.initiative.as_ref().map(|i| i.explanation.clone()),
+        surprised: c.flags.surprised,
+        defeated: c.flags.defeated,
+        hidden: c.flags.hidden,
+        acted_this_round: c.acted_this_round,
+        delaying: c.delaying,
+        state: to_json("state", &c.state)?,
+    })
 }
 
-pub(crate) fn effect_rows(encounter: &Encounter) -> Result<Vec<EffectRow>, DbError> {
-    let mut rows = Vec::with_capacity(encounter.effects.len());
-    for (position, effect) in encounter.effects.iter().enumerate() {
-        rows.push(EffectRow {
-            encounter_id: encounter.id.0.clone(),
-            id: effect.id.0.clone(),
-            position: count("position", position)?,
-            data: to_json("effect", effect)?,
-        });
-    }
-    Ok(rows)
+/// The row of the effect at `position` in the encounter.
+pub(crate) fn effect_row(encounter: &Encounter, position: usize) -> Result<EffectRow, DbError> {
+    let effect = encounter.effects.get(position).ok_or_else(|| corrupt("effect", position))?;
+    Ok(EffectRow {
+        encounter_id: encounter.id.0.clone(),
+        id: effect.id.0.clone(),
+        position: count("position", position)?,
+        data: to_json("effect", effect)?,
+    })
 }
 
-pub(crate) fn event_row(encounter_id: &EncounterId, seq: i64, event: &Event) -> Result<EventRow, DbError> {
+/// The row of an event stamped `now`, and the event as JSON (with its summary): serialised once,
+/// for the row's text and for the answer.
+pub(crate) fn event_row(
+    encounter_id: &EncounterId,
+    seq: i64,
+    now: &str,
+    event: &Event,
+) -> Result<(EventRow, serde_json::Value), DbError> {
     let mut data = serde_json::to_value(event).map_err(|e| corrupt("event", e))?;
     if let Some(fields) = data.as_object_mut() {
         fields.insert("summary".into(), event.summary().into());
     }
     let kind = data.get("kind").and_then(|k| k.as_str()).unwrap_or("unknown").to_owned();
-    Ok(EventRow {
+    let row = EventRow {
         encounter_id: encounter_id.0.clone(),
         seq,
         kind,
         data: data.to_string(),
-        created_at: String::new(),
-    })
+        created_at: now.to_owned(),
+    };
+    Ok((row, data))
 }
 
 fn parse_status(status: &str) -> Result<EncounterStatus, DbError> {

@@ -164,3 +164,38 @@ fn keys_are_stored_hashed_and_can_be_revoked() {
     assert!(store.has_keys().unwrap(), "a revoked key still closes open mode");
     assert_eq!(store.list_keys().unwrap()[0].tenant, TENANT);
 }
+
+#[test]
+fn readers_racing_a_writer_always_see_one_version_of_an_encounter() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = new_store(&dir);
+    let id = created(&store, TENANT, "e1");
+    let writes = 60;
+    let seen = std::thread::scope(|scope| {
+        let writer = scope.spawn(|| {
+            for _ in 0..writes {
+                store
+                    .mutate(TENANT, &id, None, None, add_goblin, version_body::<(), EncounterError>)
+                    .unwrap();
+            }
+        });
+        let readers: Vec<_> = (0..3)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut seen = Vec::new();
+                    while seen.last().is_none_or(|&(version, _)| version < 1 + writes) {
+                        let stored = store.get(TENANT, &id).unwrap().unwrap().encounter;
+                        seen.push((stored.version, stored.combatants.len() as i64));
+                    }
+                    seen
+                })
+            })
+            .collect();
+        writer.join().unwrap();
+        readers.into_iter().flat_map(|r| r.join().unwrap()).collect::<Vec<_>>()
+    });
+
+    let torn: Vec<_> = seen.iter().filter(|(version, goblins)| *goblins != version - 1).collect();
+    assert!(torn.is_empty(), "version n holds n - 1 goblins in every read: {torn:?}");
+    assert!(seen.len() >= 3, "each reader read at least once");
+}

@@ -75,26 +75,33 @@ fn encounter(size: usize) -> Encounter {
     encounter
 }
 
+/// Advance and initiative at 10, 50 and 200 combatants (200 is an encounter's most), each size
+/// beside the cost of cloning an encounter of that size (the baseline, which the iterations
+/// also pay to start from the same state).
 fn turns(c: &mut Criterion) {
     let mut group = c.benchmark_group("encounter");
-    let base = encounter(10);
-    group.bench_function("baseline: clone a 10-combatant encounter", |b| b.iter(|| black_box(&base).clone()));
-    group.bench_function("advance one turn (10 combatants)", |b| {
-        b.iter_batched(
-            || base.clone(),
-            |mut encounter| advance(&mut encounter, Advance::NextTurn).map(|events| events.len()),
-            criterion::BatchSize::SmallInput,
-        )
-    });
-    group.bench_function("roll initiative (10 combatants)", |b| {
-        b.iter_batched(
-            || base.clone(),
-            |mut encounter| {
-                roll_initiative(&mut encounter, &InitiativeRequest::default(), &mut Dice::seeded(9))
-            },
-            criterion::BatchSize::SmallInput,
-        )
-    });
+    for size in [10, 50, 200] {
+        let base = encounter(size);
+        group.bench_function(format!("baseline: clone a {size}-combatant encounter"), |b| {
+            b.iter(|| black_box(&base).clone())
+        });
+        group.bench_function(format!("advance one turn ({size} combatants)"), |b| {
+            b.iter_batched(
+                || base.clone(),
+                |mut encounter| advance(&mut encounter, Advance::NextTurn).map(|events| events.len()),
+                criterion::BatchSize::SmallInput,
+            )
+        });
+        group.bench_function(format!("roll initiative ({size} combatants)"), |b| {
+            b.iter_batched(
+                || base.clone(),
+                |mut encounter| {
+                    roll_initiative(&mut encounter, &InitiativeRequest::default(), &mut Dice::seeded(9))
+                },
+                criterion::BatchSize::SmallInput,
+            )
+        });
+    }
     group.finish();
 }
 

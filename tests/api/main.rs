@@ -18,6 +18,7 @@ mod encounters;
 mod errors;
 mod events;
 mod full_encounter;
+mod group_commit;
 mod health_and_docs;
 mod helpers;
 mod idempotency;

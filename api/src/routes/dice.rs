@@ -1,9 +1,9 @@
-use super::AppState;
 use super::responses::{AuthErrors, DiceErrors, IdempotencyHeader};
+use super::{AppState, idempotent};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
-use crate::reply::{json_reply, send};
+use crate::reply::json_reply;
 use crate::wire::{RollDiceRequest, RollDiceResponse, dice_for};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
@@ -30,8 +30,5 @@ pub async fn roll(
         let body = RollDiceResponse::new(request.expression, outcome, dice.seed());
         json_reply(StatusCode::OK, &body, None)
     };
-    let store = state.store.clone();
-    let key = caller.idempotency();
-    let reply = web::block(move || store.idempotent(&caller.tenant, key.as_ref(), compute)).await??;
-    Ok(send(reply))
+    idempotent(&state, &caller, compute).await
 }

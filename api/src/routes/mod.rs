@@ -24,7 +24,7 @@ use crate::extract::IfMatch;
 use crate::reply::send;
 use actix_web::{HttpResponse, web};
 use rand::RngExt;
-use skirmish_db::{Mutation, Store, StoredEncounter, StoredResponse};
+use skirmish_db::{Mutation, Reply, Store, StoredEncounter, StoredResponse};
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -76,6 +76,23 @@ pub async fn mutate<T: Send + 'static>(
         store.mutate(&tenant, &EncounterId(id), if_match.0, key.as_ref(), command, render)
     })
     .await??;
+    Ok(send(reply))
+}
+
+/// Runs `compute` (a POST that stores nothing) honouring `Idempotency-Key`, and sends its reply.
+/// Without a key nothing blocks, so it runs right here rather than on the blocking pool; with
+/// one, the store's writer keeps the reply for retries.
+pub async fn idempotent(
+    state: &AppState,
+    caller: &Caller,
+    compute: impl FnOnce() -> Result<StoredResponse, ApiError> + Send + 'static,
+) -> Result<HttpResponse, ApiError> {
+    let Some(key) = caller.idempotency() else {
+        return Ok(send(Reply { response: compute()?, replayed: false }));
+    };
+    let store = state.store.clone();
+    let tenant = caller.tenant.clone();
+    let reply = web::block(move || store.idempotent(&tenant, Some(&key), compute)).await??;
     Ok(send(reply))
 }
 

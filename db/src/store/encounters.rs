@@ -1,13 +1,12 @@
 //! Encounters: create, change, read, list, delete, and their event logs.
 
+use super::children::{insert_all, save_changes};
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
+use super::reads::load;
 use super::{NOW, Store};
 use crate::error::{DbError, MutateError};
-use crate::rows::{
-    CombatantRow, EffectRow, EncounterChanges, EncounterRow, EventRow, NewEncounterRow, combatant_rows,
-    effect_rows, encounter_from_rows, event_row,
-};
-use crate::schema::{combatants, effects, encounters, events, idempotency_records};
+use crate::rows::{EncounterChanges, NewEncounterRow, event_row};
+use crate::schema::{encounters, events, idempotency_records};
 use diesel::dsl::{max, sql};
 use diesel::prelude::*;
 use diesel::sql_types::Text;
@@ -38,15 +37,10 @@ pub struct Mutation<T> {
     pub output: T,
 }
 
-pub struct EncounterPage {
-    pub encounters: Vec<StoredEncounter>,
-    pub total: i64,
-}
-
 impl Store {
     /// Stores a new encounter for `tenant` with its first events; `render` turns the result into
     /// the response, which an idempotency key keeps for replays. If `render` fails, nothing is
-    /// stored.
+    /// stored. Returns once the change is durable (see [`Store::mutate`]).
     pub fn create<E>(
         &self,
         tenant: &str,
@@ -56,27 +50,31 @@ impl Store {
         render: impl FnOnce(Mutation<()>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         self.write(|conn| {
-            conn.immediate_transaction(|conn| {
-                if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                    return Ok(reply);
-                }
-                let row = NewEncounterRow { state: EncounterChanges::from_domain(encounter)?, tenant };
-                diesel::insert_into(encounters::table).values(row).execute(conn)?;
-                save_children(conn, encounter)?;
-                let events = append_events(conn, &encounter.id, new_events)?;
-                let stored = load(conn, tenant, &encounter.id)?.ok_or(MutateError::NotFound)?;
-                let response = render(Mutation { encounter: stored, events, output: () })
-                    .map_err(MutateError::Domain)?;
-                finish(conn, tenant, key, &encounter.id, response)
-            })
-        })?
+            if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
+                return Ok(reply);
+            }
+            let now: String = diesel::select(sql::<Text>(NOW)).get_result(conn)?;
+            let state = EncounterChanges::from_domain(encounter)?;
+            let stamps = (encounters::created_at.eq(&now), encounters::updated_at.eq(&now));
+            let row = (NewEncounterRow { state, tenant }, stamps);
+            diesel::insert_into(encounters::table).values(row).execute(conn)?;
+            insert_all(conn, encounter)?;
+            let events = append_events(conn, &encounter.id, 0, &now, new_events)?;
+            let stored =
+                StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
+            let response =
+                render(Mutation { encounter: stored, events, output: () }).map_err(MutateError::Domain)?;
+            finish(conn, tenant, key, &encounter.id, response)
+        })
     }
 
-    /// Loads the tenant's encounter, applies `command`, checks `expected_version`, stores the new
-    /// state (version + 1) with the events it returned and renders the response — all in one
-    /// transaction on the single writer, so concurrent changes to one encounter apply one after
-    /// another and an idempotency key's retry replays instead of applying again. If the command
-    /// or `render` fails, the transaction rolls back and nothing is stored.
+    /// Loads the tenant's encounter, applies `command`, checks `expected_version`, stores what
+    /// changed (version + 1) with the events it returned and renders the response from what was
+    /// written — all in one savepoint on the single writer, so concurrent changes to one encounter
+    /// apply one after another and an idempotency key's retry replays instead of applying again.
+    /// If the command or `render` fails, the savepoint rolls back and nothing is stored. Returns
+    /// only once the transaction holding the change is durably committed (group commit: see
+    /// `writer.rs`).
     pub fn mutate<T, E>(
         &self,
         tenant: &str,
@@ -87,57 +85,29 @@ impl Store {
         render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         self.write(|conn| {
-            conn.immediate_transaction(|conn| {
-                if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                    return Ok(reply);
-                }
-                let mut encounter = load(conn, tenant, id)?.ok_or(MutateError::NotFound)?.encounter;
-                let current = encounter.version;
-                // A request that would fail anyway gets that failure, not 412 (RFC 9110, 13.2.1):
-                // the command runs first, and the transaction discards it on a stale version.
-                let (new_events, output) = command(&mut encounter).map_err(MutateError::Domain)?;
-                if let Some(expected) = expected_version.filter(|v| *v != current) {
-                    return Err(MutateError::VersionMismatch { expected, current });
-                }
-                encounter.version += 1;
-                diesel::update(encounters::table.find(id.as_str()))
-                    .set((
-                        EncounterChanges::from_domain(&encounter)?,
-                        encounters::updated_at.eq(sql::<Text>(NOW)),
-                    ))
-                    .execute(conn)?;
-                save_children(conn, &encounter)?;
-                let events = append_events(conn, id, &new_events)?;
-                let stored = load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
-                let response =
-                    render(Mutation { encounter: stored, events, output }).map_err(MutateError::Domain)?;
-                finish(conn, tenant, key, id, response)
-            })
-        })?
-    }
-
-    pub fn get(&self, tenant: &str, id: &EncounterId) -> Result<Option<StoredEncounter>, DbError> {
-        load(&mut *self.read()?, tenant, id)
-    }
-
-    /// The tenant's encounters, oldest first (in insertion order: SQLite's rowid, since
-    /// timestamps have only millisecond precision).
-    pub fn list(&self, tenant: &str, limit: i64, offset: i64) -> Result<EncounterPage, DbError> {
-        let conn = &mut self.read()?;
-        conn.transaction(|conn| {
-            let owned = encounters::table.filter(encounters::tenant.eq(tenant));
-            let total = owned.count().get_result(conn)?;
-            let ids: Vec<String> = owned
-                .select(encounters::id)
-                .order(sql::<diesel::sql_types::BigInt>("rowid"))
-                .limit(limit)
-                .offset(offset)
-                .load(conn)?;
-            let encounters = ids
-                .into_iter()
-                .filter_map(|id| load(conn, tenant, &EncounterId(id)).transpose())
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(EncounterPage { encounters, total })
+            if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
+                return Ok(reply);
+            }
+            let loaded = load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
+            let mut encounter = loaded.encounter.clone();
+            let current = encounter.version;
+            // A request that would fail anyway gets that failure, not 412 (RFC 9110, 13.2.1):
+            // the command runs first, and the savepoint discards it on a stale version.
+            let (new_events, output) = command(&mut encounter).map_err(MutateError::Domain)?;
+            if let Some(expected) = expected_version.filter(|v| *v != current) {
+                return Err(MutateError::VersionMismatch { expected, current });
+            }
+            encounter.version += 1;
+            let (now, last_seq) = clock_and_last_seq(conn, id)?;
+            diesel::update(encounters::table.find(id.as_str()))
+                .set((EncounterChanges::from_domain(&encounter)?, encounters::updated_at.eq(&now)))
+                .execute(conn)?;
+            save_changes(conn, Some(&loaded.encounter), &encounter)?;
+            let events = append_events(conn, id, last_seq, &now, &new_events)?;
+            let stored = StoredEncounter { encounter, created_at: loaded.created_at, updated_at: now };
+            let response =
+                render(Mutation { encounter: stored, events, output }).map_err(MutateError::Domain)?;
+            finish(conn, tenant, key, id, response)
         })
     }
 
@@ -147,39 +117,12 @@ impl Store {
         let target =
             encounters::table.filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)));
         let records = idempotency_records::table.filter(idempotency_records::encounter_id.eq(id.as_str()));
-        let deleted = self.write(|conn| {
-            conn.immediate_transaction(|conn| {
-                let deleted = diesel::delete(target).execute(conn)?;
-                if deleted > 0 {
-                    diesel::delete(records).execute(conn)?;
-                }
-                Ok::<_, diesel::result::Error>(deleted)
-            })
-        })??;
-        Ok(deleted > 0)
-    }
-
-    /// Events with `seq > after`, in order, at most `limit`. `None` if the tenant has no such
-    /// encounter.
-    pub fn events(
-        &self,
-        tenant: &str,
-        id: &EncounterId,
-        after: i64,
-        limit: i64,
-    ) -> Result<Option<Vec<StoredEvent>>, DbError> {
-        let conn = &mut self.read()?;
-        conn.transaction(|conn| {
-            if !owned(conn, tenant, id)? {
-                return Ok(None);
+        self.write(|conn| {
+            let deleted = diesel::delete(target).execute(conn)?;
+            if deleted > 0 {
+                diesel::delete(records).execute(conn)?;
             }
-            let rows: Vec<EventRow> = events::table
-                .filter(events::encounter_id.eq(id.as_str()).and(events::seq.gt(after)))
-                .order(events::seq)
-                .limit(limit)
-                .select(EventRow::as_select())
-                .load(conn)?;
-            rows.into_iter().map(stored_event).collect::<Result<Vec<_>, _>>().map(Some)
+            Ok(deleted > 0)
         })
     }
 }
@@ -198,73 +141,43 @@ fn finish<E>(
     Ok(Reply { response, replayed: false })
 }
 
-fn owned(conn: &mut SqliteConnection, tenant: &str, id: &EncounterId) -> Result<bool, DbError> {
-    let query = encounters::table.filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)));
-    Ok(diesel::select(diesel::dsl::exists(query)).get_result(conn)?)
+/// SQLite's clock (the change's one timestamp) and the encounter's last event number, in one
+/// statement.
+fn clock_and_last_seq(conn: &mut SqliteConnection, id: &EncounterId) -> Result<(String, i64), DbError> {
+    let (now, last): (String, Option<i64>) = events::table
+        .filter(events::encounter_id.eq(id.as_str()))
+        .select((sql::<Text>(NOW), max(events::seq)))
+        .get_result(conn)?;
+    Ok((now, last.unwrap_or(0)))
 }
 
-fn load(
-    conn: &mut SqliteConnection,
-    tenant: &str,
-    id: &EncounterId,
-) -> Result<Option<StoredEncounter>, DbError> {
-    let Some(row) = encounters::table
-        .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
-        .select(EncounterRow::as_select())
-        .first(conn)
-        .optional()?
-    else {
-        return Ok(None);
-    };
-    let combatant_rows: Vec<CombatantRow> = combatants::table
-        .filter(combatants::encounter_id.eq(id.as_str()))
-        .order(combatants::position)
-        .select(CombatantRow::as_select())
-        .load(conn)?;
-    let effect_rows: Vec<EffectRow> = effects::table
-        .filter(effects::encounter_id.eq(id.as_str()))
-        .order(effects::position)
-        .select(EffectRow::as_select())
-        .load(conn)?;
-    let (created_at, updated_at) = (row.created_at.clone(), row.updated_at.clone());
-    let encounter = encounter_from_rows(row, combatant_rows, effect_rows)?;
-    Ok(Some(StoredEncounter { encounter, created_at, updated_at }))
-}
-
-/// Replaces the encounter's combatants and effects with its current ones.
-fn save_children(conn: &mut SqliteConnection, encounter: &Encounter) -> Result<(), DbError> {
-    let id = encounter.id.as_str();
-    diesel::delete(combatants::table.filter(combatants::encounter_id.eq(id))).execute(conn)?;
-    diesel::delete(effects::table.filter(effects::encounter_id.eq(id))).execute(conn)?;
-    diesel::insert_into(combatants::table).values(combatant_rows(encounter)?).execute(conn)?;
-    diesel::insert_into(effects::table).values(effect_rows(encounter)?).execute(conn)?;
-    Ok(())
-}
-
+/// Appends the events after `last_seq`, stamped `now`, and returns them as stored: each event is
+/// serialised once, and nothing is read back.
 fn append_events(
     conn: &mut SqliteConnection,
     id: &EncounterId,
+    last_seq: i64,
+    now: &str,
     new: &[Event],
 ) -> Result<Vec<StoredEvent>, DbError> {
-    let last: Option<i64> =
-        events::table.filter(events::encounter_id.eq(id.as_str())).select(max(events::seq)).first(conn)?;
-    let first = last.unwrap_or(0) + 1;
-    let rows = new
+    if new.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (rows, data): (Vec<_>, Vec<_>) = new
         .iter()
-        .zip(first..)
-        .map(|(event, seq)| event_row(id, seq, event))
-        .collect::<Result<Vec<_>, _>>()?;
-    diesel::insert_into(events::table).values(&rows).execute(conn)?;
-    let stored: Vec<EventRow> = events::table
-        .filter(events::encounter_id.eq(id.as_str()).and(events::seq.ge(first)))
-        .order(events::seq)
-        .select(EventRow::as_select())
-        .load(conn)?;
-    stored.into_iter().map(stored_event).collect()
-}
-
-fn stored_event(row: EventRow) -> Result<StoredEvent, DbError> {
-    let data =
-        serde_json::from_str(&row.data).map_err(|e| DbError::Corrupt(format!("event {}: {e}", row.seq)))?;
-    Ok(StoredEvent { seq: row.seq, kind: row.kind, data, created_at: row.created_at })
+        .zip(last_seq + 1..)
+        .map(|(event, seq)| event_row(id, seq, now, event))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .unzip();
+    // One cached statement per row: diesel runs a multi-row insert on SQLite in a transaction of
+    // its own, which cannot nest in the writer's savepoint.
+    for row in &rows {
+        diesel::insert_into(events::table).values(row).execute(conn)?;
+    }
+    Ok(rows
+        .into_iter()
+        .zip(data)
+        .map(|(row, data)| StoredEvent { seq: row.seq, kind: row.kind, data, created_at: row.created_at })
+        .collect())
 }

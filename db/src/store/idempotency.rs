@@ -60,7 +60,7 @@ pub(crate) fn replay<E>(
     let row: Option<RecordRow> = records::table
         .filter(records::tenant.eq(tenant).and(records::key.eq(&key.key)).and(fresh_enough()))
         .select(RecordRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()?;
     let Some(row) = row else { return Ok(None) };
     if row.fingerprint != key.fingerprint {
@@ -119,14 +119,12 @@ impl Store {
                 .map_err(MutateError::Domain);
         };
         self.write(|conn| {
-            conn.immediate_transaction(|conn| {
-                if let Some(reply) = replay(conn, tenant, key)? {
-                    return Ok(reply);
-                }
-                let response = compute().map_err(MutateError::Domain)?;
-                remember(conn, tenant, key, None, &response)?;
-                Ok(Reply { response, replayed: false })
-            })
-        })?
+            if let Some(reply) = replay(conn, tenant, key)? {
+                return Ok(reply);
+            }
+            let response = compute().map_err(MutateError::Domain)?;
+            remember(conn, tenant, key, None, &response)?;
+            Ok(Reply { response, replayed: false })
+        })
     }
 }

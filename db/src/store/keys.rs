@@ -8,6 +8,10 @@ use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::Text;
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
 
 /// A key as listed: never the secret itself.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
@@ -35,7 +39,10 @@ impl Store {
     /// Stores a new key (its digest) for a tenant.
     pub fn create_key(&self, id: &str, tenant: &str, secret: &str) -> Result<(), DbError> {
         let row = (api_keys::id.eq(id), api_keys::tenant.eq(tenant), api_keys::key_hash.eq(digest(secret)));
-        self.write(|conn| diesel::insert_into(api_keys::table).values(row).execute(conn))??;
+        self.write(|conn| {
+            diesel::insert_into(api_keys::table).values(row).execute(conn).map_err(DbError::from)
+        })?;
+        self.keys.exist.store(true, Ordering::SeqCst);
         Ok(())
     }
 
@@ -53,7 +60,8 @@ impl Store {
             diesel::update(target)
                 .set(api_keys::revoked_at.eq(sql::<diesel::sql_types::Nullable<Text>>(NOW)))
                 .execute(conn)
-        })??;
+                .map_err(DbError::from)
+        })?;
         Ok(updated > 0)
     }
 
@@ -62,7 +70,7 @@ impl Store {
         let row: Option<(String, String)> = api_keys::table
             .filter(api_keys::key_hash.eq(digest(secret)).and(api_keys::revoked_at.is_null()))
             .select((api_keys::id, api_keys::tenant))
-            .first(&mut *self.read()?)
+            .get_result(&mut *self.read()?)
             .optional()?;
         Ok(row.map(|(key_id, tenant)| KeyOwner { key_id, tenant }))
     }
@@ -72,14 +80,54 @@ impl Store {
         Ok(api_keys::table
             .filter(api_keys::key_hash.eq(digest(secret)))
             .select(ApiKeyInfo::as_select())
-            .first(&mut *self.read()?)
+            .get_result(&mut *self.read()?)
             .optional()?)
     }
 
-    /// Whether any key was ever created, revoked ones included. Once one was, every API request
-    /// needs a key: revoking the last key locks the service rather than reopening it.
+    /// Whether any key was ever created, revoked ones included, read from the database. Once
+    /// one was, every API request needs a key: revoking the last key locks the service rather
+    /// than reopening it.
     pub fn has_keys(&self) -> Result<bool, DbError> {
-        Ok(diesel::select(diesel::dsl::exists(api_keys::table.select(api_keys::id)))
-            .get_result(&mut *self.read()?)?)
+        let mut checked = self.keys.checked();
+        let exist = self.keys.exist.load(Ordering::SeqCst)
+            || diesel::select(diesel::dsl::exists(api_keys::table.select(api_keys::id)))
+                .get_result(&mut *self.read()?)?;
+        self.keys.exist.fetch_or(exist, Ordering::SeqCst);
+        *checked = Some(Instant::now());
+        Ok(exist)
+    }
+
+    /// [`Store::has_keys`] when it is known without reading the database: always once a key
+    /// exists, and for [`KEYS_RECHECK`] after a read found none. `None` when a read is due.
+    pub fn keys_known(&self) -> Option<bool> {
+        if self.keys.exist.load(Ordering::SeqCst) {
+            return Some(true);
+        }
+        let recent = self.keys.checked().is_some_and(|at| at.elapsed() < KEYS_RECHECK);
+        recent.then_some(false)
+    }
+}
+/// How stale "no key exists" may be: a key made by another process (`skirmish keys create`
+/// while the server runs open) ends open mode within this time. In this process it ends at once.
+pub const KEYS_RECHECK: Duration = Duration::from_secs(1);
+
+/// Whether any key exists, known in memory so that open mode reads nothing per request. Shared
+/// by every [`Store`] on the same database file in this process. Keys are never deleted (only
+/// revoked), so once true it stays true.
+pub(crate) struct KeysKnown {
+    exist: AtomicBool,
+    checked: Mutex<Option<Instant>>,
+}
+
+impl KeysKnown {
+    pub(crate) fn for_path(path: &str) -> Arc<Self> {
+        static KNOWN: OnceLock<Mutex<HashMap<String, Arc<KeysKnown>>>> = OnceLock::new();
+        let mut known = KNOWN.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
+        let fresh = || Arc::new(KeysKnown { exist: AtomicBool::new(false), checked: Mutex::new(None) });
+        known.entry(path.to_owned()).or_insert_with(fresh).clone()
+    }
+
+    fn checked(&self) -> MutexGuard<'_, Option<Instant>> {
+        self.checked.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -1,34 +1,40 @@
 //! The repository. Every read and write is scoped to a tenant: another tenant's encounter is
 //! indistinguishable from a missing one.
 
+mod children;
 mod encounters;
 mod idempotency;
 mod keys;
+mod reads;
+mod writer;
 
-pub use encounters::{EncounterPage, Mutation, StoredEncounter, StoredEvent};
+pub use encounters::{Mutation, StoredEncounter, StoredEvent};
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
-pub use keys::{ApiKeyInfo, KeyOwner};
+pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner};
+pub use reads::EncounterPage;
+pub use writer::MAX_BATCH;
 
 use crate::connection::{ReaderPool, database_path, open_readers, open_writer};
 use crate::error::DbError;
 use diesel::prelude::*;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex};
+use keys::KeysKnown;
+use std::sync::Arc;
+use writer::Writer;
 
 const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
 
 /// SQLite's clock as RFC 3339 UTC with milliseconds.
 pub(crate) const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
-/// One writer connection behind a mutex (SQLite has one writer; this makes writers queue in
-/// order instead of busy-waiting) and a pool of readers.
+/// One writer connection that every change queues for (SQLite has one writer; this makes
+/// writers queue in order instead of busy-waiting, and lets them share commits: see
+/// `writer.rs`) and a pool of readers.
 #[derive(Clone)]
 pub struct Store {
-    writer: Arc<Mutex<SqliteConnection>>,
+    writer: Arc<Writer>,
     readers: ReaderPool,
-    /// The database file, to reopen the writer after a panic.
-    path: Arc<str>,
+    keys: Arc<KeysKnown>,
 }
 
 impl Store {
@@ -37,24 +43,25 @@ impl Store {
         let path = database_path(url);
         let mut writer = open_writer(path)?;
         writer.run_pending_migrations(MIGRATIONS).map_err(|e| DbError::Migration(e.to_string()))?;
-        Ok(Self { writer: Arc::new(Mutex::new(writer)), readers: open_readers(path)?, path: path.into() })
+        Ok(Self {
+            writer: Arc::new(Writer::new(writer, path)),
+            readers: open_readers(path)?,
+            keys: KeysKnown::for_path(path),
+        })
     }
 
-    /// Runs `work` on the writer connection, after every earlier write has finished.
+    /// Runs `work` on the writer connection, after every earlier write, in its own savepoint of
+    /// a transaction it may share with other writes, and returns once that transaction is
+    /// durably committed. An `Err` from `work` undoes everything `work` wrote.
     ///
     /// A panic in `work` (a bug, or an arithmetic overflow caught by `overflow-checks`) becomes
-    /// [`DbError::Panicked`]: the writer connection is closed, which rolls back the transaction
-    /// the panic left open, and a fresh one takes its place, so nothing of the change is stored
+    /// [`DbError::Panicked`] and its savepoint is rolled back, so nothing of the change is stored
     /// and later writes still work.
-    pub(crate) fn write<T>(&self, work: impl FnOnce(&mut SqliteConnection) -> T) -> Result<T, DbError> {
-        let mut connection = self.writer.lock().map_err(|_| DbError::Poisoned)?;
-        match catch_unwind(AssertUnwindSafe(|| work(&mut connection))) {
-            Ok(done) => Ok(done),
-            Err(payload) => {
-                *connection = open_writer(&self.path)?;
-                Err(DbError::Panicked(panic_message(payload.as_ref())))
-            }
-        }
+    pub(crate) fn write<T, E: From<DbError>>(
+        &self,
+        work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.writer.write(work)
     }
 
     pub(crate) fn read(
@@ -70,6 +77,13 @@ impl Store {
         Ok(())
     }
 
+    /// [`Store::ping`] if a reader is free right now (`None` if all are busy), so a caller that
+    /// must not block can fall back to a thread that may.
+    pub fn try_ping(&self) -> Option<Result<(), DbError>> {
+        let mut conn = self.readers.try_get()?;
+        Some(diesel::sql_query("SELECT 1").execute(&mut *conn).map(drop).map_err(DbError::from))
+    }
+
     /// SQLite's own consistency check (`PRAGMA integrity_check`): "ok" when sound.
     pub fn integrity_check(&self) -> Result<String, DbError> {
         #[derive(QueryableByName)]
@@ -80,13 +94,4 @@ impl Store {
         let rows: Vec<Check> = diesel::sql_query("PRAGMA integrity_check").load(&mut *self.read()?)?;
         Ok(rows.into_iter().map(|r| r.integrity_check).collect::<Vec<_>>().join("; "))
     }
-}
-
-/// The text a panic was raised with, when it is one.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|text| (*text).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic with no message".to_owned())
 }

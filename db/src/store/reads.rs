@@ -1,0 +1,142 @@
+//! Reading encounters and event logs. Each read is one read transaction — one snapshot, so the
+//! encounter and its combatants and effects always come from the same version — with a fixed
+//! number of statements however many encounters or combatants it returns.
+
+use super::Store;
+use super::encounters::{StoredEncounter, StoredEvent};
+use crate::error::DbError;
+use crate::rows::{CombatantRow, EffectRow, EncounterRow, EventRow, encounter_from_rows};
+use crate::schema::{combatants, effects, encounters, events};
+use diesel::dsl::sql;
+use diesel::prelude::*;
+use diesel::sql_types::BigInt;
+use skirmish_domain::encounter::EncounterId;
+use std::collections::HashMap;
+
+pub struct EncounterPage {
+    pub encounters: Vec<StoredEncounter>,
+    pub total: i64,
+}
+
+impl Store {
+    /// The tenant's encounter, read in one snapshot (three statements).
+    pub fn get(&self, tenant: &str, id: &EncounterId) -> Result<Option<StoredEncounter>, DbError> {
+        self.read()?.transaction(|conn| load(conn, tenant, id))
+    }
+
+    /// The tenant's encounters, oldest first (in insertion order: SQLite's rowid, since
+    /// timestamps have only millisecond precision), read in one snapshot with four statements.
+    pub fn list(&self, tenant: &str, limit: i64, offset: i64) -> Result<EncounterPage, DbError> {
+        self.read()?.transaction(|conn| {
+            let owned = encounters::table.filter(encounters::tenant.eq(tenant));
+            let total = owned.count().get_result(conn)?;
+            let page = owned.order(sql::<BigInt>("rowid")).limit(limit).offset(offset);
+            let rows: Vec<EncounterRow> = page.clone().select(EncounterRow::as_select()).load(conn)?;
+            let ids = page.select(encounters::id);
+            let mut combatants = grouped(
+                combatants::table
+                    .filter(combatants::encounter_id.eq_any(ids.clone()))
+                    .order((combatants::encounter_id, combatants::position))
+                    .select(CombatantRow::as_select())
+                    .load(conn)?,
+                |row: &CombatantRow| row.encounter_id.clone(),
+            );
+            let mut effects = grouped(
+                effects::table
+                    .filter(effects::encounter_id.eq_any(ids))
+                    .order((effects::encounter_id, effects::position))
+                    .select(EffectRow::as_select())
+                    .load(conn)?,
+                |row: &EffectRow| row.encounter_id.clone(),
+            );
+            let encounters = rows
+                .into_iter()
+                .map(|row| {
+                    let children = combatants.remove(&row.id).unwrap_or_default();
+                    let effects = effects.remove(&row.id).unwrap_or_default();
+                    stored(row, children, effects)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(EncounterPage { encounters, total })
+        })
+    }
+
+    /// Events with `seq > after`, in order, at most `limit`. `None` if the tenant has no such
+    /// encounter.
+    pub fn events(
+        &self,
+        tenant: &str,
+        id: &EncounterId,
+        after: i64,
+        limit: i64,
+    ) -> Result<Option<Vec<StoredEvent>>, DbError> {
+        self.read()?.transaction(|conn| {
+            let query =
+                encounters::table.filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)));
+            if !diesel::select(diesel::dsl::exists(query)).get_result::<bool>(conn)? {
+                return Ok(None);
+            }
+            let rows: Vec<EventRow> = events::table
+                .filter(events::encounter_id.eq(id.as_str()).and(events::seq.gt(after)))
+                .order(events::seq)
+                .limit(limit)
+                .select(EventRow::as_select())
+                .load(conn)?;
+            rows.into_iter().map(stored_event).collect::<Result<Vec<_>, _>>().map(Some)
+        })
+    }
+}
+
+/// Rows grouped by encounter, each group in the order it came.
+fn grouped<R>(rows: Vec<R>, key: impl Fn(&R) -> String) -> HashMap<String, Vec<R>> {
+    let mut groups: HashMap<String, Vec<R>> = HashMap::new();
+    for row in rows {
+        groups.entry(key(&row)).or_default().push(row);
+    }
+    groups
+}
+
+/// The tenant's encounter on `conn` (three statements; the caller holds the transaction).
+pub(super) fn load(
+    conn: &mut SqliteConnection,
+    tenant: &str,
+    id: &EncounterId,
+) -> Result<Option<StoredEncounter>, DbError> {
+    // `get_result`, not `first`: a bound `LIMIT ?` makes SQLite re-prepare the statement on every
+    // call, and a primary-key lookup finds one row at most anyway.
+    let Some(row) = encounters::table
+        .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
+        .select(EncounterRow::as_select())
+        .get_result(conn)
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let combatant_rows: Vec<CombatantRow> = combatants::table
+        .filter(combatants::encounter_id.eq(id.as_str()))
+        .order(combatants::position)
+        .select(CombatantRow::as_select())
+        .load(conn)?;
+    let effect_rows: Vec<EffectRow> = effects::table
+        .filter(effects::encounter_id.eq(id.as_str()))
+        .order(effects::position)
+        .select(EffectRow::as_select())
+        .load(conn)?;
+    stored(row, combatant_rows, effect_rows).map(Some)
+}
+
+fn stored(
+    row: EncounterRow,
+    combatants: Vec<CombatantRow>,
+    effects: Vec<EffectRow>,
+) -> Result<StoredEncounter, DbError> {
+    let (created_at, updated_at) = (row.created_at.clone(), row.updated_at.clone());
+    let encounter = encounter_from_rows(row, combatants, effects)?;
+    Ok(StoredEncounter { encounter, created_at, updated_at })
+}
+
+fn stored_event(row: EventRow) -> Result<StoredEvent, DbError> {
+    let data =
+        serde_json::from_str(&row.data).map_err(|e| DbError::Corrupt(format!("event {}: {e}", row.seq)))?;
+    Ok(StoredEvent { seq: row.seq, kind: row.kind, data, created_at: row.created_at })
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The throughput benchmark anyone can rerun (issue 13). Builds, in release, the service and two
+# baselines from the workspace's `bench` crate — a bare actix-web server (`bare-actix`: GET and
+# POST echo) and raw single-row SQLite commits with the service's own pragmas (`raw-sqlite`: WAL,
+# synchronous=FULL, 2 KB rows) — then measures each figure against its baseline, alternating
+# baseline and service, REPS times, and prints the medians with their ratios.
+#
+# Everything runs on loopback, one actix worker each, `wrk -t1 -cN -dDURATION`; every run is
+# bounded (DURATION seconds, default 5, at most 30; REPS default 3, at most 5). Installs wrk with
+# apt-get when it is missing. SKIRMISH_BIN=path measures another build of the service (e.g. an
+# older commit's) against the same baselines.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+duration="${DURATION:-5}"; duration=$(( duration < 1 ? 1 : (duration > 30 ? 30 : duration) ))
+reps="${REPS:-3}"; reps=$(( reps < 1 ? 1 : (reps > 5 ? 5 : reps) ))
+
+if ! command -v wrk >/dev/null; then
+  echo "installing wrk" >&2
+  if [ "$(id -u)" = 0 ]; then apt-get install -y -qq wrk >/dev/null; else sudo apt-get install -y -qq wrk >/dev/null; fi
+fi
+packages=(-p skirmish-bench)
+[ -n "${SKIRMISH_BIN:-}" ] || packages+=(-p skirmish-api --bin skirmish)
+cargo build --quiet --release --manifest-path "$root/Cargo.toml" "${packages[@]}"
+target="${CARGO_TARGET_DIR:-$root/target}/release"
+skirmish="${SKIRMISH_BIN:-$target/skirmish}"
+
+work="$(mktemp -d)"
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+free_port() { echo $((20000 + RANDOM % 20000)); }
+wait_for() { for _ in $(seq 1 100); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
+
+bare_port=$(free_port)
+"$target/bare-actix" "127.0.0.1:$bare_port" >"$work/bare.log" 2>&1 &
+pids+=($!)
+port=$(free_port); while [ "$port" = "$bare_port" ]; do port=$(free_port); done
+(cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn SKIRMISH_MAX_CONNECTIONS_PER_PEER=256 \
+  SKIRMISH_DATABASE_URL="$work/skirmish.db" "$skirmish" >"$work/server.log" 2>&1) &
+pids+=($!)
+bare="http://127.0.0.1:$bare_port"
+base="http://127.0.0.1:$port"
+wait_for "$bare/"
+wait_for "$base/healthz"
+
+json='Content-Type: application/json'
+id_of() { grep -o '"id":"[a-z]*_[0-9a-f]*"' | head -1 | cut -d'"' -f4; }
+encounter=$(curl -sf -X POST "$base/v1/encounters" -H "$json" -d '{"ruleset":"spycraft2","name":"Bench"}' | id_of)
+for n in 1 2 3 4 5 6; do
+  curl -sf -X POST "$base/v1/encounters/$encounter/combatants" -H "$json" \
+    -d "{\"name\":\"C$n\",\"side\":\"s$((n % 2))\",\"stats\":{\"initiative_bonus\":$n}}" >/dev/null
+done
+curl -sf -X POST "$base/v1/encounters/$encounter/initiative" -H "$json" -d '{"seed":1}' >/dev/null
+
+dice='{"expression":"4d6kh3+2"}'
+attack='{"weapon":{"weapon_type":"rifle","damage_dice":3},"distance_m":20,"cover":"quarter","reaction":"dodge",'
+attack+='"overflow_to":"str","attacker":{"str":8,"dex":10,"end":9,"int":7,"edu":7,"soc":8,"skills":{"gun_combat":2}},'
+attack+='"target":{"str":8,"dex":9,"end":7,"int":6,"edu":5,"soc":4,"skills":{"gun_combat":1},"armour":2}}'
+create='{"ruleset":"spycraft2","name":"Bench"}'
+advance='{"to":"next_turn"}'
+
+cat >"$work/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = os.getenv("BODY")
+LUA
+
+# wrk NAME CONNECTIONS URL [BODY]: appends "rate p99" to $work/NAME; warns about non-2xx answers.
+run_wrk() {
+  local name="$1" connections="$2" url="$3" out
+  if [ $# -ge 4 ]; then
+    out=$(BODY="$4" wrk -t1 -c"$connections" -d"${duration}s" --latency -s "$work/post.lua" "$url")
+  else
+    out=$(wrk -t1 -c"$connections" -d"${duration}s" --latency "$url")
+  fi
+  local bad; bad=$(printf '%s\n' "$out" | awk '/Non-2xx/ {print $5}')
+  [ -z "$bad" ] || echo "  warning: $name: $bad answers were not 2xx" >&2
+  printf '%s %s\n' "$(printf '%s\n' "$out" | awk '/Requests\/sec/ {print $2}')" \
+    "$(printf '%s\n' "$out" | awk '$1 == "99%" {print ms($2)} function ms(t) {
+      if (t ~ /us$/) return t / 1000; if (t ~ /ms$/) return t + 0; if (t ~ /s$/) return t * 1000; return t }')" \
+    >>"$work/$name"
+}
+run_raw() { # NAME: raw single-row commits for DURATION seconds
+  rm -f "$work/raw.db" "$work/raw.db-wal" "$work/raw.db-shm"
+  "$target/raw-sqlite" "$work/raw.db" "$duration" | awk '{print $2, $4 + 0}' >>"$work/$1"
+}
+
+for rep in $(seq 1 "$reps"); do
+  echo "repetition $rep of $reps" >&2
+  run_wrk bare_get 32 "$bare/";                 run_wrk healthz 32 "$base/healthz"
+  run_wrk bare_dice 32 "$bare/echo" "$dice";    run_wrk dice 32 "$base/v1/dice/roll" "$dice"
+  run_wrk bare_attack 32 "$bare/echo" "$attack"
+  run_wrk attack 32 "$base/v1/rulesets/cepheus-engine/attacks" "$attack"
+  run_wrk bare_get2 32 "$bare/";                run_wrk get 32 "$base/v1/encounters/$encounter"
+  run_raw raw
+  run_wrk advance32 32 "$base/v1/encounters/$encounter/advance" "$advance"
+  run_wrk advance64 64 "$base/v1/encounters/$encounter/advance" "$advance"
+  run_wrk advance128 128 "$base/v1/encounters/$encounter/advance" "$advance"
+  run_wrk create32 32 "$base/v1/encounters" "$create"
+done
+
+median() { awk -v col="$2" '{print $col}' "$work/$1" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+row() { # LABEL NAME BASELINE
+  local rate p99 base_rate
+  rate=$(median "$2" 1); p99=$(median "$2" 2); base_rate=$(median "$3" 1)
+  printf '%-50s %9.0f req/s  p99 %7.2f ms %9.0f  %5.2f\n' "$1" "$rate" "$p99" "$base_rate" \
+    "$(echo "$rate / $base_rate" | bc -l)"
+}
+echo
+echo "wrk -t1 -d${duration}s on loopback, release, 1 worker; medians of $reps; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-50s %15s  %-14s %9s  %5s\n' "measure" "service" "" "baseline" "ratio"
+row "GET /healthz vs bare GET (-c32)" healthz bare_get
+row "POST /v1/dice/roll vs bare POST echo (-c32)" dice bare_dice
+row "stateless cepheus attack vs bare echo (-c32)" attack bare_attack
+row "GET one encounter vs bare GET (-c32)" get bare_get2
+row "POST advance (6 combatants) vs raw commits (-c32)" advance32 raw
+row "POST advance -c64 vs raw commits" advance64 raw
+row "POST advance -c128 vs raw commits" advance128 raw
+row "POST create encounter vs raw commits (-c32)" create32 raw
+echo "raw single-row commits (WAL, synchronous=FULL, 2 KB rows): p99 $(median raw 2)ms"
