@@ -8,11 +8,11 @@
 //! scripts: they dispatch on the stored encounter's ruleset and are left out of the spec.
 
 use super::typed_route::TypedRoute;
-use super::{AppState, load, mutate};
+use super::{AppState, idempotent, load, mutate};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, IfMatch};
-use crate::reply::{json_reply, send};
+use crate::reply::json_reply;
 use crate::wire::{
     InlineOperationResponse, OperationInput, OperationResponse, dice_for, events_response, ruleset_request,
     split_operation_body,
@@ -116,10 +116,7 @@ pub async fn inline<C: Stateless>(
         };
         json_reply(StatusCode::OK, &body, None)
     };
-    let store = state.store.clone();
-    let (tenant, key) = (caller.tenant.clone(), caller.idempotency());
-    let reply = web::block(move || store.idempotent(&tenant, key.as_ref(), compute)).await??;
-    Ok(send(reply))
+    idempotent(&state, &caller, compute).await
 }
 
 /// Registers the typed routes of every registered operation (documented in the spec).
