@@ -194,3 +194,10 @@ fn every_operation_has_an_example() {
     }
     assert!(missing.is_empty(), "operations without an example: {missing:#?}");
 }
+
+#[test]
+fn every_number_a_client_sends_has_both_bounds() {
+    let spec = spec();
+    let walk = walk(&spec);
+    assert!(walk.unbounded.is_empty(), "request numbers without minimum and maximum:\n{:#?}", walk.unbounded);
+}

@@ -27,8 +27,8 @@ pub async fn list(
     if !(1..=MAX_PAGE).contains(&limit) {
         return Err(ApiError::bad_request("limit", format!("must be 1 to {MAX_PAGE}")));
     }
-    if offset < 0 {
-        return Err(ApiError::bad_request("offset", "must be 0 or more"));
+    if !(0..=crate::wire::MAX_SEED as i64).contains(&offset) {
+        return Err(ApiError::bad_request("offset", "must be 0 to 2^53 − 1"));
     }
     let store = state.store.clone();
     let page = web::block(move || store.list(&caller.tenant, limit, offset)).await??;

@@ -25,8 +25,8 @@ pub async fn list(
 ) -> Result<HttpResponse, ApiError> {
     let after = query.after.unwrap_or(0);
     let limit = query.limit.unwrap_or(DEFAULT_PAGE);
-    if after < 0 {
-        return Err(ApiError::bad_request("after", "must be 0 or more"));
+    if !(0..=crate::wire::MAX_SEED as i64).contains(&after) {
+        return Err(ApiError::bad_request("after", "must be 0 to 2^53 − 1"));
     }
     if !(1..=MAX_PAGE).contains(&limit) {
         return Err(ApiError::bad_request("limit", format!("must be 1 to {MAX_PAGE}")));

@@ -130,7 +130,7 @@ pub struct PageQuery {
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// Default 0.
-    #[param(minimum = 0)]
+    #[param(minimum = 0, maximum = 9007199254740991_i64)]
     pub offset: Option<i64>,
 }
 

@@ -44,7 +44,7 @@ pub fn events_response(events: Vec<StoredEvent>) -> Vec<EventResponse> {
 #[into_params(parameter_in = Query)]
 pub struct EventsQuery {
     /// Only events with `seq` greater than this (default 0).
-    #[param(minimum = 0)]
+    #[param(minimum = 0, maximum = 9007199254740991_i64)]
     pub after: Option<i64>,
     /// 1 to 1000; default 100.
     #[param(minimum = 1, maximum = 1000)]

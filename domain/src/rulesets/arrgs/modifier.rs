@@ -48,6 +48,7 @@ pub enum ModifierCode {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsModifier))]
 pub struct Modifier {
     pub code: ModifierCode,
+    #[cfg_attr(feature = "schema", schema(minimum = -100, maximum = 100))]
     pub value: i32,
     pub reason: String,
 }

@@ -11,8 +11,10 @@ use serde::{Deserialize, Serialize};
 #[serde(default)]
 pub struct CombatState {
     /// Vitality lost since the combatant joined (Current = starting Vitality − this).
+    #[cfg_attr(feature = "schema", schema(minimum = -10000, maximum = 20000))]
     pub vitality_lost: i32,
     /// Applications of the Dying condition (0: not Dying).
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub dying: u32,
     /// Disabled although Current Vitality is above 0: Dying reached 0 ("Dying [n]"). Disabled at
     /// 0 Vitality or less is read from Vitality itself.
@@ -20,12 +22,16 @@ pub struct CombatState {
     pub unconscious: bool,
     pub prone: bool,
     /// Applications of the Staggered condition.
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub staggered: u32,
     /// Threat Range shift from Change Reach (until the end of combat).
+    #[cfg_attr(feature = "schema", schema(minimum = -20, maximum = 20))]
     pub reach_shift: i32,
     /// The Movement Increment reached last round (for the acceleration rule).
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 10000))]
     pub last_increment: i32,
     /// The last round whose End of Round checks were made by the `end-of-round` operation.
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000000))]
     pub end_of_round_done: u32,
     /// What the combatant has used this round; cleared at the End of Round.
     pub round: RoundUse,
@@ -36,17 +42,23 @@ pub struct CombatState {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsRoundUse))]
 #[serde(default)]
 pub struct RoundUse {
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub action_points_spent: i32,
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub additional_points_spent: i32,
     /// Action Points swapped for Additional Action Points by Ready.
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub readied: i32,
     /// The trigger chosen with Ready.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ready_trigger: Option<String>,
     /// Actions performed (not reactions, not complementary actions).
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub actions: u32,
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub complementary: u32,
     /// Squares moved this round.
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 10000))]
     pub squares_moved: i32,
     /// Penalties lasting until the End of Round.
     pub penalties: Vec<RoundPenalty>,
@@ -89,6 +101,62 @@ impl RoundPenalty {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsAssist))]
 pub struct Assist {
     pub kind: CheckKind,
+    #[cfg_attr(feature = "schema", schema(minimum = -50, maximum = 50))]
     pub value: i32,
     pub from: String,
+}
+
+/// A number a client sent in an inline combat state, within the bounds the schema publishes.
+fn within(field: String, value: i64, min: i64, max: i64) -> Result<(), crate::rulesets::RuleError> {
+    if (min..=max).contains(&value) {
+        return Ok(());
+    }
+    Err(crate::rulesets::RuleError::invalid(field, format!("{value} is out of range (expected {min}..={max})")))
+}
+
+impl CombatState {
+    /// Checks a state sent inline (the stateless twins) against the published bounds, so rule
+    /// arithmetic on it stays in range.
+    pub fn check_bounds(&self, field: &str) -> Result<(), crate::rulesets::RuleError> {
+        let at = |name: &str| format!("{field}.{name}");
+        within(at("vitality_lost"), self.vitality_lost.into(), -10_000, 20_000)?;
+        within(at("dying"), self.dying.into(), 0, 100)?;
+        within(at("staggered"), self.staggered.into(), 0, 100)?;
+        within(at("reach_shift"), self.reach_shift.into(), -20, 20)?;
+        within(at("last_increment"), self.last_increment.into(), 0, 10_000)?;
+        within(at("end_of_round_done"), self.end_of_round_done.into(), 0, 1_000_000)?;
+        let round = &self.round;
+        within(at("round.action_points_spent"), round.action_points_spent.into(), 0, 100)?;
+        within(at("round.additional_points_spent"), round.additional_points_spent.into(), 0, 100)?;
+        within(at("round.readied"), round.readied.into(), 0, 100)?;
+        within(at("round.actions"), round.actions.into(), 0, 100)?;
+        within(at("round.complementary"), round.complementary.into(), 0, 100)?;
+        within(at("round.squares_moved"), round.squares_moved.into(), 0, 10_000)?;
+        for (index, assist) in round.assists.iter().enumerate() {
+            within(at(&format!("round.assists[{index}].value")), assist.value.into(), -50, 50)?;
+        }
+        for (index, penalty) in round.penalties.iter().enumerate() {
+            let value = penalty.modifier.value.into();
+            within(at(&format!("round.penalties[{index}].modifier.value")), value, -100, 100)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod bounds_tests {
+    use super::*;
+
+    #[test]
+    fn an_inline_state_outside_its_published_bounds_is_refused_naming_the_field() {
+        assert!(CombatState::default().check_bounds("attacker.state").is_ok());
+        let dying = CombatState { dying: u32::MAX, ..CombatState::default() };
+        let error = dying.check_bounds("attacker.state").unwrap_err();
+        assert!(matches!(error, crate::rulesets::RuleError::Invalid { field, .. } if field == "attacker.state.dying"));
+        let mut points = CombatState::default();
+        points.round.action_points_spent = i32::MIN;
+        let error = points.check_bounds("target.state").unwrap_err();
+        let expected = "target.state.round.action_points_spent";
+        assert!(matches!(error, crate::rulesets::RuleError::Invalid { field, .. } if field == expected));
+    }
 }

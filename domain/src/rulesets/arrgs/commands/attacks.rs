@@ -89,8 +89,10 @@ impl InlineCombatant {
         if name.trim().is_empty() || name.chars().count() > 100 {
             return Err(RuleError::invalid(format!("{field}.name"), "must be 1 to 100 characters and not blank"));
         }
+        let state = self.state.unwrap_or_default();
+        state.check_bounds(&format!("{field}.state"))?;
         let mut fighter = Fighter::new(CombatantId(default_name.to_owned()), name, self.stats, field);
-        fighter.state = self.state.unwrap_or_default();
+        fighter.state = state;
         Ok(fighter)
     }
 }
