@@ -9,7 +9,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use skirmish_domain::dice::DiceExpr;
 
-/// Rolls a dice expression (Avrae `d20` notation). Stores nothing.
+/// Rolls a dice expression in Avrae d20 notation. Stores nothing.
 ///
 /// Send `rolls` to use physical dice (checked against each die, then the seeded RNG takes
 /// over; with `strict_rolls` they must be exactly the dice needed) or `seed` to replay a roll
