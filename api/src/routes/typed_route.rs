@@ -18,7 +18,7 @@ use utoipa::openapi::path::{
 use utoipa::openapi::request_body::RequestBodyBuilder;
 use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder, ResponsesBuilder};
-use utoipa::{IntoParams, IntoResponses, PartialSchema, ToSchema};
+use utoipa::{IntoParams, IntoResponses, ToSchema};
 use utoipa_actix_web::OpenApiFactory;
 
 type Schemas = Vec<(String, RefOr<Schema>)>;
@@ -227,65 +227,71 @@ fn operation(doc: OperationDoc<'_>) -> Operation {
     idempotency.into_iter().fold(builder, |b, p| b.parameter(p)).build()
 }
 
+/// What differs between the stored and the stateless route of one command.
+struct Form<'a> {
+    /// `""` for the stored form, `"Inline"` for the stateless one (schema names).
+    kind: &'static str,
+    path: String,
+    id_suffix: &'static str,
+    summary: &'static str,
+    example: &'a str,
+    stored: bool,
+}
+
 impl TypedRoute {
     /// `POST /v1/encounters/{id}/<ruleset>/<name>`.
     pub fn stored<C: Command>() -> Self {
-        let ruleset = <C::Ruleset as Ruleset>::ID;
-        let prefix = format!("{}{}", <C::Ruleset as Ruleset>::SCHEMA_PREFIX, pascal(C::NAME));
-        let (body, response) = (format!("{prefix}Request"), format!("{prefix}Response"));
-        let report = C::Report::name().into_owned();
-        let mut schemas = Schemas::new();
-        C::Request::schemas(&mut schemas);
-        schemas.push((body.clone(), with_dice_fields(C::Request::schema())));
-        collect::<C::Report>(&mut schemas);
-        schemas.push((response.clone(), envelope(&report, true)));
-        collect::<Problem>(&mut schemas);
-        let path = format!("/v1/encounters/{{id}}/{ruleset}/{}", C::NAME);
-        let id = format!("{}_{}", ruleset.as_str().replace('-', "_"), C::NAME);
-        let summary = format!("{ruleset}: {} on a stored encounter", C::NAME.replace('_', " "));
-        let operation = operation(OperationDoc {
-            id,
-            tag: ruleset.as_str(),
-            summary,
-            description: C::DESCRIPTION,
-            body: &body,
-            response: &response,
+        let form = Form {
+            kind: "",
+            path: format!("/v1/encounters/{{id}}/{}/{}", <C::Ruleset as Ruleset>::ID, C::NAME),
+            id_suffix: "",
+            summary: "on a stored encounter",
             example: C::EXAMPLE,
             stored: true,
-        });
-        let paths = Paths::builder().path(&path, PathItem::new(HttpMethod::Post, operation)).build();
-        let resource = web::resource(path).route(web::post().to(operations::stored::<C>));
-        Self { resource, paths, schemas }
+        };
+        let resource = |path| web::resource(path).route(web::post().to(operations::stored::<C>));
+        Self::build::<C, C::Request>(form, resource)
     }
 
     /// `POST /v1/rulesets/<ruleset>/<name>`.
     pub fn inline<C: Stateless>() -> Self {
+        let form = Form {
+            kind: "Inline",
+            path: format!("/v1/rulesets/{}/{}", <C::Ruleset as Ruleset>::ID, C::NAME),
+            id_suffix: "_inline",
+            summary: "on inline stat blocks (nothing stored)",
+            example: C::INLINE_EXAMPLE,
+            stored: false,
+        };
+        let resource = |path| web::resource(path).route(web::post().to(operations::inline::<C>));
+        Self::build::<C, C::InlineRequest>(form, resource)
+    }
+
+    fn build<C: Command, Request: ToSchema>(
+        form: Form<'_>,
+        resource: impl FnOnce(String) -> actix_web::Resource,
+    ) -> Self {
         let ruleset = <C::Ruleset as Ruleset>::ID;
-        let prefix = format!("{}{}", <C::Ruleset as Ruleset>::SCHEMA_PREFIX, pascal(C::NAME));
-        let (body, response) = (format!("{prefix}InlineRequest"), format!("{prefix}InlineResponse"));
-        let report = C::Report::name().into_owned();
+        let prefix = format!("{}{}{}", <C::Ruleset as Ruleset>::SCHEMA_PREFIX, pascal(C::NAME), form.kind);
+        let (body, response) = (format!("{prefix}Request"), format!("{prefix}Response"));
         let mut schemas = Schemas::new();
-        C::InlineRequest::schemas(&mut schemas);
-        schemas.push((body.clone(), with_dice_fields(C::InlineRequest::schema())));
+        Request::schemas(&mut schemas);
+        schemas.push((body.clone(), with_dice_fields(Request::schema())));
         collect::<C::Report>(&mut schemas);
-        schemas.push((response.clone(), envelope(&report, false)));
-        let path = format!("/v1/rulesets/{ruleset}/{}", C::NAME);
-        let id = format!("{}_{}_inline", ruleset.as_str().replace('-', "_"), C::NAME);
-        let summary =
-            format!("{ruleset}: {} on inline stat blocks (nothing stored)", C::NAME.replace('_', " "));
+        schemas.push((response.clone(), envelope(&C::Report::name(), form.stored)));
+        collect::<Problem>(&mut schemas);
         let operation = operation(OperationDoc {
-            id,
+            id: format!("{}_{}{}", ruleset.as_str().replace('-', "_"), C::NAME, form.id_suffix),
             tag: ruleset.as_str(),
-            summary,
+            summary: format!("{ruleset}: {} {}", C::NAME.replace('_', " "), form.summary),
             description: C::DESCRIPTION,
             body: &body,
             response: &response,
-            example: C::INLINE_EXAMPLE,
-            stored: false,
+            example: form.example,
+            stored: form.stored,
         });
-        let paths = Paths::builder().path(&path, PathItem::new(HttpMethod::Post, operation)).build();
-        let resource = web::resource(path).route(web::post().to(operations::inline::<C>));
-        Self { resource, paths, schemas }
+        let paths = Paths::builder().path(&form.path, PathItem::new(HttpMethod::Post, operation)).build();
+        Self { resource: resource(form.path), paths, schemas }
     }
 }
 
