@@ -11,10 +11,16 @@
 //! - a `oneOf` branch that is `allOf` plain objects (a tagged enum variant wrapping a struct, or a
 //!   flattened struct): openapi-python-client cannot type it ("Invalid property in union"). The
 //!   branch becomes the one object with all the parts' properties and required fields.
+//! - an `allOf` of plain objects and one `oneOf` of plain objects (a struct flattening a tagged
+//!   enum): openapi-python-client refuses it ("Cannot take allOf a non-object") and drops every
+//!   schema that uses it. It becomes a `oneOf` with one merged object per branch: the same
+//!   documents match (`allOf` distributes over `oneOf`).
 
 use std::collections::BTreeMap;
 
-use utoipa::openapi::schema::{AdditionalProperties, AllOf, ArrayItems, Object, Schema, Type};
+use utoipa::openapi::schema::{
+    AdditionalProperties, AllOf, ArrayItems, Object, OneOf, Schema, SchemaType, Type,
+};
 use utoipa::openapi::{OpenApi, RefOr};
 
 type Schemas = BTreeMap<String, RefOr<Schema>>;
@@ -39,9 +45,14 @@ impl utoipa::Modify for GeneratorFriendly {
     }
 }
 
-/// Applies the three rewrites to `schema` and everything inside it.
+/// Applies the rewrites to `schema` and everything inside it.
 fn rewrite(schema: &mut RefOr<Schema>, all: &Schemas, empty: &[String]) {
     let RefOr::T(schema) = schema else { return };
+    if let Schema::AllOf(all_of) = schema
+        && let Some(one_of) = distributed(all_of, all)
+    {
+        *schema = Schema::OneOf(one_of);
+    }
     match schema {
         Schema::Object(object) => {
             for property in object.properties.values_mut() {
@@ -92,6 +103,41 @@ fn drop_object_default(property: &mut RefOr<Schema>) {
     if matches!(default, Some(serde_json::Value::Object(_))) {
         *default = None;
     }
+}
+
+/// The `oneOf` equivalent to `all_of` when exactly one part is (or names) a `oneOf` and every
+/// branch merged with the other parts is one plain object (see [`merged`]).
+fn distributed(all_of: &AllOf, all: &Schemas) -> Option<OneOf> {
+    let resolve = |item: &RefOr<Schema>| -> Option<RefOr<Schema>> {
+        match item {
+            RefOr::Ref(reference) => {
+                let name = reference.ref_location.strip_prefix("#/components/schemas/")?;
+                all.get(name).cloned()
+            }
+            inline => Some(inline.clone()),
+        }
+    };
+    let unions: Vec<usize> = (0..all_of.items.len())
+        .filter(|&i| matches!(resolve(&all_of.items[i]), Some(RefOr::T(Schema::OneOf(_)))))
+        .collect();
+    let [at] = unions[..] else { return None };
+    let Some(RefOr::T(Schema::OneOf(union))) = resolve(&all_of.items[at]) else { return None };
+    let mut one_of = OneOf::new();
+    one_of.description = all_of.description.clone().or(union.description.clone());
+    for branch in &union.items {
+        let mut parts = all_of.clone();
+        parts.items[at] = branch.clone();
+        parts.description = match resolve(branch)? {
+            // Not the `null` of an optional flattened union: `allOf` with it matches nothing.
+            RefOr::T(Schema::Object(object)) if object.schema_type == SchemaType::Type(Type::Object) => {
+                object.description
+            }
+            RefOr::T(Schema::AllOf(nested)) => nested.description,
+            _ => return None,
+        };
+        one_of.items.push(RefOr::T(Schema::Object(merged(&parts, all)?)));
+    }
+    Some(one_of)
 }
 
 /// The one object equivalent to `all_of`, when every part is a plain object (inline or named) or
@@ -181,6 +227,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn no_all_of_has_a_one_of_part() {
+        let spec = serde_json::to_value(crate::openapi::openapi()).unwrap();
+        let schemas = &spec["components"]["schemas"];
+        let is_union = |part: &Value| {
+            let named = part["$ref"].as_str().and_then(|r| r.strip_prefix("#/components/schemas/"));
+            named.map_or(part, |name| &schemas[name]).get("oneOf").is_some()
+        };
+        for (path, node) in document() {
+            if let Some(Value::Array(parts)) = node.get("allOf") {
+                assert!(!parts.iter().any(is_union), "allOf over a oneOf at {path}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_flattened_union_becomes_one_object_per_branch() {
+        // The Lur-Asko attack report flattens its outcome (stopped, defended, hit) beside its own fields.
+        let spec = serde_json::to_value(crate::openapi::openapi()).unwrap();
+        let report = &spec["components"]["schemas"]["LurAskoAttackReport"];
+        let branches = report["oneOf"].as_array().unwrap();
+        let tags: Vec<&Value> =
+            branches.iter().map(|branch| &branch["properties"]["outcome"]["enum"][0]).collect();
+        assert_eq!(tags, ["stopped_by_shielding", "defended", "hit"]);
+        for branch in branches {
+            let required = branch["required"].as_array().unwrap();
+            for field in ["outcome", "attacker", "portions", "standings", "dice"] {
+                assert!(required.iter().any(|name| name == field), "{field} not required in {branch}");
+            }
+        }
+        assert!(branches[2]["required"].as_array().unwrap().iter().any(|name| name == "injury"));
     }
 
     #[test]
