@@ -281,7 +281,7 @@ impl TypedRoute {
         schemas.push((response.clone(), envelope(&C::Report::name(), form.stored)));
         collect::<Problem>(&mut schemas);
         let operation = operation(OperationDoc {
-            id: format!("{}_{}{}", ruleset.as_str().replace('-', "_"), C::NAME, form.id_suffix),
+            id: format!("{}_{}{}", ruleset.as_str(), C::NAME, form.id_suffix).replace('-', "_"),
             tag: ruleset.as_str(),
             summary: format!("{ruleset}: {} {}", C::NAME.replace('_', " "), form.summary),
             description: C::DESCRIPTION,
