@@ -37,20 +37,8 @@ fi
 # The example's imports and types resolve through clients/typescript/node_modules (gitignored).
 ln -sfn "$ts_tools/node_modules" "$ts_dir/node_modules"
 
-cargo build --quiet --bin skirmish --manifest-path "$root/Cargo.toml"
-binary="${CARGO_TARGET_DIR:-$root/target}/debug/skirmish"
-
-work="$(mktemp -d)"
-server=""
-stop() {
-  if [ -n "$server" ]; then
-    kill "$server" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
-    server=""
-  fi
-}
-trap 'stop; rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=lib/server.sh
+. "$root/scripts/lib/server.sh"
 
 fetch() { "$venv/bin/python" -c 'import sys, urllib.request; sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1], timeout=5).read())' "$1"; }
 port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -58,12 +46,7 @@ base="http://127.0.0.1:$port"
 (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_DATABASE_URL="$work/clients.db" \
   "$binary" >>"$work/server.log" 2>&1) &
 server=$!
-for _ in $(seq 1 100); do
-  fetch "$base/healthz" >/dev/null 2>&1 && break
-  kill -0 "$server" 2>/dev/null || break
-  sleep 0.1
-done
-fetch "$base/healthz" >/dev/null 2>&1 || { echo "server did not start; log:" >&2; cat "$work/server.log" >&2; exit 1; }
+wait_healthy "$venv/bin/python" "$base"
 fetch "$base/openapi.json" >"$out/openapi.json"
 
 # A generator's output is kept in a log; any line mentioning a warning or an error fails the run.

@@ -54,20 +54,8 @@ if [ "$installed" != "schemathesis, version $schemathesis_version" ]; then
 fi
 schemathesis="$venv/bin/schemathesis"
 
-cargo build --quiet --bin skirmish --manifest-path "$root/Cargo.toml"
-binary="${CARGO_TARGET_DIR:-$root/target}/debug/skirmish"
-
-work="$(mktemp -d)"
-server=""
-stop() {
-  if [ -n "$server" ]; then
-    kill "$server" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
-    server=""
-  fi
-}
-trap 'stop; rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=lib/server.sh
+. "$root/scripts/lib/server.sh"
 
 # A free loopback port (the kernel picks it; the socket is closed just before the server binds).
 port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -87,21 +75,7 @@ fi
 
 "$binary" >>"$work/server.log" 2>&1 &
 server=$!
-healthy=""
-for _ in $(seq 1 100); do
-  if "$venv/bin/python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)' \
-    "$base/healthz" 2>/dev/null; then
-    healthy=yes
-    break
-  fi
-  kill -0 "$server" 2>/dev/null || break
-  sleep 0.1
-done
-if [ -z "$healthy" ]; then
-  echo "the server did not become healthy on $base; its log:" >&2
-  cat "$work/server.log" >&2
-  exit 1
-fi
+wait_healthy "$venv/bin/python" "$base"
 
 mkdir -p "$report_dir"
 rm -f "$report_dir"/{junit.xml,run.json,events.ndjson,cassette.yaml,server.log}
