@@ -9,7 +9,10 @@
 //!   Unconscious, the attack is wasted: points and Vitality spent, nothing done.
 //! - Opportunity attacks are armed melee Attack manoeuvres (the Standard manoeuvres that can
 //!   target an opponent and do not provoke themselves), 2 AAP each, with the provoker inside the
-//!   opportunist's Threat Range. In a Repeated Attack they interrupt before the first attack.
+//!   opportunist's Threat Range. In a Repeated Attack each provoking attack provokes anew
+//!   ("incurred for each applicable attack"): an Opportunity names the attack it interrupts
+//!   (`attack`, default 1) and comes after that attack's Vitality is paid; one that kills the
+//!   attacker or knocks it out stops the attacks not yet made.
 //! - Charge moves `squares` (at least 2) with a passive Movement check (10 + Athletics against DC
 //!   10, Success Value = Base Movement Speed ± margin) that must cover them; the squares count
 //!   toward the Movement Increment. The attack gets +2, the charger −2 Reflex until End of Round.
@@ -18,6 +21,7 @@
 //!   stops early when the target dies. A Defence manoeuvre is made against each hit while the
 //!   target has the points; then it stops defending.
 //! - An Immediate attack needs a trigger chosen with Ready this round.
+//! - A spell attack may carry a Counterspell (see `spells`); a success wastes it.
 //! - A melee attack given a `distance` must be within the attacker's Threat Range.
 
 use super::attack::range_penalty;
@@ -28,6 +32,7 @@ use super::modifier::{Modifier, ModifierCode};
 use super::state::RoundPenalty;
 use super::stats::{Ability, Bonuses, CheckKind, Squares};
 use super::strike::{Collision, DefenceAction, DefenceKind, Effect, Strike, StrikeSpec, strike};
+use super::spells::{CounterspellAction, CounterspellReport, counterspell};
 use super::vitality::{Exertion, exert};
 use super::weapon::{AttackKind, Weapon};
 use crate::dice::Dice;
@@ -82,6 +87,17 @@ pub struct Opportunity {
     pub bonuses: Bonuses,
     #[serde(default)]
     pub defence: DefenceKind,
+    /// The attack of a Repeated Attack it interrupts (default the first): each provoking attack
+    /// provokes anew.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<Score<1, 5>>,
+}
+
+impl Opportunity {
+    /// The attack it interrupts (1 for any other manoeuvre).
+    pub fn before_attack(&self) -> i32 {
+        self.attack.map_or(1, Score::get)
+    }
 }
 
 /// Everything about an attack manoeuvre except who makes it and on whom.
@@ -110,6 +126,16 @@ pub struct Cast {
     pub opportunists: Vec<(Fighter, Opportunity)>,
     /// What a Reposition pushes the target into, when it is a combatant.
     pub bystander: Option<Fighter>,
+    /// A Counterspell against the spell being cast.
+    pub counter: Option<Counter>,
+}
+
+/// Who counters the spell, and how.
+#[derive(Debug, Clone)]
+pub struct Counter {
+    /// The counterspeller; absent when it is the target itself.
+    pub by: Option<Fighter>,
+    pub action: CounterspellAction,
 }
 
 /// The passive Movement check of a Charge.
@@ -131,6 +157,9 @@ pub struct OpportunityReport {
     pub name: String,
     pub spend: Spend,
     pub exertion: Exertion,
+    /// The attack of a Repeated Attack it interrupted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<i32>,
     /// Absent when the effort killed the opportunist.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strike: Option<Strike>,
@@ -163,7 +192,14 @@ pub struct AttackReport {
     pub charge: Option<ChargeMove>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opportunities: Vec<OpportunityReport>,
+    /// A Counterspell against the spell; a success wastes the attack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterspell: Option<CounterspellReport>,
     pub outcome: Outcome,
+    /// Why a Repeated Attack stopped before its last attack: an Opportunity attack between two
+    /// attacks killed the attacker or knocked it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<String>,
     /// Penalties the attacker carries until the End of Round because of this manoeuvre.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub round_penalties: Vec<Modifier>,
@@ -179,6 +215,7 @@ pub fn resolve(cast: &mut Cast, order: &Order, scene: &Scene, dice: &mut Dice) -
     let weapon = order.weapon.as_ref().ok_or_else(|| RuleError::invalid("weapon", "an attack needs a weapon"))?;
     validate(cast, order, weapon)?;
     validate_defence(cast, order, scene)?;
+    validate_counter(cast, order, weapon, scene)?;
     let mut range_mods = range_modifiers(&cast.attacker, order, weapon)?;
     let spent = spend(&mut cast.attacker, scene, order.pace, order.manoeuvre.points(), "pace")?;
     let charge = match order.manoeuvre {
@@ -197,7 +234,9 @@ pub fn resolve(cast: &mut Cast, order: &Order, scene: &Scene, dice: &mut Dice) -
         exertion,
         charge,
         opportunities: Vec::new(),
+        counterspell: None,
         outcome: Outcome::Resolved { strikes: Vec::new() },
+        interrupted: None,
         round_penalties: Vec::new(),
         standings: Vec::new(),
         dice: Vec::new(),
@@ -205,13 +244,20 @@ pub fn resolve(cast: &mut Cast, order: &Order, scene: &Scene, dice: &mut Dice) -
     if report.exertion.died {
         report.outcome = Outcome::Wasted { reason: format!("{} died of the effort", cast.attacker.name) };
     } else {
-        report.opportunities = opportunities(cast, scene, dice)?;
+        report.opportunities = opportunities(cast, scene, dice, 1)?;
+        if interrupted(&cast.attacker).is_none() {
+            report.counterspell = countered(cast, scene, dice)?;
+        }
         if let Some(reason) = interrupted(&cast.attacker) {
+            report.outcome = Outcome::Wasted { reason };
+        } else if let Some(counter) = report.counterspell.as_ref().filter(|c| c.cancelled()) {
+            let reason = format!("{}'s Counterspell cancelled the spell in a harmless puff of smoke", counter.name);
             report.outcome = Outcome::Wasted { reason };
         } else {
             range_mods.extend(spent.penalty.clone());
-            let strikes = strikes(cast, order, weapon, range_mods, scene, dice)?;
+            let (strikes, stopped) = strikes(cast, order, weapon, range_mods, scene, dice, &mut report.opportunities)?;
             report.outcome = Outcome::Resolved { strikes };
+            report.interrupted = stopped;
         }
     }
     report.round_penalties = round_penalties(&mut cast.attacker, order, &report.outcome);
@@ -222,7 +268,7 @@ pub fn resolve(cast: &mut Cast, order: &Order, scene: &Scene, dice: &mut Dice) -
 
 fn validate(cast: &Cast, order: &Order, weapon: &Weapon) -> Result<(), RuleError> {
     weapon.validate("weapon")?;
-    let melee_only = matches!(order.effect, Effect::Disarm | Effect::Trip | Effect::Reposition { .. })
+    let melee_only = matches!(order.effect, Effect::Disarm { .. } | Effect::Trip | Effect::Reposition { .. })
         || matches!(order.manoeuvre, Manoeuvre::Charge { .. });
     if melee_only && weapon.kind != AttackKind::Melee {
         return Err(RuleError::invalid("weapon.kind", format!("a {} is made with a melee attack", order_name(order))));
@@ -238,6 +284,25 @@ fn validate(cast: &Cast, order: &Order, weapon: &Weapon) -> Result<(), RuleError
     if order.pace == Pace::Immediate && cast.attacker.state.round.ready_trigger.is_none() {
         return Err(RuleError::invalid("pace", "an Immediate attack needs a trigger chosen with Ready this round"));
     }
+    match &order.effect {
+        Effect::Disarm { item } => {
+            super::items::disarm_target(&cast.target, item.as_deref(), "effect.item")?;
+        }
+        Effect::Sunder { item } => {
+            super::items::sunder_target(&cast.target, item)?;
+        }
+        _ => {}
+    }
+    let count = match order.manoeuvre {
+        Manoeuvre::RepeatedAttack { attacks } => attacks.get(),
+        _ => 1,
+    };
+    for (index, (_, opportunity)) in cast.opportunists.iter().enumerate() {
+        if opportunity.before_attack() > count {
+            let message = format!("this {} makes {count} attack(s)", order_name(order));
+            return Err(RuleError::invalid(format!("opportunities[{index}].attack"), message));
+        }
+    }
     let provokes = provokes(order, weapon);
     if !cast.opportunists.is_empty() && !provokes {
         return Err(RuleError::invalid("opportunities", format!("this {} does not provoke Opportunity Actions", order_name(order))));
@@ -252,6 +317,26 @@ fn validate_defence(cast: &Cast, order: &Order, scene: &Scene) -> Result<(), Rul
         spend(&mut trial, scene, Pace::Immediate, super::strike::DEFENCE_POINTS, "defence_action")?;
     }
     Ok(())
+}
+
+/// A Counterspell answers one spell being cast, by someone able to pay for it.
+fn validate_counter(cast: &Cast, order: &Order, weapon: &Weapon, scene: &Scene) -> Result<(), RuleError> {
+    let Some(counter) = &cast.counter else { return Ok(()) };
+    if weapon.kind != AttackKind::Spell {
+        return Err(RuleError::invalid("counterspell", "only a spell being cast can be countered"));
+    }
+    if matches!(order.manoeuvre, Manoeuvre::RepeatedAttack { .. }) {
+        return Err(RuleError::invalid("counterspell", "a Counterspell answers one cast, not a Repeated Attack"));
+    }
+    let by = counter.by.as_ref().unwrap_or(&cast.target);
+    super::spells::validate(by, &counter.action, weapon.spell_level.map_or(0, Score::get), scene)
+}
+
+/// The Counterspell, if one is declared.
+fn countered(cast: &mut Cast, scene: &Scene, dice: &mut Dice) -> Result<Option<CounterspellReport>, RuleError> {
+    let Some(counter) = cast.counter.as_mut() else { return Ok(None) };
+    let by = counter.by.as_mut().unwrap_or(&mut cast.target);
+    counterspell(by, &mut cast.attacker, &counter.action, scene, dice).map(Some)
 }
 
 fn order_name(order: &Order) -> &'static str {
@@ -312,16 +397,40 @@ fn charge_move(attacker: &mut Fighter, squares: i32) -> Result<ChargeMove, RuleE
     Ok(ChargeMove { check, allowed, squares })
 }
 
-fn opportunities(cast: &mut Cast, scene: &Scene, dice: &mut Dice) -> Result<Vec<OpportunityReport>, RuleError> {
+/// The Opportunity attacks that interrupt attack `number` (1 for every manoeuvre but a Repeated
+/// Attack), until one stops the attacker.
+fn opportunities(cast: &mut Cast, scene: &Scene, dice: &mut Dice, number: i32) -> Result<Vec<OpportunityReport>, RuleError> {
     let mut reports = Vec::new();
-    for (index, (opportunist, opportunity)) in cast.opportunists.iter_mut().enumerate() {
+    for index in 0..cast.opportunists.len() {
         if interrupted(&cast.attacker).is_some() {
             break;
         }
+        let (opportunist, opportunity) = &mut cast.opportunists[index];
+        if opportunity.before_attack() != number {
+            continue;
+        }
+        let is_target = opportunist.id == cast.target.id;
+        if is_target {
+            opportunist.state = cast.target.state.clone();
+        }
         let field = format!("opportunities[{index}]");
         reports.push(opportunity_attack(opportunist, opportunity, &mut cast.attacker, scene, dice, &field)?);
+        if is_target {
+            cast.target.state = opportunist.state.clone();
+        }
+        share_state(&mut cast.opportunists, index);
     }
     Ok(reports)
+}
+
+/// One combatant may make Opportunity attacks on several attacks of a Repeated Attack: every
+/// entry for it carries the state of the latest. (The target making one shares its state with
+/// the target's entry around each Opportunity attack.)
+fn share_state(opportunists: &mut [(Fighter, Opportunity)], from: usize) {
+    let (id, state) = (opportunists[from].0.id.clone(), opportunists[from].0.state.clone());
+    for (fighter, _) in opportunists.iter_mut().filter(|(fighter, _)| fighter.id == id) {
+        fighter.state = state.clone();
+    }
 }
 
 /// One Opportunity manoeuvre (arrgs.txt, "Opportunity Manoeuvre"): an Immediate armed melee
@@ -352,6 +461,7 @@ pub fn opportunity_attack(
         name: opportunist.name.clone(),
         spend: spent.clone(),
         exertion,
+        attack: opportunity.attack.map(Score::get),
         strike: None,
     };
     if report.exertion.died {
@@ -384,6 +494,8 @@ fn interrupted(provoker: &Fighter) -> Option<String> {
     }
 }
 
+/// The attacks of the manoeuvre, with the Opportunity attacks that interrupt the later ones of a
+/// Repeated Attack; also why they stopped early, if an Opportunity stopped them.
 fn strikes(
     cast: &mut Cast,
     order: &Order,
@@ -391,7 +503,8 @@ fn strikes(
     base_mods: Vec<Modifier>,
     scene: &Scene,
     dice: &mut Dice,
-) -> Result<Vec<Strike>, RuleError> {
+    opportunity_reports: &mut Vec<OpportunityReport>,
+) -> Result<(Vec<Strike>, Option<String>), RuleError> {
     let count = match order.manoeuvre {
         Manoeuvre::RepeatedAttack { attacks } => attacks.get(),
         _ => 1,
@@ -419,6 +532,10 @@ fn strikes(
             cast.attacker.total_vitality()?;
             cast.attacker.lose_vitality(vitality);
             cost = Some(vitality);
+            opportunity_reports.extend(opportunities(cast, scene, dice, number)?);
+            if let Some(reason) = interrupted(&cast.attacker) {
+                return Ok((strikes, Some(format!("attack {number} was not made: {reason}"))));
+            }
             extra.retain(|m| m.code != ModifierCode::AidAnother);
             let reason = format!("attack {number} of a Repeated Attack");
             extra.push(Modifier::new(ModifierCode::RepeatedAttack, -2 * (number - 1), reason));
@@ -443,7 +560,7 @@ fn strikes(
         made.vitality_cost = cost;
         strikes.push(made);
     }
-    Ok(strikes)
+    Ok((strikes, None))
 }
 
 fn round_penalties(attacker: &mut Fighter, order: &Order, outcome: &Outcome) -> Vec<Modifier> {
@@ -467,15 +584,20 @@ fn round_penalties(attacker: &mut Fighter, order: &Order, outcome: &Outcome) -> 
 
 fn standings(cast: &Cast) -> Vec<Standing> {
     let mut standings = vec![cast.attacker.standing(), cast.target.standing()];
-    standings.extend(cast.opportunists.iter().map(|(fighter, _)| fighter.standing()));
+    for (fighter, _) in &cast.opportunists {
+        if !standings.iter().any(|s| s.combatant_id == fighter.id) {
+            standings.push(fighter.standing());
+        }
+    }
     standings.extend(cast.bystander.iter().map(Fighter::standing));
+    standings.extend(cast.counter.iter().filter_map(|c| c.by.as_ref()).map(Fighter::standing));
     standings
 }
 
 impl Effect {
     /// Disarm, Trip and Reposition are made against Reflex.
     pub fn is_reflex_only(&self) -> bool {
-        matches!(self, Self::Disarm | Self::Trip | Self::Reposition { .. })
+        matches!(self, Self::Disarm { .. } | Self::Trip | Self::Reposition { .. })
     }
 
     /// The combatant a Reposition pushes the target into.

@@ -146,12 +146,16 @@ fn check_timing(fighter: &Fighter, scene: &Scene, pace: Pace, field: &str) -> Re
     if let Some(message) = message {
         return Err(RuleError::invalid(field, message));
     }
-    let staggered_out = fighter.state.staggered > 0 && allotment(fighter, scene).action_points + fighter.state.round.readied <= 0;
-    if own_turn && staggered_out {
+    if own_turn && staggered_to_zero(fighter, scene) {
         let message = format!("{} is Staggered to 0 Action Points and may do nothing this turn", fighter.name);
         return Err(RuleError::invalid(fighter.field.clone(), message));
     }
     Ok(())
+}
+
+/// Staggered down to 0 Action Points this round (arrgs.txt, "Staggered [n]").
+pub fn staggered_to_zero(fighter: &Fighter, scene: &Scene) -> bool {
+    fighter.state.staggered > 0 && allotment(fighter, scene).action_points + fighter.state.round.readied <= 0
 }
 
 /// Disabled: 2 points a round; Dying: 1 (arrgs.txt, "Disabled", "Dying [n]").

@@ -21,15 +21,18 @@
 //! - Counterspell: an Immediate action is allowed for it (its trigger is a spell being cast); the
 //!   caster's Reaction Spell Attack check is the DC.
 //! - Immediate actions other than Counterspell need a trigger chosen with Ready this round.
+//! - Miscellaneous and Complementary actions may move an item (see `items`): a Miscellaneous
+//!   manoeuvre with a GM's check moves it only when the check succeeds.
 
 use super::attacking::{Opportunity, OpportunityReport, opportunity_attack, threat_range};
-use super::check::{Check, multiple_actions, standing_modifiers, take_assist};
+use super::check::{Check, standing_modifiers, take_assist};
 use super::economy::{Pace, Points, Spend, ensure_can_act, ready, spend};
 use super::fighter::{Fighter, Scene, Standing};
+use super::items::{Handling, Place, handle};
 use super::modifier::{Modifier, ModifierCode};
 use super::state::Assist;
 use super::stats::{Ability, Bonuses, CheckKind};
-use super::vitality::{Exertion, SurvivalCheck, exert, react};
+use super::vitality::{Exertion, SurvivalCheck, exert};
 use crate::dice::Dice;
 use crate::encounter::CombatantId;
 use crate::rulesets::RuleError;
@@ -82,6 +85,9 @@ pub enum Manoeuvre {
         description: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         check: Option<GmCheck>,
+        /// An item picked up, drawn, stowed or dropped (moved when the check, if any, succeeds).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<Handling>,
     },
     /// 2 AP: Ride check against 10 + the mount's Personality modifier.
     Mount {
@@ -123,7 +129,12 @@ pub enum Manoeuvre {
     /// 2 AP: move up to Movement Speed away, provoking nothing.
     Withdraw { squares: Score<1, 100> },
     /// No points, no Vitality: part of another action.
-    Complementary { description: String },
+    Complementary {
+        description: String,
+        /// An item drawn or dropped.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<Handling>,
+    },
 }
 
 impl Manoeuvre {
@@ -176,6 +187,14 @@ pub struct PassFail {
     pub success: bool,
 }
 
+/// An item moved by a manoeuvre.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsItemMoved))]
+pub struct ItemMoved {
+    pub item: String,
+    pub place: Place,
+}
+
 /// What a manoeuvre did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsManoeuvreResult))]
@@ -186,7 +205,14 @@ pub enum ManoeuvreResult {
     ControlSpell { test: PassFail },
     Counterspell { caster_reaction: Option<SurvivalCheck>, test: PassFail },
     DismissSpell { test: PassFail },
-    Miscellaneous { description: String, test: Option<PassFail>, success_value: Option<i32> },
+    Miscellaneous {
+        description: String,
+        test: Option<PassFail>,
+        success_value: Option<i32>,
+        /// Where the handled item is now.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<ItemMoved>,
+    },
     Mount { test: PassFail },
     Movement { test: PassFail, success_value: i32, squares: i32, movement_increment: i32 },
     Ready { points: i32, trigger: String, remaining: Points },
@@ -194,7 +220,11 @@ pub enum ManoeuvreResult {
     Sidestep { movement_increment: i32 },
     Standup,
     Withdraw { squares: i32, movement_increment: i32 },
-    Complementary { description: String },
+    Complementary {
+        description: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<ItemMoved>,
+    },
     /// Interrupted by an Opportunity attack: points and Vitality spent, nothing done.
     Wasted { reason: String },
 }
@@ -240,7 +270,7 @@ pub fn take(cast: &mut Cast, manoeuvre: &Manoeuvre, pace: Pace, scene: &Scene, d
         dice: Vec::new(),
     };
     report.result = match manoeuvre {
-        Manoeuvre::Complementary { description } => complementary(&mut cast.actor, scene, description)?,
+        Manoeuvre::Complementary { description, item } => complementary(&mut cast.actor, scene, description, item.as_ref())?,
         Manoeuvre::Ready { points, trigger } => {
             let remaining = ready(&mut cast.actor, scene, points.get(), trigger.clone(), "manoeuvre.points")?;
             report.exertion = Some(exert(&mut cast.actor, 1, scene.options.disabled_dc(), None, dice)?);
@@ -277,6 +307,9 @@ pub fn take(cast: &mut Cast, manoeuvre: &Manoeuvre, pace: Pace, scene: &Scene, d
 }
 
 fn validate(cast: &Cast, manoeuvre: &Manoeuvre, pace: Pace) -> Result<(), RuleError> {
+    if let Some(index) = cast.opportunists.iter().position(|(_, o)| o.attack.is_some()) {
+        return Err(RuleError::invalid(format!("opportunities[{index}].attack"), "only a Repeated Attack has several attacks"));
+    }
     if !cast.opportunists.is_empty() && !manoeuvre.provokes() {
         return Err(RuleError::invalid("opportunities", format!("{} does not provoke Opportunity Actions", manoeuvre.name())));
     }
@@ -285,7 +318,11 @@ fn validate(cast: &Cast, manoeuvre: &Manoeuvre, pace: Pace) -> Result<(), RuleEr
         return Err(RuleError::invalid("pace", "an Immediate action needs a trigger chosen with Ready this round"));
     }
     match manoeuvre {
-        Manoeuvre::Miscellaneous { description, .. } | Manoeuvre::Complementary { description } => text("manoeuvre.description", description),
+        Manoeuvre::Miscellaneous { description, item, .. } | Manoeuvre::Complementary { description, item } => {
+            text("manoeuvre.description", description)?;
+            let complementary = matches!(manoeuvre, Manoeuvre::Complementary { .. });
+            item.as_ref().map_or(Ok(()), |item| handle(&mut cast.actor.clone(), item, complementary, "manoeuvre.item").map(|_| ()))
+        }
         Manoeuvre::Ready { trigger, .. } => text("manoeuvre.trigger", trigger),
         Manoeuvre::Standup if !cast.actor.state.prone => {
             Err(RuleError::invalid("manoeuvre", format!("{} is not Prone", cast.actor.name)))
@@ -307,7 +344,7 @@ fn text(field: &str, value: &str) -> Result<(), RuleError> {
 }
 
 /// As many Complementary actions as actions this round (arrgs.txt, "Complementary Actions").
-fn complementary(actor: &mut Fighter, scene: &Scene, description: &str) -> Result<ManoeuvreResult, RuleError> {
+fn complementary(actor: &mut Fighter, scene: &Scene, description: &str, item: Option<&Handling>) -> Result<ManoeuvreResult, RuleError> {
     ensure_can_act(actor, scene)?;
     let round = &mut actor.state.round;
     if round.complementary >= round.actions {
@@ -318,10 +355,16 @@ fn complementary(actor: &mut Fighter, scene: &Scene, description: &str) -> Resul
         return Err(RuleError::invalid("manoeuvre", message));
     }
     round.complementary += 1;
-    Ok(ManoeuvreResult::Complementary { description: description.to_owned() })
+    let item = item.map(|item| moved(actor, item, true)).transpose()?;
+    Ok(ManoeuvreResult::Complementary { description: description.to_owned(), item })
 }
 
-fn roll(actor: &mut Fighter, kind: CheckKind, ability: Option<Ability>, bonuses: &Bonuses, penalty: Option<Modifier>, dice: &mut Dice, purpose: &str) -> Result<Check, RuleError> {
+fn moved(actor: &mut Fighter, item: &Handling, complementary: bool) -> Result<ItemMoved, RuleError> {
+    let place = handle(actor, item, complementary, "manoeuvre.item")?;
+    Ok(ItemMoved { item: item.item.clone(), place })
+}
+
+pub(crate) fn roll(actor: &mut Fighter, kind: CheckKind, ability: Option<Ability>, bonuses: &Bonuses, penalty: Option<Modifier>, dice: &mut Dice, purpose: &str) -> Result<Check, RuleError> {
     let mut modifiers = standing_modifiers(actor, kind, ability, bonuses, true);
     modifiers.extend(penalty);
     modifiers.extend(take_assist(actor, kind));
@@ -347,12 +390,8 @@ fn perform(cast: &mut Cast, manoeuvre: &Manoeuvre, penalty: Option<Modifier>, sc
         }
         Manoeuvre::Counterspell { .. } => {
             let caster = cast.other.as_mut().ok_or_else(|| RuleError::invalid("manoeuvre.caster_id", "needs the caster"))?;
-            let caster_reaction = react(caster, multiple_actions(caster.state.round.points_used()), dice)?;
-            let mut modifiers = standing_modifiers(caster, CheckKind::Spell, None, &Bonuses::default(), true);
-            modifiers.extend(multiple_actions(caster.state.round.points_used()));
-            let dc = Check::reaction(CheckKind::Spell, modifiers, None).result;
-            let check = roll(actor, CheckKind::Spell, None, &Bonuses::default(), penalty, dice, "Counterspell")?;
-            ManoeuvreResult::Counterspell { caster_reaction, test: pass_fail(check, dc) }
+            let (caster_reaction, test) = super::spells::counter_check(actor, caster, &Bonuses::default(), penalty, dice)?;
+            ManoeuvreResult::Counterspell { caster_reaction, test }
         }
         Manoeuvre::DismissSpell { spell_level } => {
             let check = roll(actor, CheckKind::Spell, None, &Bonuses::default(), penalty, dice, "Dismiss Spell")?;
@@ -360,7 +399,9 @@ fn perform(cast: &mut Cast, manoeuvre: &Manoeuvre, penalty: Option<Modifier>, sc
             let success = check.result > dc;
             ManoeuvreResult::DismissSpell { test: PassFail { check, dc, success } }
         }
-        Manoeuvre::Miscellaneous { description, check } => miscellaneous(actor, description, check.as_ref(), penalty, dice)?,
+        Manoeuvre::Miscellaneous { description, check, item } => {
+            miscellaneous(actor, description, check.as_ref(), item.as_ref(), penalty, dice)?
+        }
         Manoeuvre::Mount { mount_personality, bonuses } => {
             let check = roll(actor, CheckKind::Other, None, bonuses, penalty, dice, "Mount (Ride)")?;
             ManoeuvreResult::Mount { test: pass_fail(check, 10 + mount_personality.get()) }
@@ -423,14 +464,17 @@ fn change_reach(actor: &mut Fighter, change: i32, penalty: Option<Modifier>, dic
     Ok(ManoeuvreResult::ChangeReach { test, success_value, shift: actor.state.reach_shift, threat_range: [min, max] })
 }
 
-fn miscellaneous(actor: &mut Fighter, description: &str, gm: Option<&GmCheck>, penalty: Option<Modifier>, dice: &mut Dice) -> Result<ManoeuvreResult, RuleError> {
+fn miscellaneous(actor: &mut Fighter, description: &str, gm: Option<&GmCheck>, item: Option<&Handling>, penalty: Option<Modifier>, dice: &mut Dice) -> Result<ManoeuvreResult, RuleError> {
+    let description = description.to_owned();
     let Some(gm) = gm else {
-        return Ok(ManoeuvreResult::Miscellaneous { description: description.to_owned(), test: None, success_value: None });
+        let item = item.map(|item| moved(actor, item, false)).transpose()?;
+        return Ok(ManoeuvreResult::Miscellaneous { description, test: None, success_value: None, item });
     };
     let check = roll(actor, gm.kind, None, &gm.bonuses, penalty, dice, "Miscellaneous")?;
     let test = pass_fail(check, gm.dc.get());
     let success_value = gm.success_value.map(|base| base.get() + (test.check.result - test.dc));
-    Ok(ManoeuvreResult::Miscellaneous { description: description.to_owned(), test: Some(test), success_value })
+    let item = item.filter(|_| test.success).map(|item| moved(actor, item, false)).transpose()?;
+    Ok(ManoeuvreResult::Miscellaneous { description, test: Some(test), success_value, item })
 }
 
 /// Movement: Athletics against DC 10 (passive for natural movement), Success Value = Movement

@@ -35,6 +35,10 @@ pub struct CombatState {
     pub end_of_round_done: u32,
     /// What the combatant has used this round; cleared at the End of Round.
     pub round: RoundUse,
+    /// The items tracked (held, carried, dropped; their damage): copied from the stat block's
+    /// `items` when the combatant is first touched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<super::items::TrackedItem>>,
 }
 
 /// Points, actions and one-round modifiers of the current round.
@@ -138,6 +142,23 @@ impl CombatState {
         for (index, penalty) in round.penalties.iter().enumerate() {
             let value = penalty.modifier.value.into();
             within(at(&format!("round.penalties[{index}].modifier.value")), value, -100, 100)?;
+        }
+        self.check_item_bounds(field)
+    }
+
+    fn check_item_bounds(&self, field: &str) -> Result<(), crate::rulesets::RuleError> {
+        let items = self.items.as_deref().unwrap_or_default();
+        let at = |name: String| format!("{field}.items{name}");
+        within(at(String::new()), i64::try_from(items.len()).unwrap_or(i64::MAX), 0, super::items::MAX_ITEMS as i64)?;
+        for (index, item) in items.iter().enumerate() {
+            if item.name.trim().is_empty() || item.name.chars().count() > 100 {
+                let message = "must be 1 to 100 characters and not blank";
+                return Err(crate::rulesets::RuleError::invalid(at(format!("[{index}].name")), message));
+            }
+            within(at(format!("[{index}].damage_taken")), item.damage_taken.into(), 0, 20_000)?;
+            if let Some(vitality) = item.vitality {
+                within(at(format!("[{index}].vitality")), vitality.into(), 1, 10_000)?;
+            }
         }
         Ok(())
     }

@@ -267,6 +267,10 @@ pub struct Stats {
     /// Number of legs, for Trip (default 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legs: Option<Score<0, 100>>,
+    /// Items on joining: held in the hands unless `"held": false` (for Disarm, Sunder and
+    /// Staggered); at most 20.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<super::items::ItemSpec>,
 }
 
 fn is_default_abilities(abilities: &Abilities) -> bool {
@@ -316,6 +320,8 @@ struct StatsWire {
     reach: Option<Score<0, 20>>,
     #[serde(default)]
     legs: Option<Score<0, 100>>,
+    #[serde(default)]
+    items: Vec<super::items::ItemSpec>,
 }
 
 impl TryFrom<StatsWire> for Stats {
@@ -341,6 +347,7 @@ impl TryFrom<StatsWire> for Stats {
             threat_range: wire.threat_range,
             reach: wire.reach,
             legs: wire.legs,
+            items: wire.items,
         };
         stats.check()?;
         Ok(stats)
@@ -369,6 +376,7 @@ impl Stats {
             threat_range: None,
             reach: None,
             legs: None,
+            items: Vec::new(),
         }
     }
 
@@ -395,6 +403,7 @@ impl Stats {
         if self.size() == Size::Medium && self.size_modifier() != 0 {
             return Err("size_modifier: a Medium creature has no Size modifier".into());
         }
+        super::items::check_specs(&self.items)?;
         super::damage_types::check_lists(&self.resistances, &self.vulnerabilities)
     }
 

@@ -17,13 +17,17 @@
 //! - Only damaging attacks inflict Dying on a critical hit; Disarm, Sunder, Trip and Reposition
 //!   replace the damage.
 //! - Reposition's collision costs Vitality directly (1 per square), not typed damage.
-//! - Sunder: an item is Broken once its damage reaches half its Vitality, destroyed at all of it.
+//! - Sunder: an item is Broken once its damage reaches half its Vitality, destroyed at all of it;
+//!   the item's damage is kept in the target's state (see `items`).
+//! - Disarm knocks the named item (or the only one held) out of the target's hands.
 
 use super::attack::{AttackLine, AttackRoll, roll_attack};
 use super::check::{Against, Check, CheckMode, against_mover, magnitude, multiple_actions, size_modifier, standing_modifiers};
 use super::damage_types::{DamageSteps, apply_resistance};
 use super::economy::{Pace, Spend, spend};
 use super::fighter::{Fighter, Scene, Standing};
+pub use super::items::{Item, ItemState};
+use super::items::{disarm_target, knock_away, sunder, sunder_target};
 use super::modifier::{Modifier, ModifierCode};
 use super::stats::{Bonuses, CheckKind};
 use super::vitality::{Exertion, SurvivalCheck, exert, inflict_dying, react};
@@ -31,7 +35,6 @@ use super::weapon::Weapon;
 use crate::dice::Dice;
 use crate::encounter::CombatantId;
 use crate::rulesets::RuleError;
-use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
 /// Which Reaction Defence is the DC.
@@ -62,19 +65,6 @@ impl DefenceKind {
     }
 }
 
-/// An item a Sunder is aimed at.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsItem))]
-#[serde(deny_unknown_fields)]
-pub struct Item {
-    pub name: String,
-    /// The item's Vitality (its 100%).
-    pub vitality: Score<1, 10_000>,
-    /// Damage it has taken before (default 0).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub damage_taken: Option<Score<0, 10_000>>,
-}
-
 /// What a Reposition pushes the target into.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsCollision))]
@@ -97,8 +87,12 @@ pub enum Effect {
     /// The Attack Manoeuvre: damage.
     #[default]
     Damage,
-    /// Disarm: the item flies Success Value squares (at most 5).
-    Disarm,
+    /// Disarm: the item flies Success Value squares (at most 5); the item named, or the only one
+    /// the target holds.
+    Disarm {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<String>,
+    },
     /// Sunder: the damage goes to an item.
     Sunder { item: Item },
     /// Trip: the target falls Prone.
@@ -114,7 +108,7 @@ impl Effect {
     pub fn name(&self) -> &'static str {
         match self {
             Self::Damage => "attack",
-            Self::Disarm => "disarm",
+            Self::Disarm { .. } => "disarm",
             Self::Sunder { .. } => "sunder",
             Self::Trip => "trip",
             Self::Reposition { .. } => "reposition",
@@ -149,16 +143,6 @@ pub struct DefenceActionReport {
     pub reduction: i32,
 }
 
-/// Item state after a Sunder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsItemState))]
-#[serde(rename_all = "snake_case")]
-pub enum ItemState {
-    Intact,
-    Broken,
-    Destroyed,
-}
-
 /// What the attack did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsStrikeResult))]
@@ -175,6 +159,9 @@ pub enum StrikeResult {
     },
     Disarm {
         squares: i32,
+        /// The item knocked out of the target's hands.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        item: Option<String>,
     },
     Sunder {
         item: String,
@@ -296,7 +283,7 @@ pub fn strike(
             return Ok(strike);
         }
     }
-    strike.result = apply_effect(target, bystander, spec, strike.final_success_value.unwrap_or(0), strike.roll.critical_hit);
+    strike.result = apply_effect(target, bystander, spec, strike.final_success_value.unwrap_or(0), strike.roll.critical_hit)?;
     Ok(strike)
 }
 
@@ -308,7 +295,7 @@ fn attack_line(attacker: &mut Fighter, target: &Fighter, spec: &StrikeSpec<'_>, 
     modifiers.extend(against_mover(target));
     let base = match spec.effect {
         Effect::Trip => None,
-        Effect::Disarm | Effect::Reposition { .. } => Some(1),
+        Effect::Disarm { .. } | Effect::Reposition { .. } => Some(1),
         Effect::Damage | Effect::Sunder { .. } => Some(base_damage(attacker, spec, scale)),
     };
     AttackLine {
@@ -372,8 +359,8 @@ fn apply_effect(
     spec: &StrikeSpec<'_>,
     success_value: i32,
     critical: bool,
-) -> StrikeResult {
-    match spec.effect {
+) -> Result<StrikeResult, RuleError> {
+    Ok(match spec.effect {
         Effect::Damage => {
             let steps = apply_resistance(success_value, &spec.weapon.types, &target.stats.resistances, &target.stats.vulnerabilities);
             target.lose_vitality(steps.damage);
@@ -382,19 +369,16 @@ fn apply_effect(
             }
             StrikeResult::Damage { steps, dying_inflicted: critical }
         }
-        Effect::Disarm => StrikeResult::Disarm { squares: success_value.min(5) },
+        Effect::Disarm { item } => {
+            let item = disarm_target(target, item.as_deref(), "effect.item")?;
+            if let Some(name) = &item {
+                knock_away(target, name);
+            }
+            StrikeResult::Disarm { squares: success_value.min(5), item }
+        }
         Effect::Sunder { item } => {
-            let before = item.damage_taken.map_or(0, Score::get);
-            let damage_taken = before.saturating_add(success_value);
-            let total = item.vitality.get();
-            let state = if damage_taken >= total {
-                ItemState::Destroyed
-            } else if damage_taken.saturating_mul(2) >= total {
-                ItemState::Broken
-            } else {
-                ItemState::Intact
-            };
-            StrikeResult::Sunder { item: item.name.clone(), damage: success_value, damage_taken, state }
+            let tracked = sunder(target, sunder_target(target, item)?, success_value);
+            StrikeResult::Sunder { item: tracked.name, damage: success_value, damage_taken: tracked.damage_taken, state: tracked.condition }
         }
         Effect::Trip => {
             target.state.prone = true;
@@ -410,7 +394,7 @@ fn apply_effect(
             }
             StrikeResult::Reposition { squares: success_value, collision_loss }
         }
-    }
+    })
 }
 
 /// Standing of a fighter.

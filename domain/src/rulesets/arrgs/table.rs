@@ -24,14 +24,16 @@ pub fn fighter(encounter: &Encounter, id: &CombatantId, field: &str) -> Result<F
     let stats = Arrgs::stats(&found.stats)
         .ok_or_else(|| EncounterError::invalid(field, format!("{} is not an arrgs combatant", found.name)))?;
     let state = Arrgs::state(&found.state).cloned().unwrap_or_else(CombatState::default);
-    Ok(Fighter {
+    let mut fighter = Fighter {
         id: found.id.clone(),
         name: found.name.clone(),
         stats: stats.clone(),
         state,
         surprised: found.flags.surprised,
         field: field.to_owned(),
-    })
+    };
+    super::items::adopt_sheet(&mut fighter);
+    Ok(fighter)
 }
 
 /// Writes a fighter's state back; a dead combatant is marked defeated (it takes no more turns).

@@ -34,7 +34,7 @@ impl Summary for ActionReport {
     fn summary(&self) -> String {
         let what = match &self.result {
             ManoeuvreResult::Wasted { reason } => format!("wasted: {reason}"),
-            ManoeuvreResult::Complementary { description } => format!("also {description}"),
+            ManoeuvreResult::Complementary { description, .. } => format!("also {description}"),
             ManoeuvreResult::Ready { points, trigger, .. } => format!("readies {points} point(s) for \"{trigger}\""),
             ManoeuvreResult::Movement { squares, movement_increment, .. } => {
                 format!("moves {squares} squares (Movement Increment {movement_increment})")

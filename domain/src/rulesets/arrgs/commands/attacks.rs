@@ -1,7 +1,8 @@
 //! `attacks`: the Attack, Charge and Repeated Attack manoeuvres with their effects, on stored
 //! combatants or inline stat blocks (arrgs.txt, "Attack Manoeuvre" and following).
 
-use super::super::attacking::{AttackReport, Cast, Manoeuvre, Opportunity, Order, Outcome, resolve};
+use super::super::attacking::{AttackReport, Cast, Counter, Manoeuvre, Opportunity, Order, Outcome, resolve};
+use super::super::spells::CounterspellAction;
 use super::super::economy::Pace;
 use super::super::fighter::{Fighter, Scene};
 use super::super::state::CombatState;
@@ -67,6 +68,9 @@ pub struct AttackRequest {
     /// Opportunity attacks the manoeuvre provokes, made before it resolves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub opportunities: Vec<Opportunity>,
+    /// An Immediate Counterspell against this spell attack, made before its check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterspell: Option<CounterspellAction>,
 }
 
 /// A combatant sent inline.
@@ -93,6 +97,7 @@ impl InlineCombatant {
         state.check_bounds(&format!("{field}.state"))?;
         let mut fighter = Fighter::new(CombatantId(default_name.to_owned()), name, self.stats, field);
         fighter.state = state;
+        super::super::items::adopt_sheet(&mut fighter);
         Ok(fighter)
     }
 }
@@ -144,7 +149,9 @@ impl Summary for AttackReport {
                             let dying = if *dying_inflicted { ", Dying" } else { "" };
                             format!("hits{crit} for {} damage{dying}", steps.damage)
                         }
-                        StrikeResult::Disarm { squares } => format!("disarms, the item flies {squares} squares"),
+                        StrikeResult::Disarm { squares, item } => {
+                            format!("disarms, the {} flies {squares} squares", item.as_deref().unwrap_or("item"))
+                        }
                         StrikeResult::Sunder { item, damage, state, .. } => format!("deals {damage} to the {item} ({state:?})"),
                         StrikeResult::Trip { .. } => "trips: Prone".to_owned(),
                         StrikeResult::Reposition { squares, .. } => format!("moves the target {squares} squares"),
@@ -195,18 +202,23 @@ impl Command for Attacks {
             target: fighter(encounter, &request.target_id, "target_id")?,
             opportunists: Vec::new(),
             bystander: None,
+            counter: None,
         };
         for (index, opportunity) in request.opportunities.iter().enumerate() {
             let field = format!("opportunities[{index}].combatant_id");
             ensure_distinct(&opportunity.combatant_id, &request.attacker_id, &field)?;
-            if request.opportunities[..index].iter().any(|o| o.combatant_id == opportunity.combatant_id) {
-                return Err(EncounterError::invalid(field, "listed twice"));
+            let same = |o: &Opportunity| o.combatant_id == opportunity.combatant_id && o.before_attack() == opportunity.before_attack();
+            if request.opportunities[..index].iter().any(same) {
+                return Err(EncounterError::invalid(field, "listed twice for the same attack"));
             }
             cast.opportunists.push((fighter(encounter, &opportunity.combatant_id, &field)?, opportunity.clone()));
         }
         if let Some(id) = request.effect.bystander() {
             ensure_distinct(id, &request.target_id, "effect.collision.combatant_id")?;
             cast.bystander = Some(fighter(encounter, id, "effect.collision.combatant_id")?);
+        }
+        if let Some(action) = &request.counterspell {
+            cast.counter = Some(counter(encounter, &request, action)?);
         }
         let order = Order {
             manoeuvre: request.manoeuvre,
@@ -226,11 +238,14 @@ impl Command for Attacks {
         let mut draft = encounter.clone();
         store(&mut draft, &cast.attacker)?;
         store(&mut draft, &cast.target)?;
-        for (opportunist, _) in &cast.opportunists {
+        for (opportunist, _) in cast.opportunists.iter().filter(|(o, _)| o.id != request.target_id) {
             store(&mut draft, opportunist)?;
         }
         if let Some(bystander) = &cast.bystander {
             store(&mut draft, bystander)?;
+        }
+        if let Some(by) = cast.counter.as_ref().and_then(|c| c.by.as_ref()) {
+            store(&mut draft, by)?;
         }
         *encounter = draft;
         let event = Event::AttackResolved {
@@ -240,6 +255,19 @@ impl Command for Attacks {
         };
         Ok((vec![event], report))
     }
+}
+
+/// The counterspeller: the target itself, or a combatant not otherwise in the attack.
+fn counter(encounter: &Encounter, request: &AttackRequest, action: &CounterspellAction) -> Result<Counter, EncounterError> {
+    let field = "counterspell.combatant_id";
+    ensure_distinct(&action.combatant_id, &request.attacker_id, field)?;
+    let busy = request.opportunities.iter().any(|o| o.combatant_id == action.combatant_id)
+        || request.effect.bystander() == Some(&action.combatant_id);
+    if busy {
+        return Err(EncounterError::invalid(field, "already takes part in this attack another way"));
+    }
+    let by = (action.combatant_id != request.target_id).then(|| fighter(encounter, &action.combatant_id, field)).transpose()?;
+    Ok(Counter { by, action: action.clone() })
 }
 
 impl Stateless for Attacks {
@@ -256,7 +284,7 @@ impl Stateless for Attacks {
         let attacker = request.attacker.fighter("attacker", "attacker")?;
         let target = request.target.fighter("target", "target")?;
         let scene = Scene { round: 1, surprise_round: false, current: Some(attacker.id.clone()), options: Default::default() };
-        let mut cast = Cast { attacker, target, opportunists: Vec::new(), bystander: None };
+        let mut cast = Cast { attacker, target, opportunists: Vec::new(), bystander: None, counter: None };
         let order = Order {
             manoeuvre: request.manoeuvre,
             effect: request.effect,

@@ -4,13 +4,15 @@
 //!
 //! Decisions:
 //! - Staggered [n] and Dying [n] are set to the number given (0 removes them); Unconscious and
-//!   Prone are switched on or off.
+//!   Prone are switched on or off. Staggered down to 0 Action Points drops every item held.
 //! - Revitalisation raises Current Vitality up to the Total Vitality ("Vitality").
 //! - The waking check (DC = negative Vitality + applications of Dying) is refused while the
 //!   character is Dying ("Unconscious").
 
+use super::super::economy::staggered_to_zero;
 use super::super::fighter::Standing;
-use super::super::table::{fighter, store};
+use super::super::items::drop_all_held;
+use super::super::table::{fighter, scene, store};
 use super::super::vitality::{SurvivalCheck, wake_check};
 use super::super::{Arrgs, Report};
 use super::event_report;
@@ -52,6 +54,9 @@ pub struct ConditionReport {
     pub change: ConditionChange,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wake_check: Option<SurvivalCheck>,
+    /// Items dropped: Staggered to 0 Action Points drops all items held.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
     pub standing: Standing,
     /// Every die rolled, in order, with its purpose.
     pub dice: Vec<crate::dice::DieRoll>,
@@ -62,7 +67,8 @@ impl Summary for ConditionReport {
         let check = self.wake_check.as_ref().map_or(String::new(), |c| {
             format!(" (check {} vs DC {}: {})", c.check.result, c.dc, c.outcome)
         });
-        format!("{}{check}: {}", self.standing.name, self.standing.describe())
+        let dropped = if self.dropped.is_empty() { String::new() } else { format!("; drops {}", self.dropped.join(", ")) };
+        format!("{}{check}: {}{dropped}", self.standing.name, self.standing.describe())
     }
 }
 
@@ -83,8 +89,14 @@ impl Command for Conditions {
         ensure_ruleset::<Arrgs>(encounter)?;
         let mut one = fighter(encounter, &request.combatant_id, "combatant_id")?;
         let mut wake = None;
+        let mut dropped = Vec::new();
         match &request.change {
-            ConditionChange::Staggered { applications } => one.state.staggered = applications.get().unsigned_abs(),
+            ConditionChange::Staggered { applications } => {
+                one.state.staggered = applications.get().unsigned_abs();
+                if staggered_to_zero(&one, &scene(encounter)) {
+                    dropped = drop_all_held(&mut one);
+                }
+            }
             ConditionChange::Dying { applications } => {
                 one.total_vitality()?;
                 one.state.dying = applications.get().unsigned_abs();
@@ -110,7 +122,8 @@ impl Command for Conditions {
         let mut draft = encounter.clone();
         store(&mut draft, &one)?;
         *encounter = draft;
-        let report = ConditionReport { change: request.change, wake_check: wake, standing: one.standing(), dice: dice.rolls().to_vec() };
+        let report =
+            ConditionReport { change: request.change, wake_check: wake, dropped, standing: one.standing(), dice: dice.rolls().to_vec() };
         let event = Event::ActionTaken {
             combatant_id: request.combatant_id,
             action: "condition".into(),

@@ -277,6 +277,8 @@ fn complementary_actions_follow_actions_and_cost_nothing() {
 
 use super::area::AreaAttacks;
 
+mod gaps;
+
 const MAGE: &str = r#"{"agility": 11, "initiative": 20, "vitality": 14, "abilities": {"intellect": 3}, "checks": {"spell": {"skill": 3}}}"#;
 
 #[test]
@@ -335,7 +337,7 @@ fn disarm_sunder_and_reposition_replace_the_damage() {
     // Disarm: d20 15 + 6 = 21 vs 12 → 1 + 9 = 10 → at most 5 squares.
     let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
     let disarm = json!({"attacker_id": "Hero", "target_id": "Troll", "weapon": longsword(), "effect": {"type": "disarm"}});
-    assert_eq!(first(&run::<Attacks>(&mut encounter, disarm, vec![15]).unwrap().1), StrikeResult::Disarm { squares: 5 });
+    assert_eq!(first(&run::<Attacks>(&mut encounter, disarm, vec![15]).unwrap().1), StrikeResult::Disarm { squares: 5, item: None });
     // Sunder a shield (20, 5 taken): 10 + 6 = 16 → 6 + 4 = 10 → 15 ≥ half: Broken.
     let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
     let sunder = json!({"attacker_id": "Hero", "target_id": "Troll", "weapon": longsword(),
