@@ -256,6 +256,11 @@ pub fn resolve(cast: &mut Cast, order: &Order, scene: &Scene, dice: &mut Dice) -
         } else {
             range_mods.extend(spent.penalty.clone());
             let (strikes, stopped) = strikes(cast, order, weapon, range_mods, scene, dice, &mut report.opportunities)?;
+            if let (Some(duration), Some(first)) = (weapon.duration, strikes.first())
+                && first.roll.succeeded()
+            {
+                super::spells::begin(&mut cast.attacker, &weapon.name, weapon.spell_level.map_or(0, Score::get), duration, scene.round);
+            }
             report.outcome = Outcome::Resolved { strikes };
             report.interrupted = stopped;
         }

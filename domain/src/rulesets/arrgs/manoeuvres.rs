@@ -29,6 +29,7 @@ use super::check::{Check, standing_modifiers, take_assist};
 use super::economy::{Pace, Points, Spend, ensure_can_act, ready, spend};
 use super::fighter::{Fighter, Scene, Standing};
 use super::items::{Handling, Place, handle};
+use super::spells;
 use super::modifier::{Modifier, ModifierCode};
 use super::state::Assist;
 use super::stats::{Ability, Bonuses, CheckKind};
@@ -72,14 +73,30 @@ pub enum Manoeuvre {
     /// 1 AP: move the Threat Range (Melee Weaponry, DC 10).
     ChangeReach { change: Score<-20, 20> },
     /// 1 AP: Spell Attack check against 10 + spell level.
-    ControlSpell { spell_level: Score<0, 9> },
+    ControlSpell {
+        /// The spell's level; taken from the spell in effect when `spell` names one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spell_level: Option<Score<0, 9>>,
+        /// A spell in effect under the actor's control.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spell: Option<String>,
+    },
     /// 2 AP: Spell Attack check against the caster's Reaction Spell Attack check.
     Counterspell {
         #[cfg_attr(feature = "schema", schema(value_type = String))]
         caster_id: CombatantId,
+        /// A spell in effect under the caster's control: a success seizes control of it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spell: Option<String>,
     },
     /// 1 AP: Spell check exceeding 10 + spell level.
-    DismissSpell { spell_level: Score<0, 9> },
+    DismissSpell {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spell_level: Option<Score<0, 9>>,
+        /// A spell in effect under the actor's control: a success ends it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spell: Option<String>,
+    },
     /// 1 AP: any interaction; a check only when the GM asks for one.
     Miscellaneous {
         description: String,
@@ -202,9 +219,22 @@ pub struct ItemMoved {
 pub enum ManoeuvreResult {
     AidAnother { test: PassFail, success_value: i32, ally: String, assisted: Option<i32> },
     ChangeReach { test: PassFail, success_value: i32, shift: i32, threat_range: [i32; 2] },
-    ControlSpell { test: PassFail },
-    Counterspell { caster_reaction: Option<SurvivalCheck>, test: PassFail },
-    DismissSpell { test: PassFail },
+    ControlSpell {
+        test: PassFail,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spell: Option<String>,
+    },
+    Counterspell {
+        caster_reaction: Option<SurvivalCheck>,
+        test: PassFail,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spell: Option<String>,
+    },
+    DismissSpell {
+        test: PassFail,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spell: Option<String>,
+    },
     Miscellaneous {
         description: String,
         test: Option<PassFail>,
@@ -324,6 +354,13 @@ fn validate(cast: &Cast, manoeuvre: &Manoeuvre, pace: Pace) -> Result<(), RuleEr
             item.as_ref().map_or(Ok(()), |item| handle(&mut cast.actor.clone(), item, complementary, "manoeuvre.item").map(|_| ()))
         }
         Manoeuvre::Ready { trigger, .. } => text("manoeuvre.trigger", trigger),
+        Manoeuvre::ControlSpell { spell_level, spell } | Manoeuvre::DismissSpell { spell_level, spell } => {
+            spells::level_of(&cast.actor, spell.as_deref(), *spell_level).map(|_| ())
+        }
+        Manoeuvre::Counterspell { spell: Some(name), .. } => match &cast.other {
+            Some(caster) => spells::level_of(caster, Some(name), None).map(|_| ()),
+            None => Ok(()),
+        },
         Manoeuvre::Standup if !cast.actor.state.prone => {
             Err(RuleError::invalid("manoeuvre", format!("{} is not Prone", cast.actor.name)))
         }
@@ -384,20 +421,32 @@ fn perform(cast: &mut Cast, manoeuvre: &Manoeuvre, penalty: Option<Modifier>, sc
             aid_another(actor, ally, *check, difficulty.map_or(0, Score::get), bonuses, penalty, dice)?
         }
         Manoeuvre::ChangeReach { change } => change_reach(actor, change.get(), penalty, dice)?,
-        Manoeuvre::ControlSpell { spell_level } => {
+        Manoeuvre::ControlSpell { spell_level, spell } => {
+            let level = spells::level_of(actor, spell.as_deref(), *spell_level)?;
             let check = roll(actor, CheckKind::Spell, None, &Bonuses::default(), penalty, dice, "Control Spell")?;
-            ManoeuvreResult::ControlSpell { test: pass_fail(check, 10 + spell_level.get()) }
+            let test = pass_fail(check, 10 + level);
+            if let Some(name) = spell.as_deref().filter(|_| test.success) {
+                spells::control(actor, name, scene.round);
+            }
+            ManoeuvreResult::ControlSpell { test, spell: spell.clone() }
         }
-        Manoeuvre::Counterspell { .. } => {
+        Manoeuvre::Counterspell { spell, .. } => {
             let caster = cast.other.as_mut().ok_or_else(|| RuleError::invalid("manoeuvre.caster_id", "needs the caster"))?;
-            let (caster_reaction, test) = super::spells::counter_check(actor, caster, &Bonuses::default(), penalty, dice)?;
-            ManoeuvreResult::Counterspell { caster_reaction, test }
+            let (caster_reaction, test) = spells::counter_check(actor, caster, &Bonuses::default(), penalty, dice)?;
+            if let Some(name) = spell.as_deref().filter(|_| test.success) {
+                spells::seize(caster, actor, name, scene.round);
+            }
+            ManoeuvreResult::Counterspell { caster_reaction, test, spell: spell.clone() }
         }
-        Manoeuvre::DismissSpell { spell_level } => {
+        Manoeuvre::DismissSpell { spell_level, spell } => {
+            let level = spells::level_of(actor, spell.as_deref(), *spell_level)?;
             let check = roll(actor, CheckKind::Spell, None, &Bonuses::default(), penalty, dice, "Dismiss Spell")?;
-            let dc = 10 + spell_level.get();
+            let dc = 10 + level;
             let success = check.result > dc;
-            ManoeuvreResult::DismissSpell { test: PassFail { check, dc, success } }
+            if let Some(name) = spell.as_deref().filter(|_| success) {
+                spells::dismiss(actor, name);
+            }
+            ManoeuvreResult::DismissSpell { test: PassFail { check, dc, success }, spell: spell.clone() }
         }
         Manoeuvre::Miscellaneous { description, check, item } => {
             miscellaneous(actor, description, check.as_ref(), item.as_ref(), penalty, dice)?

@@ -13,6 +13,7 @@
 //! - The round's penalties (Multiple Actions, Repeated Attack, Charge, Movement Increment) end
 //!   when the End of Round begins, so its checks carry none of them.
 //! - The Surprised condition ends at the surprise round's End of Round.
+//! - Concentration spells not controlled this round end ("Control Spell Manoeuvre").
 
 use super::damage_types::{DamageSteps, apply_resistance};
 use super::damage_types::DamageType;
@@ -45,6 +46,9 @@ pub struct EndOfRoundEntry {
     pub dying: Option<SurvivalCheck>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub staggered: Option<SurvivalCheck>,
+    /// Concentration spells that ended: no Control Spell this round.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spells_ended: Vec<String>,
     pub standing: Standing,
 }
 
@@ -76,6 +80,9 @@ impl crate::rulesets::Summary for EndOfRoundReport {
                     let verdict = if check.success { "passes" } else { "fails" };
                     bits.push(format!("{verdict} {} DC {} ({})", check.check.result, check.dc, check.outcome));
                 }
+                if !entry.spells_ended.is_empty() {
+                    bits.push(format!("loses {} (no Control Spell this round)", entry.spells_ended.join(", ")));
+                }
                 format!("{} {} → {}", entry.standing.name, bits.join(", "), entry.standing.describe())
             })
             .collect();
@@ -92,7 +99,7 @@ impl crate::rulesets::Summary for EndOfRoundReport {
 /// One fighter's End of Round checks (arrgs.txt, "Dying [n]", "Staggered [n]", "Movement
 /// Increment"). The round's points and penalties are cleared before the checks: they last until
 /// the End of Round.
-pub fn process(fighter: &mut Fighter, dice: &mut Dice) -> Result<Option<EndOfRoundEntry>, DiceError> {
+pub fn process(fighter: &mut Fighter, round: u32, dice: &mut Dice) -> Result<Option<EndOfRoundEntry>, DiceError> {
     let alive = !fighter.is_dead();
     let acceleration = if alive { acceleration(fighter) } else { None };
     fighter.state.last_increment = fighter.movement_increment();
@@ -107,8 +114,9 @@ pub fn process(fighter: &mut Fighter, dice: &mut Dice) -> Result<Option<EndOfRou
     } else {
         None
     };
-    let entry = (acceleration.is_some() || dying.is_some() || staggered.is_some())
-        .then(|| EndOfRoundEntry { acceleration, dying, staggered, standing: fighter.standing() });
+    let spells_ended = super::spells::lapse(fighter, round);
+    let entry = (acceleration.is_some() || dying.is_some() || staggered.is_some() || !spells_ended.is_empty())
+        .then(|| EndOfRoundEntry { acceleration, dying, staggered, spells_ended, standing: fighter.standing() });
     Ok(entry)
 }
 
@@ -144,7 +152,7 @@ pub fn run(encounter: &mut Encounter, dice: &mut Dice, automatic: bool) -> Resul
         if one.state.end_of_round_done == round {
             continue;
         }
-        if let Some(entry) = process(&mut one, dice)? {
+        if let Some(entry) = process(&mut one, round, dice)? {
             entries.push(entry);
         }
         one.state.end_of_round_done = round;

@@ -1,5 +1,6 @@
 //! Counterspell against a spell being cast (arrgs.txt, "Counterspell Manoeuvre", "Immediate
-//! Actions"): an Immediate action made inside the spell attack it answers.
+//! Actions"): an Immediate action made inside the spell attack it answers. Spells in effect and
+//! who controls them ("Control Spell Manoeuvre", "Dismiss Spell Manoeuvre").
 //!
 //! Decisions:
 //! - The counterspeller pays 2 AAP and 1 Vitality (an Immediate action), after the caster paid
@@ -13,6 +14,14 @@
 //!   tracked (the GM checks them).
 //! - A Repeated Attack of spells cannot be countered as a whole: each cast would need its own
 //!   Counterspell, which the request does not carry; it is refused.
+//! - A spell attack whose weapon has a `duration` (`lasting` or `concentration`) and whose first
+//!   attack succeeds comes into effect under its caster's control (one per name; casting again
+//!   replaces it). Casting counts as controlling it that round.
+//! - Control Spell, Dismiss Spell and Counterspell may name a spell in effect (`spell`): its
+//!   level is the tracked one. Control keeps a Concentration spell for the round; Dismiss ends
+//!   it; Counterspell moves it to the counterspeller's control. Without a name they report the
+//!   check only (a spell the encounter does not track).
+//! - At the End of Round a Concentration spell not controlled that round ends.
 
 use super::check::{Check, multiple_actions, standing_modifiers};
 use super::economy::{Pace, Spend, spend};
@@ -113,4 +122,99 @@ pub fn counterspell(counterer: &mut Fighter, caster: &mut Fighter, action: &Coun
         report.test = Some(test);
     }
     Ok(report)
+}
+
+/// How long a spell lasts once cast (arrgs.txt, "Control Spell Manoeuvre": persistent effects
+/// and Concentration). Absent on the weapon: Instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsSpellDuration))]
+#[serde(rename_all = "snake_case")]
+pub enum SpellDuration {
+    /// Stays in effect until dismissed or countered.
+    Lasting,
+    /// Ends at an End of Round unless Control Spell was used on it that round.
+    Concentration,
+}
+
+/// Most spells one combatant may control at once.
+pub const MAX_SPELLS: usize = 20;
+
+/// A spell in effect, kept on its controller.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsSpellInEffect))]
+pub struct SpellInEffect {
+    pub name: String,
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 9))]
+    pub level: i32,
+    pub duration: SpellDuration,
+    /// The last round it was cast or controlled.
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000000))]
+    pub controlled_round: u32,
+}
+
+impl Fighter {
+    fn spell_index(&self, name: &str) -> Option<usize> {
+        self.state.spells.iter().position(|spell| spell.name == name)
+    }
+}
+
+/// A cast spell with a duration comes into effect under its caster's control (replacing one of
+/// the same name).
+pub fn begin(caster: &mut Fighter, name: &str, level: i32, duration: SpellDuration, round: u32) {
+    let spell = SpellInEffect { name: name.to_owned(), level, duration, controlled_round: round };
+    take_control(caster, spell);
+}
+
+fn take_control(controller: &mut Fighter, spell: SpellInEffect) {
+    match controller.spell_index(&spell.name) {
+        Some(index) => controller.state.spells[index] = spell,
+        None if controller.state.spells.len() < MAX_SPELLS => controller.state.spells.push(spell),
+        None => {}
+    }
+}
+
+/// The level of the spell a manoeuvre is aimed at: the named spell the fighter controls, or the
+/// level sent. Refuses naming `manoeuvre.spell` / `manoeuvre.spell_level`.
+pub fn level_of(controller: &Fighter, spell: Option<&str>, level: Option<Score<0, 9>>) -> Result<i32, RuleError> {
+    let Some(name) = spell else {
+        return level.map(Score::get).ok_or_else(|| RuleError::invalid("manoeuvre.spell_level", "name a spell in effect or give its level"));
+    };
+    let index = controller
+        .spell_index(name)
+        .ok_or_else(|| RuleError::invalid("manoeuvre.spell", format!("{} controls no spell named {name}", controller.name)))?;
+    let known = controller.state.spells[index].level;
+    match level.map(Score::get) {
+        Some(sent) if sent != known => Err(RuleError::invalid("manoeuvre.spell_level", format!("{name} is a level {known} spell"))),
+        _ => Ok(known),
+    }
+}
+
+/// Control Spell succeeded: a Concentration spell persists this round.
+pub fn control(controller: &mut Fighter, name: &str, round: u32) {
+    if let Some(index) = controller.spell_index(name) {
+        controller.state.spells[index].controlled_round = round;
+    }
+}
+
+/// Dismiss Spell succeeded: the spell ends.
+pub fn dismiss(controller: &mut Fighter, name: &str) {
+    controller.state.spells.retain(|spell| spell.name != name);
+}
+
+/// Counterspell succeeded against a spell in effect: the counterspeller controls it now.
+pub fn seize(from: &mut Fighter, to: &mut Fighter, name: &str, round: u32) {
+    if let Some(index) = from.spell_index(name) {
+        let mut spell = from.state.spells.remove(index);
+        spell.controlled_round = round;
+        take_control(to, spell);
+    }
+}
+
+/// End of Round: Concentration spells not controlled this round end. Returns their names.
+pub fn lapse(controller: &mut Fighter, round: u32) -> Vec<String> {
+    let (ended, kept): (Vec<SpellInEffect>, Vec<SpellInEffect>) = std::mem::take(&mut controller.state.spells)
+        .into_iter()
+        .partition(|spell| spell.duration == SpellDuration::Concentration && spell.controlled_round < round);
+    controller.state.spells = kept;
+    ended.into_iter().map(|spell| spell.name).collect()
 }

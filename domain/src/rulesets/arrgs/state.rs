@@ -39,6 +39,9 @@ pub struct CombatState {
     /// `items` when the combatant is first touched.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<Vec<super::items::TrackedItem>>,
+    /// Spells in effect under this combatant's control.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spells: Vec<super::spells::SpellInEffect>,
 }
 
 /// Points, actions and one-round modifiers of the current round.
@@ -143,7 +146,18 @@ impl CombatState {
             let value = penalty.modifier.value.into();
             within(at(&format!("round.penalties[{index}].modifier.value")), value, -100, 100)?;
         }
-        self.check_item_bounds(field)
+        self.check_item_bounds(field)?;
+        self.check_spell_bounds(field)
+    }
+
+    fn check_spell_bounds(&self, field: &str) -> Result<(), crate::rulesets::RuleError> {
+        let count = i64::try_from(self.spells.len()).unwrap_or(i64::MAX);
+        within(format!("{field}.spells"), count, 0, super::spells::MAX_SPELLS as i64)?;
+        for (index, spell) in self.spells.iter().enumerate() {
+            within(format!("{field}.spells[{index}].level"), spell.level.into(), 0, 9)?;
+            within(format!("{field}.spells[{index}].controlled_round"), spell.controlled_round.into(), 0, 1_000_000)?;
+        }
+        Ok(())
     }
 
     fn check_item_bounds(&self, field: &str) -> Result<(), crate::rulesets::RuleError> {

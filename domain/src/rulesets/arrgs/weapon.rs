@@ -58,6 +58,9 @@ pub struct Weapon {
     /// A spell's level: base difficulty 10 + level, Vitality cost = level (at least 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spell_level: Option<Score<0, 9>>,
+    /// A spell that stays in effect once cast: `lasting` or `concentration` (default Instant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<super::spells::SpellDuration>,
     /// A Circumstance bonus the weapon grants to Trip.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trip_bonus: Option<Score<0, 10>>,
@@ -103,6 +106,9 @@ impl Weapon {
         }
         super::damage_types::check_types(&format!("{field}.types"), &self.types)
             .map_err(|message| RuleError::invalid(format!("{field}.types"), message))?;
+        if self.duration.is_some() && self.kind != AttackKind::Spell {
+            return Err(RuleError::invalid(format!("{field}.duration"), "only spells last"));
+        }
         if self.spell_level.is_some() && self.kind != AttackKind::Spell {
             return Err(RuleError::invalid(format!("{field}.spell_level"), "only spells have a level"));
         }

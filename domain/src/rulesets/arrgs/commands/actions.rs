@@ -54,9 +54,9 @@ impl Summary for ActionReport {
                 Some(test) => format!("{description}: check {} vs DC {}, {}", test.check.result, test.dc, verdict(test.success)),
                 None => description.clone(),
             },
-            ManoeuvreResult::ControlSpell { test }
+            ManoeuvreResult::ControlSpell { test, .. }
             | ManoeuvreResult::Counterspell { test, .. }
-            | ManoeuvreResult::DismissSpell { test }
+            | ManoeuvreResult::DismissSpell { test, .. }
             | ManoeuvreResult::Mount { test } => {
                 format!("check {} vs DC {}: {}", test.check.result, test.dc, verdict(test.success))
             }
@@ -92,7 +92,7 @@ impl Command for Actions {
         }
         let other = match &request.manoeuvre {
             Manoeuvre::AidAnother { ally_id, .. } => Some((ally_id, "manoeuvre.ally_id")),
-            Manoeuvre::Counterspell { caster_id } => Some((caster_id, "manoeuvre.caster_id")),
+            Manoeuvre::Counterspell { caster_id, .. } => Some((caster_id, "manoeuvre.caster_id")),
             _ => None,
         };
         let mut cast = Cast { actor: fighter(encounter, &request.combatant_id, "combatant_id")?, other: None, opportunists: Vec::new() };

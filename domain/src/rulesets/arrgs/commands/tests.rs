@@ -382,14 +382,14 @@ fn spell_manoeuvres_are_pass_fail_and_dismiss_must_exceed() {
     let act = |manoeuvre: Value| json!({"combatant_id": "Mage", "manoeuvre": manoeuvre, "pace": "standard"});
     // Control Spell level 2: 5 + 6 = 11 < 12.
     let (_, control) = run::<Actions>(&mut encounter, act(json!({"type": "control_spell", "spell_level": 2})), vec![5]).unwrap();
-    assert!(matches!(control.result, ManoeuvreResult::ControlSpell { ref test } if !test.success && test.dc == 12));
+    assert!(matches!(control.result, ManoeuvreResult::ControlSpell { ref test, .. } if !test.success && test.dc == 12));
     // Counterspell (2 AP) against the Shaman's Reaction Spell check 10 + 4 = 14: 8 + 6 = 14 succeeds.
     let (_, counter) = run::<Actions>(&mut encounter, act(json!({"type": "counterspell", "caster_id": "Shaman"})), vec![8]).unwrap();
     assert!(matches!(counter.result, ManoeuvreResult::Counterspell { ref test, .. } if test.success && test.dc == 14));
     // Dismiss Spell level 1 on a Swift action: 5 + 6 = 11 does not exceed 11.
     let dismiss = json!({"combatant_id": "Mage", "manoeuvre": {"type": "dismiss_spell", "spell_level": 1}, "pace": "swift"});
     let (_, dismissed) = run::<Actions>(&mut encounter, dismiss, vec![5]).unwrap();
-    assert!(matches!(dismissed.result, ManoeuvreResult::DismissSpell { ref test } if !test.success));
+    assert!(matches!(dismissed.result, ManoeuvreResult::DismissSpell { ref test, .. } if !test.success));
 }
 
 #[test]

@@ -182,3 +182,59 @@ fn the_target_may_make_the_opportunity_attack_and_keeps_both_losses() {
     assert_eq!((vitality(&encounter, "Archer"), vitality(&encounter, "Troll")), (13, 56));
     assert_eq!(state(&encounter, "Troll").round.additional_points_spent, 2);
 }
+
+fn spell(name: &str, level: u32, damage: u32, duration: &str) -> Value {
+    json!({"name": name, "kind": "spell", "damage": damage, "types": ["force"], "spell_level": level, "duration": duration})
+}
+
+fn spell_names(encounter: &Encounter, name: &str) -> Vec<String> {
+    state(encounter, name).spells.into_iter().map(|spell| spell.name).collect()
+}
+
+#[test]
+fn a_concentration_spell_ends_at_the_first_end_of_round_without_control_and_dismiss_ends_a_lasting_one() {
+    let mut encounter = fight(&[("Mage", MAGE, false), ("Troll", TROLL, false), ("Shaman", SHAMAN, false)]);
+    // Round 1. Web (level 1, Concentration): d20 10 + 6 = 16 ≥ 11, vs 12 → 2 + 4 = 6: Troll 54.
+    let web = json!({"attacker_id": "Mage", "target_id": "Troll", "weapon": spell("Web", 1, 2, "concentration")});
+    run::<Attacks>(&mut encounter, web, vec![10]).unwrap();
+    // Swift Flame Wall (level 0, lasting): 16 vs 12 → 1 + 4 = 5: Troll 49.
+    let wall = json!({"attacker_id": "Mage", "target_id": "Troll", "pace": "swift", "weapon": spell("Flame Wall", 0, 1, "lasting")});
+    run::<Attacks>(&mut encounter, wall, vec![10]).unwrap();
+    assert_eq!(vitality(&encounter, "Troll"), 49);
+    assert_eq!(spell_names(&encounter, "Mage"), ["Web", "Flame Wall"]);
+    // End of Round 1: Web was cast (controlled) this round: it stays.
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    assert_eq!((encounter.round, spell_names(&encounter, "Mage").len()), (2, 2));
+    // Round 2. Dismiss Flame Wall: DC 10 + 0, d20 5 + 6 = 11 exceeds it: ended.
+    let act = |manoeuvre: Value| json!({"combatant_id": "Mage", "manoeuvre": manoeuvre});
+    run::<Actions>(&mut encounter, act(json!({"type": "dismiss_spell", "spell": "Flame Wall"})), vec![5]).unwrap();
+    assert_eq!(spell_names(&encounter, "Mage"), ["Web"]);
+    // Control Web: d20 4 + 6 = 10 < 11 fails; a spell the Mage does not control is refused.
+    let (_, report) = run::<Actions>(&mut encounter, act(json!({"type": "control_spell", "spell": "Web"})), vec![4]).unwrap();
+    assert!(matches!(report.result, ManoeuvreResult::ControlSpell { ref test, .. } if !test.success && test.dc == 11));
+    let unknown = act(json!({"type": "control_spell", "spell": "Fog"}));
+    assert_eq!(refused_field(run::<Actions>(&mut encounter, unknown, vec![10])), "manoeuvre.spell");
+    // End of Round 2: Web was not controlled this round: it ends.
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    let (_, report) = run::<EndOfRound>(&mut encounter, json!({}), vec![]).unwrap();
+    assert_eq!(report.entries[0].spells_ended, ["Web"]);
+    assert!(spell_names(&encounter, "Mage").is_empty());
+}
+
+#[test]
+fn a_counterspell_against_a_spell_in_effect_seizes_control_of_it() {
+    let mut encounter = fight(&[("Mage", MAGE, false), ("Troll", TROLL, false), ("Shaman", SHAMAN, false)]);
+    let web = json!({"attacker_id": "Mage", "target_id": "Troll", "weapon": spell("Web", 1, 2, "concentration")});
+    run::<Attacks>(&mut encounter, web, vec![10]).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    // Shaman (2 AP): d20 12 + 4 = 16 against the Mage's Reaction Spell 10 + 6 = 16: seized.
+    let counter = json!({"combatant_id": "Shaman", "manoeuvre": {"type": "counterspell", "caster_id": "Mage", "spell": "Web"}});
+    run::<Actions>(&mut encounter, counter, vec![12]).unwrap();
+    assert!(spell_names(&encounter, "Mage").is_empty());
+    assert_eq!(spell_names(&encounter, "Shaman"), ["Web"]);
+    assert_eq!(state(&encounter, "Shaman").spells[0].controlled_round, 1);
+}
