@@ -4,89 +4,9 @@
 //! Round, a death — then the refusals (4xx naming the field, nothing stored) and the stateless
 //! twins. Numbers are worked from shared/rules/arrgs.txt in the comments.
 
-use crate::helpers::{TestApp, spawn_app, text};
+use crate::arrgs_support::{add, firebolt, hero, mage, naturals, ogre, op, refused, state, sword, vitality};
+use crate::helpers::{spawn_app, text};
 use serde_json::{Value, json};
-
-/// Melee +6 (skill 4, Body 2), Reflex 12 (10 + skill 1 + Agility 1), Fortitude +3 (skill 1, Body 2).
-fn hero() -> Value {
-    json!({"agility": 12, "initiative": 15, "vitality": 20, "abilities": {"body": 2, "agility": 1},
-           "checks": {"melee": {"skill": 4}, "reflex": {"skill": 1}, "fortitude": {"skill": 1}}})
-}
-
-/// Spell +6 (skill 3, Intellect 3); 1 Additional Action Point.
-fn mage() -> Value {
-    json!({"agility": 11, "initiative": 12, "vitality": 14, "abilities": {"intellect": 3}, "additional_action_points": 1,
-           "checks": {"spell": {"skill": 3}}})
-}
-
-/// Reflex 12 (skill 2), Fortitude +3 and Athletics +3 (Body 3), DR 2/Slashing, vulnerable to Fire.
-fn ogre() -> Value {
-    json!({"agility": 8, "initiative": 10, "vitality": 40, "abilities": {"body": 3},
-           "checks": {"melee": {"skill": 2}, "reflex": {"skill": 2}},
-           "resistances": [{"type": "slashing", "value": 2}], "vulnerabilities": ["fire"]})
-}
-
-fn sword() -> Value {
-    json!({"name": "Longsword", "damage": 4, "types": ["slashing"], "critical_range": 19})
-}
-
-fn firebolt() -> Value {
-    json!({"name": "Firebolt", "kind": "spell", "damage": 5, "types": ["fire"], "spell_level": 1, "range_increment": 10})
-}
-
-async fn add(
-    app: &TestApp,
-    encounter: &str,
-    name: &str,
-    side: &str,
-    stats: Value,
-    surprised: bool,
-) -> String {
-    let body = json!({"name": name, "side": side, "stats": stats, "surprised": surprised});
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/combatants"), &body).await;
-    text(&reply.expect_status(201, &format!("add {name}")).body["combatant"]["id"])
-}
-
-async fn op(app: &TestApp, encounter: &str, name: &str, body: Value, what: &str) -> Value {
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/arrgs/{name}"), &body).await;
-    reply.expect_status(200, what).body
-}
-
-async fn refused(
-    app: &TestApp,
-    encounter: &str,
-    name: &str,
-    body: Value,
-    status: u16,
-    field: Option<&str>,
-    what: &str,
-) {
-    let before = app.snapshot(encounter).await;
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/arrgs/{name}"), &body).await;
-    reply.assert_problem(status, field, what);
-    assert_eq!(app.snapshot(encounter).await, before, "{what}: nothing stored");
-}
-
-/// A combatant's engine state, as the encounter shows it.
-async fn state(app: &TestApp, encounter: &str, id: &str) -> Value {
-    let encounter = app.encounter(encounter).await;
-    let combatants = encounter["combatants"].as_array().cloned().unwrap_or_default();
-    combatants.into_iter().find(|c| c["id"] == json!(id)).unwrap_or_else(|| panic!("no {id}"))
-}
-
-/// Current Vitality from the stat block and the state.
-async fn vitality(app: &TestApp, encounter: &str, id: &str) -> i64 {
-    let combatant = state(app, encounter, id).await;
-    combatant["stats"]["vitality"].as_i64().unwrap_or_default()
-        - combatant["state"]["vitality_lost"].as_i64().unwrap_or_default()
-}
-
-fn naturals(reply: &Value) -> Vec<u64> {
-    reply["dice"]
-        .as_array()
-        .map(|d| d.iter().map(|die| die["value"].as_u64().unwrap_or_default()).collect())
-        .unwrap_or_default()
-}
 
 #[tokio::test]
 async fn a_three_round_fight_with_a_surprise_round_criticals_dying_and_a_death() {

@@ -3,7 +3,11 @@
 mod adeva;
 mod adeva_fight;
 mod advance;
+mod arrgs_actions;
+mod arrgs_attack_manoeuvres;
 mod arrgs_fight;
+mod arrgs_spells_and_items;
+mod arrgs_support;
 mod cepheus_actions;
 mod cepheus_errors;
 mod cepheus_fight;
