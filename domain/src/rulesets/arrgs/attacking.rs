@@ -245,6 +245,9 @@ pub fn resolve(cast: &mut Cast, order: &Order, scene: &Scene, dice: &mut Dice) -
         report.outcome = Outcome::Wasted { reason: format!("{} died of the effort", cast.attacker.name) };
     } else {
         report.opportunities = opportunities(cast, scene, dice, 1)?;
+        if let Some(bystander) = cast.bystander.as_mut() {
+            adopt_opportunist_state(bystander, &cast.opportunists);
+        }
         if interrupted(&cast.attacker).is_none() {
             report.counterspell = countered(cast, scene, dice)?;
         }
@@ -426,6 +429,14 @@ fn opportunities(cast: &mut Cast, scene: &Scene, dice: &mut Dice, number: i32) -
         share_state(&mut cast.opportunists, index);
     }
     Ok(reports)
+}
+
+/// A combatant in a second role (the bystander of a Reposition, the other of a manoeuvre) who also
+/// made an Opportunity attack carries on from the state that attack left.
+pub fn adopt_opportunist_state(fighter: &mut Fighter, opportunists: &[(Fighter, Opportunity)]) {
+    if let Some((same, _)) = opportunists.iter().find(|(o, _)| o.id == fighter.id) {
+        fighter.state = same.state.clone();
+    }
 }
 
 /// One combatant may make Opportunity attacks on several attacks of a Repeated Attack: every

@@ -24,7 +24,7 @@
 //! - Miscellaneous and Complementary actions may move an item (see `items`): a Miscellaneous
 //!   manoeuvre with a GM's check moves it only when the check succeeds.
 
-use super::attacking::{Opportunity, OpportunityReport, opportunity_attack, threat_range};
+use super::attacking::{Opportunity, OpportunityReport, adopt_opportunist_state, opportunity_attack, threat_range};
 use super::check::{Check, standing_modifiers, take_assist};
 use super::economy::{Pace, Points, Spend, ensure_can_act, ready, spend};
 use super::fighter::{Fighter, Scene, Standing};
@@ -318,6 +318,9 @@ pub fn take(cast: &mut Cast, manoeuvre: &Manoeuvre, pace: Pace, scene: &Scene, d
                 }
                 let field = format!("opportunities[{index}]");
                 report.opportunities.push(opportunity_attack(opportunist, opportunity, &mut cast.actor, scene, dice, &field)?);
+            }
+            if let Some(other) = cast.other.as_mut() {
+                adopt_opportunist_state(other, &cast.opportunists);
             }
             if cast.actor.is_dead() || cast.actor.state.unconscious {
                 let reason = format!("{} was stopped before finishing the {}", cast.actor.name, manoeuvre.name());

@@ -110,10 +110,11 @@ impl Command for Actions {
         }
         let report = take(&mut cast, &request.manoeuvre, request.pace, &scene(encounter), dice)?;
         let mut draft = encounter.clone();
-        store(&mut draft, &cast.actor)?;
-        for other in cast.other.iter().chain(cast.opportunists.iter().map(|(f, _)| f)) {
-            store(&mut draft, other)?;
+        // Opportunists first: a combatant also named as the other carries their latest state.
+        for fighter in cast.opportunists.iter().map(|(f, _)| f).chain(cast.other.iter()) {
+            store(&mut draft, fighter)?;
         }
+        store(&mut draft, &cast.actor)?;
         *encounter = draft;
         let action = request.manoeuvre.name().to_lowercase().replace(' ', "_");
         let event = Event::ActionTaken {

@@ -236,11 +236,12 @@ impl Command for Attacks {
         };
         let report = resolve(&mut cast, &order, &scene(encounter), dice)?;
         let mut draft = encounter.clone();
-        store(&mut draft, &cast.attacker)?;
-        store(&mut draft, &cast.target)?;
-        for (opportunist, _) in cast.opportunists.iter().filter(|(o, _)| o.id != request.target_id) {
+        // Opportunists first: a combatant also in another role carries their latest state.
+        for (opportunist, _) in &cast.opportunists {
             store(&mut draft, opportunist)?;
         }
+        store(&mut draft, &cast.attacker)?;
+        store(&mut draft, &cast.target)?;
         if let Some(bystander) = &cast.bystander {
             store(&mut draft, bystander)?;
         }

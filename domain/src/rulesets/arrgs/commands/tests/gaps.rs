@@ -238,3 +238,25 @@ fn a_counterspell_against_a_spell_in_effect_seizes_control_of_it() {
     assert_eq!(spell_names(&encounter, "Shaman"), ["Web"]);
     assert_eq!(state(&encounter, "Shaman").spells[0].controlled_round, 1);
 }
+
+#[test]
+fn the_caster_may_make_the_opportunity_attack_on_its_counterspeller_and_still_loses_the_spell() {
+    let mut encounter = fight(&[("Mage", MAGE, false), ("Troll", TROLL, false), ("Shaman", SHAMAN, false)]);
+    // Web on the Troll (2 AP, 1 Vitality: 13): 10 + 6 = 16 → 6 damage.
+    let web = json!({"attacker_id": "Mage", "target_id": "Troll", "weapon": spell("Web", 1, 2, "concentration")});
+    run::<Attacks>(&mut encounter, web, vec![10]).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    // Shaman's Counterspell on the Web (2 AP, 1 Vitality: 19) provokes. The Mage's staff (2 AAP,
+    // 1 Vitality: 12): d20 10 + 0 vs Reflex 10 → 3: Shaman 16. The Mage has used 4 points now:
+    // its Reaction Spell is 10 + 6 − 2 = 14; Shaman d20 12 + 4 = 16 seizes the Web.
+    let staff = json!({"name": "Staff", "damage": 3, "types": ["bludgeoning"]});
+    let request = json!({"combatant_id": "Shaman", "manoeuvre": {"type": "counterspell", "caster_id": "Mage", "spell": "Web"},
+        "opportunities": [{"combatant_id": "Mage", "distance": 1, "weapon": staff}]});
+    let (_, report) = run::<Actions>(&mut encounter, request, vec![10, 12]).unwrap();
+    assert!(matches!(report.result, ManoeuvreResult::Counterspell { ref test, .. } if test.success && test.dc == 14));
+    assert_eq!((vitality(&encounter, "Shaman"), vitality(&encounter, "Mage")), (16, 12));
+    assert_eq!(state(&encounter, "Mage").round.additional_points_spent, 2);
+    assert!(spell_names(&encounter, "Mage").is_empty(), "the Web is the Shaman's alone");
+    assert_eq!(spell_names(&encounter, "Shaman"), ["Web"]);
+}
