@@ -21,6 +21,7 @@ pub mod fighter;
 pub mod items;
 pub mod manoeuvres;
 pub mod modifier;
+pub mod opportunity;
 pub mod round;
 pub mod spells;
 pub mod state;
