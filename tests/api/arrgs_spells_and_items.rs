@@ -109,7 +109,8 @@ async fn a_concentration_spell_lasts_while_controlled_and_dismiss_ends_a_lasting
     // Round 2: Control Spell, d20 12 + 6 = 18 ≥ 11: Web holds through End of Round 2.
     let control =
         arena.action("Mage", json!({"type": "control_spell", "spell": "Web"}), json!({"rolls": [12]}));
-    arena.op("actions", control, "control").await;
+    let reply = arena.op("actions", control, "control").await;
+    assert!(text(&reply["summary"]).contains("check 18 vs DC 11 on Web: success"), "{}", reply["summary"]);
     let reply = end_round(&arena).await;
     assert_eq!(reply["result"]["entries"], json!([]));
     // Round 3: Flame Wall (level 0, lasting): 16 vs 12 → 2 + 4 = 6: Troll 48. Dismiss it: d20 5 +
@@ -136,4 +137,18 @@ async fn a_concentration_spell_lasts_while_controlled_and_dismiss_ends_a_lasting
     assert_eq!(reply["result"]["entries"][0]["spells_ended"], json!(["Web"]));
     assert_eq!(arena.state("Mage").await.get("spells"), None);
     assert_eq!(arena.vitality("Troll").await, 48);
+}
+
+#[tokio::test]
+async fn a_stat_block_listing_an_item_twice_is_refused_naming_it() {
+    let app = crate::helpers::spawn_app().await;
+    let encounter = app.create_encounter_id("arrgs", "Twice").await;
+    let mut stats = hero();
+    stats["items"] = json!([{"name": "Shield"}, {"name": "Shield", "held": false}]);
+    let body = json!({"name": "Hero", "side": "heroes", "stats": stats});
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/combatants"), &body).await;
+    // Checks across fields name `stats`; the detail names the item.
+    reply.assert_problem(422, Some("stats"), "the same item twice");
+    assert!(text(&reply.body["detail"]).starts_with("items[1].name: listed twice"), "{}", reply.body);
+    assert_eq!(app.encounter(&encounter).await["version"], json!(1), "nothing stored");
 }

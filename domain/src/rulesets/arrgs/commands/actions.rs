@@ -54,12 +54,13 @@ impl Summary for ActionReport {
                 Some(test) => format!("{description}: check {} vs DC {}, {}", test.check.result, test.dc, verdict(test.success)),
                 None => description.clone(),
             },
-            ManoeuvreResult::ControlSpell { test, .. }
-            | ManoeuvreResult::Counterspell { test, .. }
-            | ManoeuvreResult::DismissSpell { test, .. }
-            | ManoeuvreResult::Mount { test } => {
-                format!("check {} vs DC {}: {}", test.check.result, test.dc, verdict(test.success))
+            ManoeuvreResult::ControlSpell { test, spell }
+            | ManoeuvreResult::Counterspell { test, spell, .. }
+            | ManoeuvreResult::DismissSpell { test, spell } => {
+                let on = spell.as_ref().map_or(String::new(), |name| format!(" on {name}"));
+                format!("check {} vs DC {}{on}: {}", test.check.result, test.dc, verdict(test.success))
             }
+            ManoeuvreResult::Mount { test } => format!("check {} vs DC {}: {}", test.check.result, test.dc, verdict(test.success)),
         };
         let after = self.standings.first().map_or(String::new(), |s| format!(" ({})", s.describe()));
         format!("{} — {}: {what}{after}", self.actor, self.manoeuvre)
