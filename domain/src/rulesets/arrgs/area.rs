@@ -13,13 +13,21 @@
 //! - A spell under its base difficulty (10 + level) fails with no effect and does not scatter.
 //! - The attacker is not one of the occupants it names.
 //! - The number of Range Increments is the distance over the increment, rounded up, at least 1.
+//! - The square check is "the Attack check as normal": it carries the Range modifier of the
+//!   distance to the target square (−2 per Range Increment beyond the first) and is refused
+//!   beyond the weapon's `max_increments`; the scattered check ("roll Attack check again") keeps
+//!   the same modifiers. A natural 1 always fails ("Attack Manoeuvre"): the square is missed, and
+//!   on the scattered check no occupant is hit.
+//! - A Dying occupant makes its Dying check when it makes its Reaction Defence ("Dying [n]").
 
-use super::check::{Against, Check, magnitude, multiple_actions, standing_modifiers};
+use super::attack::{is_natural_one, range_penalty};
+use super::check::{Against, Check, magnitude, multiple_actions, standing_modifiers, take_assist};
 use super::damage_types::{DamageSteps, apply_resistance};
 use super::fighter::{Fighter, Standing};
-use super::modifier::Modifier;
+use super::modifier::{Modifier, ModifierCode};
 use super::stats::{Ability, Bonuses};
 use super::strike::DefenceKind;
+use super::vitality::{SurvivalCheck, react};
 use super::weapon::Weapon;
 use crate::dice::{Dice, DiceError};
 use crate::encounter::CombatantId;
@@ -40,6 +48,24 @@ pub struct PendingArea {
     /// The Multiple Actions penalty the attack was made with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub penalty: Option<Modifier>,
+    /// The Range modifier for the distance to the target square.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Modifier>,
+}
+
+/// The Range modifier of an area attack at `distance` squares (arrgs.txt, "Range Increment"), or
+/// why the distance is out of reach (the weapon's `max_increments`).
+pub fn area_range(weapon: &Weapon, distance: i32) -> Result<Option<Modifier>, String> {
+    let Some(increment) = weapon.range_increment.map(crate::score::Score::get) else { return Ok(None) };
+    let increments = super::fighter::increment(distance, increment);
+    if let Some(max) = weapon.max_increments.map(crate::score::Score::get)
+        && increments > max
+    {
+        return Err(format!("{distance} squares is {increments} Range Increments; the weapon reaches {max}"));
+    }
+    let value = range_penalty(distance, increment);
+    let reason = format!("{distance} squares at Range Increment {increment}");
+    Ok((value != 0).then(|| Modifier::new(ModifierCode::RangeIncrement, value, reason)))
 }
 
 /// Where a missed area attack lands.
@@ -76,6 +102,9 @@ pub fn scatter(distance: i32, increment: i32, dice: &mut Dice) -> Result<Scatter
 pub struct AreaHit {
     #[cfg_attr(feature = "schema", schema(value_type = String))]
     pub combatant_id: CombatantId,
+    /// The occupant's Dying check for making its Reaction check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reaction_check: Option<SurvivalCheck>,
     pub defence: Check,
     pub success_value: i32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -88,31 +117,39 @@ pub fn area_check(attacker: &Fighter, pending: &PendingArea, dice: &mut Dice) ->
     let kind = pending.weapon.kind.check();
     let mut modifiers = standing_modifiers(attacker, kind, pending.ability, &pending.bonuses, true);
     modifiers.extend(pending.penalty.clone());
+    modifiers.extend(pending.range.clone());
     Check::roll(kind, modifiers, None, dice, &format!("area attack check: {}", attacker.name))
 }
 
 /// Compares the check with each occupant's Defence and applies the damage.
-pub fn hit_occupants(attacker: &Fighter, check: &Check, weapon: &Weapon, occupants: &mut [(Fighter, DefenceKind)]) -> Vec<AreaHit> {
-    occupants
-        .iter_mut()
-        .map(|(occupant, defence)| {
-            let kind = defence.check();
-            let against = if *defence == DefenceKind::Reflex { Against::Reflex } else { Against::Resist };
-            let scale = magnitude(occupant.stats.magnitude(), attacker.stats.magnitude(), against);
-            let mut modifiers = standing_modifiers(occupant, kind, None, &Bonuses::default(), scale.is_none());
-            modifiers.extend(multiple_actions(occupant.state.round.points_used()));
-            let mut reaction = Check::reaction(kind, modifiers, scale);
-            if occupant.state.unconscious && kind != super::stats::CheckKind::Fortitude {
-                reaction.result = 0;
-                reaction.automatic_failure = true;
-            }
-            let success_value = weapon.damage() + (check.result - reaction.result);
-            let damage = (success_value > 0).then(|| {
-                let steps = apply_resistance(success_value, &weapon.types, &occupant.stats.resistances, &occupant.stats.vulnerabilities);
-                occupant.lose_vitality(steps.damage);
-                steps
-            });
-            AreaHit { combatant_id: occupant.id.clone(), defence: reaction, success_value, damage, standing: occupant.standing() }
-        })
-        .collect()
+pub fn hit_occupants(
+    attacker: &Fighter,
+    check: &Check,
+    weapon: &Weapon,
+    occupants: &mut [(Fighter, DefenceKind)],
+    dice: &mut Dice,
+) -> Result<Vec<AreaHit>, DiceError> {
+    let mut hits = Vec::new();
+    for (occupant, defence) in occupants.iter_mut() {
+        let reaction_check = react(occupant, multiple_actions(occupant.state.round.points_used()), dice)?;
+        let kind = defence.check();
+        let against = if *defence == DefenceKind::Reflex { Against::Reflex } else { Against::Resist };
+        let scale = magnitude(occupant.stats.magnitude(), attacker.stats.magnitude(), against);
+        let mut modifiers = standing_modifiers(occupant, kind, None, &Bonuses::default(), scale.is_none());
+        modifiers.extend(multiple_actions(occupant.state.round.points_used()));
+        modifiers.extend(take_assist(occupant, kind));
+        let mut reaction = Check::reaction(kind, modifiers, scale);
+        if occupant.state.unconscious && kind != super::stats::CheckKind::Fortitude {
+            reaction.result = 0;
+            reaction.automatic_failure = true;
+        }
+        let success_value = weapon.damage() + (check.result - reaction.result);
+        let damage = (success_value > 0 && !is_natural_one(check)).then(|| {
+            let steps = apply_resistance(success_value, &weapon.types, &occupant.stats.resistances, &occupant.stats.vulnerabilities);
+            occupant.lose_vitality(steps.damage);
+            steps
+        });
+        hits.push(AreaHit { combatant_id: occupant.id.clone(), reaction_check, defence: reaction, success_value, damage, standing: occupant.standing() });
+    }
+    Ok(hits)
 }

@@ -10,7 +10,8 @@
 //! - A critical's extra check adds its own Success Value (base ± its margin) only when that is
 //!   above 0 (the text says the character "may add" it). The chain stops after 10 extra checks.
 //! - A critical hit is an attack that succeeds after a first check in the Critical Range.
-//! - A natural 1 fails only against a DC of 0 (no defence), as the Attack Manoeuvre says.
+//! - A natural 1 on an attack check always fails ("Attack Manoeuvre": "a natural 1 (which is
+//!   always a fail)"), whatever the DC; a critical re-roll of a natural 1 adds nothing.
 //! - A spell's base difficulty (10 + spell level) is checked against the first check.
 
 use super::check::{Check, Magnitude};
@@ -32,7 +33,6 @@ pub struct AttackLine {
     pub base: Option<i32>,
     /// The target DC (0 when the target offers no defence).
     pub dc: i32,
-    pub no_defence: bool,
     /// Lowest natural roll that is critical (20 by default).
     pub critical_from: u32,
     /// 10 + spell level for spells.
@@ -64,7 +64,7 @@ pub enum Failure {
     SuccessValue { success_value: i32 },
     /// The check was under the DC (pass/fail manoeuvres).
     BelowDc,
-    /// A natural 1 against a target offering no defence.
+    /// A natural 1, which is always a fail.
     NaturalOne,
     /// The spell's check was under its base difficulty.
     SpellDifficulty { difficulty: i32 },
@@ -107,7 +107,7 @@ pub fn roll_attack(line: &AttackLine, dice: &mut Dice, purpose: &str) -> Result<
     if line.chain && failure.is_none() {
         while checks.last().is_some_and(|c| c.critical) && checks.len() <= MAX_CRITICAL_CHECKS {
             let extra = attack_check(line, dice, &format!("{purpose} (critical)"))?;
-            if let (Some(sum), Some(more)) = (total, extra.success_value) {
+            if let (Some(sum), Some(more)) = (total, extra.success_value.filter(|_| !is_natural_one(&extra.check))) {
                 total = Some(sum.saturating_add(more.max(0)));
             }
             checks.push(extra);
@@ -125,10 +125,15 @@ fn attack_check(line: &AttackLine, dice: &mut Dice, purpose: &str) -> Result<Att
     Ok(AttackCheck { check, margin, success_value, critical })
 }
 
-/// Failure of the first check: a natural 1 against no defence, a spell under its base
-/// difficulty, a Success Value of 0 or less, or (pass/fail) a check under the DC.
+/// A natural, unmodified 1: always a fail (arrgs.txt, "Attack Manoeuvre").
+pub fn is_natural_one(check: &Check) -> bool {
+    check.natural == Some(1)
+}
+
+/// Failure of the first check: a natural 1, a spell under its base difficulty, a Success Value of
+/// 0 or less, or (pass/fail) a check under the DC.
 fn first_failure(line: &AttackLine, first: &AttackCheck) -> Option<Failure> {
-    if line.no_defence && first.check.natural == Some(1) {
+    if is_natural_one(&first.check) {
         return Some(Failure::NaturalOne);
     }
     if let Some(difficulty) = line.spell_difficulty

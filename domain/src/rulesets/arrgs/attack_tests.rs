@@ -8,7 +8,6 @@ fn line(base: Option<i32>, bonus: i32, dc: i32) -> AttackLine {
         magnitude: None,
         base,
         dc,
-        no_defence: false,
         critical_from: 20,
         spell_difficulty: None,
         chain: base.is_some(),
@@ -58,12 +57,25 @@ fn a_critical_re_roll_below_zero_adds_nothing() {
 }
 
 #[test]
-fn no_defence_means_dc_zero_and_only_a_natural_one_fails() {
-    // "Attack Manoeuvre": DC 0 cannot fail unless the roll is a natural 1.
-    let mut willing = line(Some(0), 0, 0);
-    willing.no_defence = true;
+fn a_natural_one_always_fails() {
+    // "Attack Manoeuvre": against no defence (DC 0) only a natural 1 fails, and a natural 1 is
+    // "always a fail": d20 1 + 20 = 21 against DC 14 with base 6 would be 13, yet it fails.
+    let willing = line(Some(0), 0, 0);
     assert_eq!(roll(&willing, vec![1]).failure, Some(Failure::NaturalOne));
     assert_eq!(roll(&willing, vec![2]).success_value, Some(2));
+    let strong = line(Some(6), 20, 14);
+    assert_eq!(roll(&strong, vec![1]).failure, Some(Failure::NaturalOne));
+    assert_eq!(roll(&strong, vec![2]).success_value, Some(14));
+    // Pass/fail (Trip): 1 + 20 = 21 ≥ 15 still fails.
+    assert_eq!(roll(&line(None, 20, 15), vec![1]).failure, Some(Failure::NaturalOne));
+}
+
+#[test]
+fn a_critical_re_roll_of_a_natural_one_adds_nothing() {
+    // "Criticals": 20 + 20 = 40 vs 14, base 6 → 32; the re-roll 1 + 20 = 21 would add 13, but a
+    // natural 1 is always a fail: total 32.
+    let result = roll(&line(Some(6), 20, 14), vec![20, 1]);
+    assert_eq!((result.success_value, result.checks.len()), (Some(32), 2));
 }
 
 #[test]
@@ -71,7 +83,6 @@ fn a_spell_under_its_base_difficulty_fails() {
     // 10 + spell level 3 = 13: d20 8 + 4 = 12 fails even against a willing target.
     let mut spell = line(Some(5), 4, 0);
     spell.kind = CheckKind::Spell;
-    spell.no_defence = true;
     spell.spell_difficulty = Some(13);
     assert_eq!(roll(&spell, vec![8]).failure, Some(Failure::SpellDifficulty { difficulty: 13 }));
     assert!(roll(&spell, vec![9]).succeeded());

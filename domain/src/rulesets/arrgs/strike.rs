@@ -8,7 +8,9 @@
 //! - The DC is the target's Reaction Defence check (Reflex unless the request names another;
 //!   Disarm, Trip and Reposition always use Reflex). A target offering no defence has DC 0; an
 //!   Unconscious target's Reflex and Willpower are 0 and fail automatically, which is DC 0 too.
-//! - A Dying target makes its Dying check when it makes the Reaction check, before the roll.
+//! - A Dying target makes its Dying check when it makes the Reaction check, before the roll; a
+//!   target offering no defence makes no Reaction check, so no Dying check either ("Dying [n]":
+//!   "including any Reaction check").
 //! - The Defence manoeuvre is declared with the attack and made only if the attack succeeds; its
 //!   DC is the first Attack check's result, and each point above it takes 1 from the Success
 //!   Value (a Trip fails when the Defence check exceeds the Attack check).
@@ -20,9 +22,12 @@
 //! - Sunder: an item is Broken once its damage reaches half its Vitality, destroyed at all of it;
 //!   the item's damage is kept in the target's state (see `items`).
 //! - Disarm knocks the named item (or the only one held) out of the target's hands.
+//! - An Assisted modifier from Aid Another on a Defence kind (Reflex, Fortitude, Willpower) is
+//!   used by the target's next check of that kind: its Reaction Defence, or its Defence
+//!   manoeuvre ("Aid Another Manoeuvre": "the next Skill Check (of the same type)").
 
 use super::attack::{AttackLine, AttackRoll, roll_attack};
-use super::check::{Against, Check, CheckMode, against_mover, magnitude, multiple_actions, size_modifier, standing_modifiers};
+use super::check::{Against, Check, CheckMode, against_mover, magnitude, multiple_actions, size_modifier, standing_modifiers, take_assist};
 use super::damage_types::{DamageSteps, apply_resistance};
 use super::economy::{Pace, Spend, spend};
 use super::fighter::{Fighter, Scene, Standing};
@@ -221,11 +226,14 @@ pub struct StrikeSpec<'a> {
 }
 
 /// The target's Reaction Defence check (arrgs.txt, "Attacks": reactions use 10; "Unconscious").
-pub fn reaction_defence(target: &Fighter, attacker: &Fighter, spec: &StrikeSpec<'_>) -> Check {
+/// An Assisted modifier waiting for the target's next check of this kind is used up by it ("Aid
+/// Another Manoeuvre").
+pub fn reaction_defence(target: &mut Fighter, attacker: &Fighter, spec: &StrikeSpec<'_>) -> Check {
     let kind = spec.defence.check();
     let scale = magnitude(target.stats.magnitude(), attacker.stats.magnitude(), spec.defence.against());
     let mut modifiers = standing_modifiers(target, kind, None, spec.target_bonuses, scale.is_none());
     modifiers.extend(multiple_actions(target.state.round.points_used()));
+    modifiers.extend(take_assist(target, kind));
     let legs = target.stats.legs();
     if matches!(spec.effect, Effect::Trip) && legs > 2 {
         modifiers.push(Modifier::new(ModifierCode::ExtraLegs, legs - 2, format!("{legs} legs")));
@@ -247,11 +255,14 @@ pub fn strike(
     scene: &Scene,
     dice: &mut Dice,
 ) -> Result<Strike, RuleError> {
-    let reaction_check = react(target, multiple_actions(target.state.round.points_used()), dice)?;
+    let reaction_check = if spec.no_defence {
+        None
+    } else {
+        react(target, multiple_actions(target.state.round.points_used()), dice)?
+    };
     let defence = (!spec.no_defence).then(|| reaction_defence(target, attacker, spec));
-    let no_defence = defence.as_ref().is_none_or(|d| d.automatic_failure);
     let dc = defence.as_ref().map_or(0, |d| d.result);
-    let line = attack_line(attacker, target, spec, dc, no_defence);
+    let line = attack_line(attacker, target, spec, dc);
     let purpose = format!("{} check: {} → {}", spec.effect.name(), attacker.name, target.name);
     let roll = roll_attack(&line, dice, &purpose)?;
     let mut strike = Strike {
@@ -287,7 +298,7 @@ pub fn strike(
     Ok(strike)
 }
 
-fn attack_line(attacker: &mut Fighter, target: &Fighter, spec: &StrikeSpec<'_>, dc: i32, no_defence: bool) -> AttackLine {
+fn attack_line(attacker: &mut Fighter, target: &Fighter, spec: &StrikeSpec<'_>, dc: i32) -> AttackLine {
     let kind = spec.weapon.kind.check();
     let scale = magnitude(attacker.stats.magnitude(), target.stats.magnitude(), Against::Attack);
     let mut modifiers = standing_modifiers(attacker, kind, spec.ability, spec.bonuses, scale.is_none());
@@ -304,7 +315,6 @@ fn attack_line(attacker: &mut Fighter, target: &Fighter, spec: &StrikeSpec<'_>, 
         magnitude: scale,
         base,
         dc,
-        no_defence,
         critical_from: spec.weapon.critical_from(),
         spell_difficulty: spec.weapon.spell_difficulty(),
         chain: base.is_some(),
@@ -346,6 +356,7 @@ fn defend(
     let scale = magnitude(defender.stats.magnitude(), attacker.stats.magnitude(), action.defence.against());
     let mut modifiers = standing_modifiers(defender, kind, None, &action.bonuses, scale.is_none());
     modifiers.extend(spent.penalty.clone());
+    modifiers.extend(take_assist(defender, kind));
     let purpose = format!("Defence manoeuvre: {}", defender.name);
     let check = Check::roll(kind, modifiers, scale, dice, &purpose)?;
     debug_assert_eq!(check.mode, CheckMode::Action);

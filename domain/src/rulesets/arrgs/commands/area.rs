@@ -1,6 +1,7 @@
 //! `area-attacks`: an Attack manoeuvre with an area (arrgs.txt, "Area Attacks").
 
-use super::super::area::{AreaHit, PendingArea, SQUARE_DC, Scatter, area_check, hit_occupants, scatter};
+use super::super::area::{AreaHit, PendingArea, SQUARE_DC, Scatter, area_check, area_range, hit_occupants, scatter};
+use super::super::attack::is_natural_one;
 use super::super::check::Check;
 use super::super::economy::{Pace, Spend, spend};
 use super::super::fighter::{Fighter, Standing};
@@ -134,16 +135,17 @@ impl Command for AreaAttacks {
         let mut report = match request.stage {
             Stage::Attack { weapon, distance, pace, ability, bonuses, .. } => {
                 weapon.validate("stage.weapon")?;
+                let range = area_range(&weapon, distance.get()).map_err(|message| EncounterError::invalid("stage.distance", message))?;
                 let spent = spend(&mut attacker, &scene, pace, 2, "stage.pace")?;
                 let exertion = exert(&mut attacker, weapon.vitality_cost(), scene.options.disabled_dc(), spent.penalty.clone(), dice)?;
-                let pending = PendingArea { weapon, ability, bonuses, penalty: spent.penalty.clone() };
+                let pending = PendingArea { weapon, ability, bonuses, penalty: spent.penalty.clone(), range };
                 let check = area_check(&attacker, &pending, dice)?;
                 let spell_failed = pending.weapon.spell_difficulty().filter(|difficulty| check.result < *difficulty);
-                let hit = check.result >= SQUARE_DC && spell_failed.is_none();
+                let hit = check.result >= SQUARE_DC && !is_natural_one(&check) && spell_failed.is_none();
                 let (scattered, hits) = if spell_failed.is_some() {
                     (None, Vec::new())
                 } else if hit {
-                    (None, hit_occupants(&attacker, &check, &pending.weapon, &mut occupants))
+                    (None, hit_occupants(&attacker, &check, &pending.weapon, &mut occupants, dice)?)
                 } else {
                     let increment = pending.weapon.range_increment.map_or(1, crate::score::Score::get);
                     let landed = scatter(distance.get(), increment, dice)?;
@@ -168,7 +170,7 @@ impl Command for AreaAttacks {
                     EncounterError::invalid("stage", format!("{} has no scattered area attack this round", attacker.name))
                 })?;
                 let check = area_check(&attacker, &pending, dice)?;
-                let hits = hit_occupants(&attacker, &check, &pending.weapon, &mut occupants);
+                let hits = hit_occupants(&attacker, &check, &pending.weapon, &mut occupants, dice)?;
                 AreaReport {
                     attacker: attacker.name.clone(),
                     spend: None,

@@ -278,37 +278,41 @@ fn complementary_actions_follow_actions_and_cost_nothing() {
 use super::area::AreaAttacks;
 
 mod gaps;
+mod exactness;
 
 const MAGE: &str = r#"{"agility": 11, "initiative": 20, "vitality": 14, "abilities": {"intellect": 3}, "checks": {"spell": {"skill": 3}}}"#;
 
 #[test]
 fn an_area_spell_hits_the_square_then_each_occupant() {
     let mut encounter = fight(&[("Mage", MAGE, false), ("Troll", TROLL, false)]);
-    // Fireball level 3 (difficulty 13): d20 10 + 6 = 16 ≥ 10 and ≥ 13. Troll Reflex 12 → 6 + 4 = 10: 60 → 50.
+    // Fireball level 3 (difficulty 13) at 8 squares, Range Increment 5: 2 increments, Range
+    // modifier −2 ("Area Attacks": the Attack check as normal; "Range Increment"). d20 10 + 6 − 2
+    // = 14 ≥ 10 and ≥ 13. Troll Reflex 12 → 6 + 2 = 8: 60 → 52.
     let request = json!({"attacker_id": "Mage", "stage": {"type": "attack", "distance": 8,
         "weapon": {"name": "Fireball", "kind": "spell", "damage": 6, "types": ["fire"], "spell_level": 3, "range_increment": 5},
         "occupants": [{"combatant_id": "Troll"}]}});
     let (_, report) = run::<AreaAttacks>(&mut encounter, request, vec![10]).unwrap();
-    assert_eq!((report.square_hit, report.hits[0].success_value), (Some(true), 10));
-    assert_eq!(vitality(&encounter, "Troll"), 50);
+    assert_eq!((report.check.result, report.square_hit, report.hits[0].success_value), (14, Some(true), 8));
+    assert_eq!(vitality(&encounter, "Troll"), 52);
     assert_eq!(vitality(&encounter, "Mage"), 11, "3 Vitality for a level 3 spell");
 }
 
 #[test]
 fn a_missed_area_attack_scatters_and_is_resolved_where_it_lands() {
     let mut encounter = fight(&[("Mage", MAGE, false), ("Troll", TROLL, false)]);
-    // A grenade (Ranged +0): d20 2 < 10 misses the square. 12 squares at increment 5 = 3
-    // increments: 1d8 3 (East), 3d4 2 + 4 + 1 = 7 squares.
+    // A grenade (Ranged +0) at 12 squares, increment 5 = 3 increments, Range modifier −4: d20 2 −
+    // 4 = −2 < 10 misses the square. 1d8 3 (East), 3d4 2 + 4 + 1 = 7 squares.
     let request = json!({"attacker_id": "Mage", "stage": {"type": "attack", "distance": 12,
         "weapon": {"name": "Grenade", "kind": "ranged", "damage": 6, "types": ["fire"], "range_increment": 5},
         "occupants": []}});
     let (_, report) = run::<AreaAttacks>(&mut encounter, request, vec![2, 3, 2, 4, 1]).unwrap();
     let scatter = report.scatter.unwrap();
     assert_eq!((scatter.direction.as_str(), scatter.squares), ("East", 7));
-    // Where it landed: a second check, d20 14 vs the Troll's 12 → 6 + 2 = 8: 60 → 52.
+    // Where it landed: a second check with the same modifiers, d20 14 − 4 = 10 vs the Troll's 12
+    // → 6 − 2 = 4: 60 → 56.
     let landed = json!({"attacker_id": "Mage", "stage": {"type": "scatter", "occupants": [{"combatant_id": "Troll"}]}});
     run::<AreaAttacks>(&mut encounter, landed.clone(), vec![14]).unwrap();
-    assert_eq!(vitality(&encounter, "Troll"), 52);
+    assert_eq!(vitality(&encounter, "Troll"), 56);
     assert_eq!(refused_field(run::<AreaAttacks>(&mut encounter, landed, vec![14])), "stage");
 }
 
