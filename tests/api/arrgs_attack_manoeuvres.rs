@@ -161,8 +161,8 @@ async fn an_opportunity_may_interrupt_the_second_attack_of_a_repeated_attack() {
 async fn a_missed_area_attack_scatters_and_lands_on_the_troll() {
     let thrower = json!({"agility": 11, "initiative": 12, "vitality": 14});
     let arena = Arena::new(&[("Thrower", thrower), ("Troll", troll())]).await;
-    // Grenade at 12 squares, Range Increment 5: 3 increments. d20 2 + 0 = 2 < 10: misses the
-    // square. 1d8 3 = East; 1d4 per increment: 2 + 4 + 1 = 7 squares.
+    // Grenade at 12 squares, Range Increment 5: 3 increments, Range modifier −4. d20 2 + 0 − 4 =
+    // −2 < 10: misses the square. 1d8 3 = East; 1d4 per increment: 2 + 4 + 1 = 7 squares.
     let grenade =
         json!({"name": "Grenade", "kind": "ranged", "damage": 6, "types": ["fire"], "range_increment": 5});
     let throw = json!({"attacker_id": arena.id("Thrower"), "rolls": [2, 3, 2, 4, 1],
@@ -170,11 +170,12 @@ async fn a_missed_area_attack_scatters_and_lands_on_the_troll() {
     let reply = arena.op("area-attacks", throw, "the throw").await;
     assert_eq!(reply["result"]["scatter"]["direction"], json!("East"));
     assert_eq!(reply["result"]["scatter"]["squares"], json!(7));
-    // Where it landed, a second check with no further cost: d20 14 vs 12 → 6 + 2 = 8: Troll 52.
+    // Where it landed, a second check with the same modifiers and no further cost: d20 14 − 4 =
+    // 10 vs 12 → 6 − 2 = 4: Troll 56.
     let landed = json!({"attacker_id": arena.id("Thrower"), "rolls": [14],
         "stage": {"type": "scatter", "occupants": [{"combatant_id": arena.id("Troll")}]}});
     let reply = arena.op("area-attacks", landed.clone(), "where it landed").await;
-    assert_eq!(reply["result"]["hits"][0]["success_value"], json!(8));
-    assert_eq!((arena.vitality("Troll").await, arena.vitality("Thrower").await), (52, 13));
+    assert_eq!(reply["result"]["hits"][0]["success_value"], json!(4));
+    assert_eq!((arena.vitality("Troll").await, arena.vitality("Thrower").await), (56, 13));
     arena.refused("area-attacks", landed, "stage", "no second scatter").await;
 }
