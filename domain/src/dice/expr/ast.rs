@@ -44,6 +44,21 @@ pub(super) enum Expr {
     },
 }
 
+impl Expr {
+    /// How many nodes rolling this expression builds (an operated set or parenthesis is one).
+    pub(super) fn node_count(&self) -> usize {
+        match self {
+            Self::Number(_) | Self::Decimal { .. } | Self::Dice(_) => 1,
+            Self::Set { elements, .. } => 1 + elements.iter().map(Self::node_count).sum::<usize>(),
+            Self::Operated { target, .. } => target.node_count(),
+            Self::Annotated { inner, .. } | Self::Neg { inner, .. } | Self::Paren(inner) => {
+                1 + inner.node_count()
+            }
+            Self::Binary { lhs, rhs, .. } => 1 + lhs.node_count() + rhs.node_count(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum BinOp {
     Add,

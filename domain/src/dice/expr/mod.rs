@@ -120,38 +120,49 @@ impl DiceExpr {
     /// in `dice`.
     pub fn roll(&self, dice: &mut Dice, purpose: &str) -> Result<ExprOutcome, DiceExprError> {
         let start = dice.rolls().len();
-        let tree = eval::Evaluator::new(roll::Roller::new(dice, purpose)).run(&self.ast)?;
-        let total = tree.total()?.trunc();
-        let rendered = format!("{} = {total}", render::render(&tree));
-        let terms = terms(&tree)?;
+        let evaluator = eval::Evaluator::new(roll::Roller::new(dice, purpose), self.ast.node_count());
+        let (tree, root) = evaluator.run(&self.ast)?;
+        let total = tree.total(root)?.trunc();
+        let rendered = rendered(&tree, root, total, self.text.len());
+        let terms = terms(&tree, root)?;
         let rolled = dice.rolls().get(start..).unwrap_or_default().to_vec();
         Ok(ExprOutcome { total, rendered, dice: rolled, terms, comment: self.comment.clone() })
     }
 }
 
+/// The breakdown and its `= total` ending, in one buffer sized for the usual expression.
+fn rendered(tree: &node::Tree, root: node::NodeId, total: i64, written: usize) -> String {
+    let mut out = String::with_capacity(written * 3 + 32);
+    render::render(tree, root, &mut out);
+    out.push_str(" = ");
+    render::write_int(total, &mut out);
+    out
+}
+
 /// The annotated terms of a rolled tree, innermost first, left to right.
-fn terms(tree: &node::Node) -> Result<Vec<Term>, DiceExprError> {
+fn terms(tree: &node::Tree, root: node::NodeId) -> Result<Vec<Term>, DiceExprError> {
     let mut found = Vec::new();
-    collect_terms(tree, &mut found)?;
+    collect_terms(tree, root, &mut found)?;
     Ok(found)
 }
 
-fn collect_terms(node: &node::Node, found: &mut Vec<Term>) -> Result<(), DiceExprError> {
+fn collect_terms(tree: &node::Tree, id: node::NodeId, found: &mut Vec<Term>) -> Result<(), DiceExprError> {
     use node::Kind;
-    match &node.kind {
+    match &tree.node(id).kind {
         Kind::Literal { .. } | Kind::Dice { .. } => {}
         Kind::Set { elements, .. } => {
-            elements.iter().try_for_each(|element| collect_terms(element, found))?
+            tree.elements(elements).iter().try_for_each(|&element| collect_terms(tree, element, found))?
         }
-        Kind::Paren { inner, .. } | Kind::Neg { inner, .. } => collect_terms(inner, found)?,
+        Kind::Paren { inner, .. } | Kind::Neg { inner, .. } => collect_terms(tree, *inner, found)?,
         Kind::Binary { lhs, rhs, .. } => {
-            collect_terms(lhs, found)?;
-            collect_terms(rhs, found)?;
+            collect_terms(tree, *lhs, found)?;
+            collect_terms(tree, *rhs, found)?;
         }
         Kind::Annotated { inner, annotation, text, dice } => {
-            collect_terms(inner, found)?;
-            let (text, annotation, dice) = (text.clone(), annotation.clone(), dice.clone().collect());
-            found.push(Term { text, annotation, total: node.total()?, dice });
+            collect_terms(tree, *inner, found)?;
+            let (text, annotation, dice) =
+                ((*text).to_owned(), (*annotation).to_owned(), dice.clone().collect());
+            found.push(Term { text, annotation, total: tree.total(id)?, dice });
         }
     }
     Ok(())
