@@ -41,8 +41,8 @@ pub(super) fn parse(text: &str, allow_comments: bool) -> Result<Parsed, DiceExpr
     Err(parser.cur.unexpected(OPERATOR))
 }
 
-pub(super) struct Parser {
-    pub(super) cur: Cursor,
+pub(super) struct Parser<'a> {
+    pub(super) cur: Cursor<'a>,
     /// Open parentheses around the current position.
     pub(super) depth: usize,
     /// Dice the groups parsed so far roll before any explode or reroll.
@@ -51,7 +51,7 @@ pub(super) struct Parser {
     pub(super) comments: bool,
 }
 
-impl Parser {
+impl Parser<'_> {
     pub(super) fn comparison(&mut self) -> Result<Expr, DiceExprError> {
         self.level(&BinOp::COMPARISONS, Self::sum)
     }
