@@ -57,6 +57,20 @@ impl Expr {
             Self::Binary { lhs, rhs, .. } => 1 + lhs.node_count() + rhs.node_count(),
         }
     }
+
+    /// How many dice the groups written roll before any explosion or reroll.
+    pub(super) fn dice_written(&self) -> usize {
+        match self {
+            Self::Number(_) | Self::Decimal { .. } => 0,
+            Self::Dice(group) => group.count as usize,
+            Self::Set { elements, .. } => elements.iter().map(Self::dice_written).sum(),
+            Self::Operated { target: inner, .. }
+            | Self::Annotated { inner, .. }
+            | Self::Neg { inner, .. }
+            | Self::Paren(inner) => inner.dice_written(),
+            Self::Binary { lhs, rhs, .. } => lhs.dice_written() + rhs.dice_written(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -120,6 +120,7 @@ impl DiceExpr {
     /// in `dice`.
     pub fn roll(&self, dice: &mut Dice, purpose: &str) -> Result<ExprOutcome, DiceExprError> {
         let start = dice.rolls().len();
+        dice.reserve(self.ast.dice_written());
         let evaluator = eval::Evaluator::new(roll::Roller::new(dice, purpose), self.ast.node_count());
         let (tree, root) = evaluator.run(&self.ast)?;
         let total = tree.total(root)?.trunc();

@@ -93,7 +93,9 @@ impl Parser<'_> {
     fn operator(&mut self, ops: &[BinOp]) -> Option<(BinOp, usize)> {
         self.cur.skip_whitespace();
         let pos = self.cur.pos();
-        let op = ops.iter().copied().find(|op| self.cur.eat_str(op.symbol()))?;
+        let first = self.cur.peek()?;
+        let op =
+            ops.iter().copied().find(|op| op.symbol().starts_with(first) && self.cur.eat_str(op.symbol()))?;
         Some((op, pos))
     }
 

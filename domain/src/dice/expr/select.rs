@@ -67,6 +67,7 @@ impl Scratch {
 /// `h`/`l` (among equal totals the earlier member first), member order for comparisons.
 fn candidates(selector: Selector, members: &[Member], sides: u32, picks: &mut Vec<usize>) {
     picks.clear();
+    picks.reserve(members.len());
     picks.extend((0..members.len()).filter(|&i| members[i].kept));
     let total = |i: usize| members[i].total;
     match selector {
