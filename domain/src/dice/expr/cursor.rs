@@ -86,9 +86,12 @@ impl<'a> Cursor<'a> {
         found
     }
 
-    /// The characters from `start` to the end, as written.
-    pub(super) fn rest_from(&self, start: usize) -> Cow<'a, str> {
-        self.text.slice(start, usize::MAX)
+    /// The byte offset in the text of character `pos` (the text's length past its end).
+    pub(super) fn byte_offset(&self, pos: usize) -> usize {
+        match &self.text {
+            Text::Ascii(text) => pos.min(text.len()),
+            Text::Wide(chars) => chars.iter().take(pos).map(|c| c.len_utf8()).sum(),
+        }
     }
 
     /// The characters from `start` to `end`, as written.
@@ -184,7 +187,7 @@ mod tests {
         assert_eq!(cursor.number(), Ok(Some(1)));
         assert_eq!(cursor.pos(), 2);
         assert_eq!(cursor.raw_since(0), "é1");
-        assert_eq!(cursor.rest_from(4), " ü");
+        assert_eq!((cursor.byte_offset(4), cursor.byte_offset(9)), (5, 8));
         cursor.set_pos(5);
         assert_eq!(cursor.peek(), Some('ü'));
     }

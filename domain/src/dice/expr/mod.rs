@@ -21,7 +21,7 @@ mod render;
 mod roll;
 mod select;
 
-use std::{fmt, str::FromStr};
+use std::{fmt, ops::Range, str::FromStr};
 
 use crate::dice::{Dice, DieRoll};
 pub use error::DiceExprError;
@@ -49,7 +49,8 @@ pub const MAX_DECIMALS: usize = 6;
 pub struct DiceExpr {
     text: String,
     ast: ast::Expr,
-    comment: Option<String>,
+    /// Where the comment is in `text`, trimmed, as a byte range.
+    comment: Option<Range<usize>>,
 }
 
 /// The result of rolling a [`DiceExpr`].
@@ -102,7 +103,8 @@ impl DiceExpr {
     /// comment (`1d20 I search the room`), as d20's `allow_comments`.
     pub fn parse(text: &str, allow_comments: bool) -> Result<Self, DiceExprError> {
         let parsed = parser::parse(text, allow_comments)?;
-        Ok(Self { ast: parsed.expr, text: text.to_owned(), comment: parsed.comment })
+        let comment = parsed.comment.map(|start| trimmed(text, start));
+        Ok(Self { ast: parsed.expr, text: text.to_owned(), comment })
     }
 
     /// The expression as it was written.
@@ -112,7 +114,7 @@ impl DiceExpr {
 
     /// The comment after the expression, if comments were allowed and one was written.
     pub fn comment(&self) -> Option<&str> {
-        self.comment.as_deref()
+        self.comment.clone().and_then(|range| self.text.get(range))
     }
 
     /// Rolls every die through `dice` (purpose = the given `purpose`, e.g. "dice: 4d6kh3"),
@@ -127,8 +129,15 @@ impl DiceExpr {
         let rendered = rendered(&tree, root, total, self.text.len());
         let terms = terms(&tree, root)?;
         let rolled = dice.rolls().get(start..).unwrap_or_default().to_vec();
-        Ok(ExprOutcome { total, rendered, dice: rolled, terms, comment: self.comment.clone() })
+        Ok(ExprOutcome { total, rendered, dice: rolled, terms, comment: self.comment().map(str::to_owned) })
     }
+}
+
+/// The byte range of `text[start..]` without its leading and trailing whitespace.
+fn trimmed(text: &str, start: usize) -> Range<usize> {
+    let rest = text.get(start..).unwrap_or_default();
+    let from = start + (rest.len() - rest.trim_start().len());
+    from..from + rest.trim().len()
 }
 
 /// The breakdown and its `= total` ending, in one buffer sized for the usual expression.

@@ -12,16 +12,17 @@ use super::{DiceExprError, MAX_EXPRESSION_LEN};
 pub(super) const OPERAND: &str = "a number, a die such as d20, or '('";
 const OPERATOR: &str = "an operator (+, -, *, /, //, %, or a comparison such as ==)";
 
-/// A parsed expression and the comment written after it.
+/// A parsed expression and where the comment written after it starts.
 #[derive(Debug, PartialEq)]
 pub(super) struct Parsed {
     pub(super) expr: Expr,
-    pub(super) comment: Option<String>,
+    /// The byte offset in the text where the comment (untrimmed) starts.
+    pub(super) comment: Option<usize>,
 }
 
 /// Parses a whole expression, checking every bound that can be checked before rolling.
 pub(super) fn parse(text: &str, allow_comments: bool) -> Result<Parsed, DiceExprError> {
-    let len = text.chars().count();
+    let len = if text.is_ascii() { text.len() } else { text.chars().count() };
     if len > MAX_EXPRESSION_LEN {
         return Err(DiceExprError::TooLong { len });
     }
@@ -35,8 +36,7 @@ pub(super) fn parse(text: &str, allow_comments: bool) -> Result<Parsed, DiceExpr
         return Ok(Parsed { expr, comment: None });
     }
     if allow_comments {
-        let comment = parser.cur.rest_from(parser.cur.pos()).trim().to_owned();
-        return Ok(Parsed { expr, comment: Some(comment) });
+        return Ok(Parsed { expr, comment: Some(parser.cur.byte_offset(parser.cur.pos())) });
     }
     Err(parser.cur.unexpected(OPERATOR))
 }
