@@ -126,9 +126,9 @@ impl DiceExpr {
         let evaluator = eval::Evaluator::new(roll::Roller::new(dice, purpose), self.ast.node_count());
         let (tree, root) = evaluator.run(&self.ast)?;
         let total = tree.total(root)?.trunc();
-        let rendered = rendered(&tree, root, total, self.text.len());
-        let terms = terms(&tree, root)?;
         let rolled = dice.rolls().get(start..).unwrap_or_default().to_vec();
+        let rendered = rendered(&tree, root, total, self.text.len() + 8 * rolled.len());
+        let terms = terms(&tree, root)?;
         Ok(ExprOutcome { total, rendered, dice: rolled, terms, comment: self.comment().map(str::to_owned) })
     }
 }
@@ -141,8 +141,9 @@ fn trimmed(text: &str, start: usize) -> Range<usize> {
 }
 
 /// The breakdown and its `= total` ending, in one buffer sized for the usual expression.
-fn rendered(tree: &node::Tree, root: node::NodeId, total: i64, written: usize) -> String {
-    let mut out = String::with_capacity(written * 3 + 32);
+/// `room` is the text's length plus a few characters per die.
+fn rendered(tree: &node::Tree, root: node::NodeId, total: i64, room: usize) -> String {
+    let mut out = String::with_capacity(room + 32);
     render::render(tree, root, &mut out);
     out.push_str(" = ");
     render::write_int(total, &mut out);

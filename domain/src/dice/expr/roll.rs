@@ -105,6 +105,13 @@ pub(super) struct Slot {
     pub(super) current: Face,
 }
 
+/// Room for a group's dice: twice those written when an operation may add dice (explosions
+/// usually add a few), so the usual roll never grows its vector.
+fn room_for(group: &DiceGroup) -> usize {
+    let adds = group.ops.iter().any(|op| matches!(op.kind, OpKind::Explode | OpKind::RerollAdd));
+    group.count as usize * if adds { 2 } else { 1 }
+}
+
 /// A rolled group: its dice in order, explosions appended at the end.
 #[derive(Debug, Clone)]
 pub(super) struct GroupRoll {
@@ -114,7 +121,7 @@ pub(super) struct GroupRoll {
 
 impl GroupRoll {
     pub(super) fn roll(group: &DiceGroup, roller: &mut Roller) -> Result<Self, DiceExprError> {
-        let mut roll = Self { sides: group.sides, slots: Vec::with_capacity(group.count as usize) };
+        let mut roll = Self { sides: group.sides, slots: Vec::with_capacity(room_for(group)) };
         for _ in 0..group.count {
             roll.add_die(roller, false)?;
         }
