@@ -110,6 +110,26 @@ impl BinOp {
         }
     }
 
+    /// The operator whose symbol starts with `first` then `second`, the longest one written
+    /// (`//` before `/`, `<=` before `<`); `None` when no symbol starts there.
+    pub(super) fn starting(first: char, second: Option<char>) -> Option<Self> {
+        Some(match (first, second) {
+            ('=', Some('=')) => Self::Eq,
+            ('!', Some('=')) => Self::Ne,
+            ('<', Some('=')) => Self::Le,
+            ('>', Some('=')) => Self::Ge,
+            ('/', Some('/')) => Self::FloorDiv,
+            ('<', _) => Self::Lt,
+            ('>', _) => Self::Gt,
+            ('/', _) => Self::Div,
+            ('+', _) => Self::Add,
+            ('-', _) => Self::Sub,
+            ('*', _) => Self::Mul,
+            ('%', _) => Self::Rem,
+            _ => return None,
+        })
+    }
+
     /// Comparisons, weakest first; then sums; then products.
     pub(super) const COMPARISONS: [Self; 6] = [Self::Eq, Self::Ne, Self::Le, Self::Ge, Self::Lt, Self::Gt];
     pub(super) const SUMS: [Self; 2] = [Self::Add, Self::Sub];
@@ -252,6 +272,31 @@ mod tests {
 
     fn op(kind: OpKind, selectors: Vec<Selector>) -> SetOp {
         SetOp { kind, selectors, text: String::new(), pos: 0 }
+    }
+
+    /// Each precedence level used to try its own symbols, longest first; one lookup over all
+    /// symbols filtered by level reads the same operator.
+    #[test]
+    fn the_longest_symbol_written_is_the_operator() {
+        let levels: [&[BinOp]; 3] = [&BinOp::COMPARISONS, &BinOp::SUMS, &BinOp::PRODUCTS];
+        for op in levels.concat() {
+            let mut chars = op.symbol().chars();
+            let first = chars.next().unwrap_or(' ');
+            assert_eq!(BinOp::starting(first, chars.next()), Some(op), "{}", op.symbol());
+        }
+        let alphabet = ['=', '!', '<', '>', '/', '+', '-', '*', '%', '1', ' ', 'd'];
+        for first in alphabet {
+            for second in alphabet {
+                let text = format!("{first}{second}");
+                for level in levels {
+                    let by_level = level.iter().copied().find(|op| text.starts_with(op.symbol()));
+                    let read = BinOp::starting(first, Some(second)).filter(|op| level.contains(op));
+                    assert_eq!(read, by_level, "{text}");
+                }
+            }
+        }
+        assert_eq!(BinOp::starting('/', None), Some(BinOp::Div));
+        assert_eq!(BinOp::starting('=', None), None);
     }
 
     #[test]

@@ -77,15 +77,6 @@ impl<'a> Cursor<'a> {
         self.pos = pos;
     }
 
-    /// Consumes `text` if it comes next.
-    pub(super) fn eat_str(&mut self, text: &str) -> bool {
-        let found = text.chars().enumerate().all(|(i, c)| self.peek_nth(i) == Some(c));
-        if found {
-            self.pos += text.chars().count();
-        }
-        found
-    }
-
     /// The byte offset in the text of character `pos` (the text's length past its end).
     pub(super) fn byte_offset(&self, pos: usize) -> usize {
         match &self.text {

@@ -89,13 +89,15 @@ impl Parser<'_> {
         self.comments && self.depth == 0 && op == BinOp::Mul && !self.cur.peek().is_some_and(starts_operand)
     }
 
-    /// Consumes the next operator if it is one of `ops` (longer symbols are listed first).
+    /// Consumes the next operator if it is one of `ops`. No symbol of one precedence level starts
+    /// another level's, so the longest symbol written decides.
     fn operator(&mut self, ops: &[BinOp]) -> Option<(BinOp, usize)> {
         self.cur.skip_whitespace();
         let pos = self.cur.pos();
-        let first = self.cur.peek()?;
-        let op =
-            ops.iter().copied().find(|op| op.symbol().starts_with(first) && self.cur.eat_str(op.symbol()))?;
+        let op = BinOp::starting(self.cur.peek()?, self.cur.peek_nth(1)).filter(|op| ops.contains(op))?;
+        for _ in 0..op.symbol().len() {
+            self.cur.bump();
+        }
         Some((op, pos))
     }
 
