@@ -130,10 +130,25 @@ impl BinOp {
         })
     }
 
-    /// Comparisons, weakest first; then sums; then products.
+    /// The precedence of comparisons, the weakest; sums bind tighter, products tightest.
+    pub(super) const COMPARISON: u8 = 0;
+
+    /// How tightly the operator binds: comparisons 0, sums 1, products 2.
+    pub(super) fn precedence(self) -> u8 {
+        match self {
+            Self::Mul | Self::Div | Self::FloorDiv | Self::Rem => 2,
+            Self::Add | Self::Sub => 1,
+            Self::Eq | Self::Ne | Self::Lt | Self::Gt | Self::Le | Self::Ge => Self::COMPARISON,
+        }
+    }
+
+    /// The operators of each precedence level, weakest first (tests check
+    /// [`BinOp::precedence`] and [`BinOp::starting`] against them).
+    #[cfg(test)]
     pub(super) const COMPARISONS: [Self; 6] = [Self::Eq, Self::Ne, Self::Le, Self::Ge, Self::Lt, Self::Gt];
+    #[cfg(test)]
     pub(super) const SUMS: [Self; 2] = [Self::Add, Self::Sub];
-    /// `//` before `/` so the longer symbol is matched first.
+    #[cfg(test)]
     pub(super) const PRODUCTS: [Self; 4] = [Self::Mul, Self::FloorDiv, Self::Div, Self::Rem];
 }
 
@@ -294,6 +309,9 @@ mod tests {
                     assert_eq!(read, by_level, "{text}");
                 }
             }
+        }
+        for (precedence, level) in levels.iter().enumerate() {
+            assert!(level.iter().all(|op| usize::from(op.precedence()) == precedence));
         }
         assert_eq!(BinOp::starting('/', None), Some(BinOp::Div));
         assert_eq!(BinOp::starting('=', None), None);

@@ -53,30 +53,19 @@ pub(super) struct Parser<'a> {
 
 impl Parser<'_> {
     pub(super) fn comparison(&mut self) -> Result<Expr, DiceExprError> {
-        self.level(&BinOp::COMPARISONS, Self::sum)
+        self.binary(BinOp::COMPARISON)
     }
 
-    fn sum(&mut self) -> Result<Expr, DiceExprError> {
-        self.level(&BinOp::SUMS, Self::product)
-    }
-
-    fn product(&mut self) -> Result<Expr, DiceExprError> {
-        self.level(&BinOp::PRODUCTS, Self::unary)
-    }
-
-    /// One precedence level: left-associative `next (op next)*`.
-    fn level(
-        &mut self,
-        ops: &[BinOp],
-        next: fn(&mut Self) -> Result<Expr, DiceExprError>,
-    ) -> Result<Expr, DiceExprError> {
-        let mut lhs = next(self)?;
-        while let Some((op, pos)) = self.operator(ops) {
+    /// Left-associative binary operators of precedence `min` or tighter, by precedence climbing:
+    /// the same tree as one rule per level (`sum (op sum)*`, …), in one loop per operator.
+    fn binary(&mut self, min: u8) -> Result<Expr, DiceExprError> {
+        let mut lhs = self.unary()?;
+        while let Some((op, pos)) = self.operator(min) {
             if self.comment_starts_here(op) {
                 self.cur.set_pos(pos);
                 break;
             }
-            let rhs = next(self)?;
+            let rhs = self.binary(op.precedence() + 1)?;
             lhs = Expr::Binary { op, pos, lhs: Box::new(lhs), rhs: Box::new(rhs) };
         }
         Ok(lhs)
@@ -89,12 +78,13 @@ impl Parser<'_> {
         self.comments && self.depth == 0 && op == BinOp::Mul && !self.cur.peek().is_some_and(starts_operand)
     }
 
-    /// Consumes the next operator if it is one of `ops`. No symbol of one precedence level starts
-    /// another level's, so the longest symbol written decides.
-    fn operator(&mut self, ops: &[BinOp]) -> Option<(BinOp, usize)> {
+    /// Consumes the next operator if it binds at least as tightly as `min`; the longest symbol
+    /// written decides (`//`, not `/`).
+    fn operator(&mut self, min: u8) -> Option<(BinOp, usize)> {
         self.cur.skip_whitespace();
         let pos = self.cur.pos();
-        let op = BinOp::starting(self.cur.peek()?, self.cur.peek_nth(1)).filter(|op| ops.contains(op))?;
+        let op =
+            BinOp::starting(self.cur.peek()?, self.cur.peek_nth(1)).filter(|op| op.precedence() >= min)?;
         for _ in 0..op.symbol().len() {
             self.cur.bump();
         }

@@ -13,6 +13,11 @@ pub(super) fn render(tree: &Tree, id: NodeId, out: &mut String) {
 
 /// Writes `n` in decimal, without going through the formatting machinery.
 pub(super) fn write_int(n: i64, out: &mut String) {
+    if let Ok(digit) = u8::try_from(n)
+        && digit < 10
+    {
+        return out.push(char::from(b'0' + digit));
+    }
     if n < 0 {
         out.push('-');
     }
@@ -27,8 +32,8 @@ pub(super) fn write_int(n: i64, out: &mut String) {
             break;
         }
     }
-    for &digit in &digits[start..] {
-        out.push(char::from(digit));
+    if let Ok(text) = std::str::from_utf8(&digits[start..]) {
+        out.push_str(text);
     }
 }
 
