@@ -227,9 +227,9 @@ impl GroupRoll {
             let selected = self.slots.len();
             done.resize(selected, false);
             let mut any = false;
-            for i in 0..selected {
-                if roller.scratch.chosen[i] && !done[i] {
-                    done[i] = true;
+            for (i, done) in done.iter_mut().enumerate() {
+                if roller.scratch.chosen[i] && !*done {
+                    *done = true;
                     any = true;
                     roller.explode(&mut self.slots[i].current);
                     self.add_die(roller, true)?;
