@@ -9,8 +9,10 @@
 #   d20:      str(d20.roll(expr, allow_comments=True)), timed with timeit, best of REPEAT x NUMBER
 #             (d20 keeps no parse cache for comment-allowing parses, so it parses every call).
 #   Skirmish: DiceExpr::parse(expr, true) then .roll(&mut Dice::seeded(1), ..), whose outcome
-#             carries the total and the rendered breakdown: criterion's mean of the group
+#             carries the total and the rendered breakdown: criterion's median of the group
 #             "dice families" (cargo bench -p skirmish-domain --bench rules -- "dice families").
+# d20's best batch against Skirmish's median batch leans toward d20; the median keeps one burst
+# of load from other jobs on a shared machine from deciding Skirmish's figure.
 # A second d20 column, "d20 cached", is str(d20.roll(expr)): d20 then skips parsing (its LFU parse
 # cache answers after the first call), so it does less work than Skirmish; it is shown, not gated
 # ("comments" cannot use that path, so it repeats the first column there).
@@ -88,7 +90,7 @@ skirmish = {}
 for bench in criterion_dir.glob("*/new/benchmark.json"):
     function_id = json.loads(bench.read_text(encoding="utf-8"))["function_id"]
     estimates = json.loads((bench.parent / "estimates.json").read_text(encoding="utf-8"))
-    skirmish[function_id] = estimates["mean"]["point_estimate"] / 1000.0
+    skirmish[function_id] = estimates["median"]["point_estimate"] / 1000.0
 
 print(f"{'family':<26}{'d20 us':>10}{'d20 cached us':>15}{'skirmish us':>13}{'ratio':>8}{'vs cached':>11}")
 below = []
