@@ -268,6 +268,12 @@ impl Dice {
         Ok((self.rolls.len() - 1, value))
     }
 
+    /// Makes room in the record for `additional` more dice (a dice expression knows how many it
+    /// writes), so recording them does not grow the record die by die.
+    pub fn reserve(&mut self, additional: usize) {
+        self.rolls.reserve(additional);
+    }
+
     /// Re-marks an already recorded die (dropped, rerolled, or an explosion).
     pub fn record_mut(&mut self, index: usize) -> Option<&mut DieRoll> {
         self.rolls.get_mut(index)

@@ -44,6 +44,35 @@ pub(super) enum Expr {
     },
 }
 
+impl Expr {
+    /// How many nodes rolling this expression builds (an operated set or parenthesis is one).
+    pub(super) fn node_count(&self) -> usize {
+        match self {
+            Self::Number(_) | Self::Decimal { .. } | Self::Dice(_) => 1,
+            Self::Set { elements, .. } => 1 + elements.iter().map(Self::node_count).sum::<usize>(),
+            Self::Operated { target, .. } => target.node_count(),
+            Self::Annotated { inner, .. } | Self::Neg { inner, .. } | Self::Paren(inner) => {
+                1 + inner.node_count()
+            }
+            Self::Binary { lhs, rhs, .. } => 1 + lhs.node_count() + rhs.node_count(),
+        }
+    }
+
+    /// How many dice the groups written roll before any explosion or reroll.
+    pub(super) fn dice_written(&self) -> usize {
+        match self {
+            Self::Number(_) | Self::Decimal { .. } => 0,
+            Self::Dice(group) => group.count as usize,
+            Self::Set { elements, .. } => elements.iter().map(Self::dice_written).sum(),
+            Self::Operated { target: inner, .. }
+            | Self::Annotated { inner, .. }
+            | Self::Neg { inner, .. }
+            | Self::Paren(inner) => inner.dice_written(),
+            Self::Binary { lhs, rhs, .. } => lhs.dice_written() + rhs.dice_written(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum BinOp {
     Add,
@@ -81,10 +110,45 @@ impl BinOp {
         }
     }
 
-    /// Comparisons, weakest first; then sums; then products.
+    /// The operator whose symbol starts with `first` then `second`, the longest one written
+    /// (`//` before `/`, `<=` before `<`); `None` when no symbol starts there.
+    pub(super) fn starting(first: char, second: Option<char>) -> Option<Self> {
+        Some(match (first, second) {
+            ('=', Some('=')) => Self::Eq,
+            ('!', Some('=')) => Self::Ne,
+            ('<', Some('=')) => Self::Le,
+            ('>', Some('=')) => Self::Ge,
+            ('/', Some('/')) => Self::FloorDiv,
+            ('<', _) => Self::Lt,
+            ('>', _) => Self::Gt,
+            ('/', _) => Self::Div,
+            ('+', _) => Self::Add,
+            ('-', _) => Self::Sub,
+            ('*', _) => Self::Mul,
+            ('%', _) => Self::Rem,
+            _ => return None,
+        })
+    }
+
+    /// The precedence of comparisons, the weakest; sums bind tighter, products tightest.
+    pub(super) const COMPARISON: u8 = 0;
+
+    /// How tightly the operator binds: comparisons 0, sums 1, products 2.
+    pub(super) fn precedence(self) -> u8 {
+        match self {
+            Self::Mul | Self::Div | Self::FloorDiv | Self::Rem => 2,
+            Self::Add | Self::Sub => 1,
+            Self::Eq | Self::Ne | Self::Lt | Self::Gt | Self::Le | Self::Ge => Self::COMPARISON,
+        }
+    }
+
+    /// The operators of each precedence level, weakest first (tests check
+    /// [`BinOp::precedence`] and [`BinOp::starting`] against them).
+    #[cfg(test)]
     pub(super) const COMPARISONS: [Self; 6] = [Self::Eq, Self::Ne, Self::Le, Self::Ge, Self::Lt, Self::Gt];
+    #[cfg(test)]
     pub(super) const SUMS: [Self; 2] = [Self::Add, Self::Sub];
-    /// `//` before `/` so the longer symbol is matched first.
+    #[cfg(test)]
     pub(super) const PRODUCTS: [Self; 4] = [Self::Mul, Self::FloorDiv, Self::Div, Self::Rem];
 }
 
@@ -223,6 +287,34 @@ mod tests {
 
     fn op(kind: OpKind, selectors: Vec<Selector>) -> SetOp {
         SetOp { kind, selectors, text: String::new(), pos: 0 }
+    }
+
+    /// Each precedence level used to try its own symbols, longest first; one lookup over all
+    /// symbols filtered by level reads the same operator.
+    #[test]
+    fn the_longest_symbol_written_is_the_operator() {
+        let levels: [&[BinOp]; 3] = [&BinOp::COMPARISONS, &BinOp::SUMS, &BinOp::PRODUCTS];
+        for op in levels.concat() {
+            let mut chars = op.symbol().chars();
+            let first = chars.next().unwrap_or(' ');
+            assert_eq!(BinOp::starting(first, chars.next()), Some(op), "{}", op.symbol());
+        }
+        let alphabet = ['=', '!', '<', '>', '/', '+', '-', '*', '%', '1', ' ', 'd'];
+        for first in alphabet {
+            for second in alphabet {
+                let text = format!("{first}{second}");
+                for level in levels {
+                    let by_level = level.iter().copied().find(|op| text.starts_with(op.symbol()));
+                    let read = BinOp::starting(first, Some(second)).filter(|op| level.contains(op));
+                    assert_eq!(read, by_level, "{text}");
+                }
+            }
+        }
+        for (precedence, level) in levels.iter().enumerate() {
+            assert!(level.iter().all(|op| usize::from(op.precedence()) == precedence));
+        }
+        assert_eq!(BinOp::starting('/', None), Some(BinOp::Div));
+        assert_eq!(BinOp::starting('=', None), None);
     }
 
     #[test]

@@ -6,16 +6,17 @@ use super::parser::{OPERAND, Parser};
 use super::ratio::Ratio;
 use super::{DiceExprError, MAX_DECIMALS, MAX_PAREN_DEPTH, MAX_SET_SIZE};
 
-impl Parser {
+impl Parser<'_> {
     /// A term and its annotations.
     pub(super) fn term(&mut self) -> Result<Expr, DiceExprError> {
         let start = self.cur.pos();
         let inner = self.atom()?;
-        let text = self.cur.raw_since(start);
+        let end = self.cur.pos();
         let annotation = self.annotations()?;
         if annotation.is_empty() {
             return Ok(inner);
         }
+        let text = self.cur.slice(start, end).into_owned();
         Ok(Expr::Annotated { inner: Box::new(inner), annotation, text })
     }
 
@@ -55,7 +56,7 @@ impl Parser {
             (fraction, scale, digits) = (fraction * 10 + i128::from(digit), scale * 10, digits + 1);
             self.cur.bump();
         }
-        let text = self.cur.raw_since(start);
+        let text = self.cur.raw_since(start).into_owned();
         if text == "." {
             return Err(self.cur.unexpected("a digit"));
         }

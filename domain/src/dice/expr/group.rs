@@ -9,7 +9,7 @@ const SIDES: &str = "the number of sides, like d20 or d%";
 const SELECTOR: &str = "a selector such as h3, l1, 6, <3 or >5";
 const NUMBER: &str = "a number";
 
-impl Parser {
+impl Parser<'_> {
     /// Parses a group starting at `start`; the cursor is on its `d` (the count, if any, is read).
     pub(super) fn dice_group(
         &mut self,
@@ -61,7 +61,7 @@ impl Parser {
             self.cur.set_pos(pos);
             return Ok(None);
         };
-        if kind == OpKind::Explode && self.cur.text_since(pos) == "!" {
+        if kind == OpKind::Explode && self.cur.raw_since(pos) == "!" {
             return Ok(Some(SetOp { kind, selectors: vec![Selector::Max], text: "!".into(), pos }));
         }
         let selector = self.selector()?;

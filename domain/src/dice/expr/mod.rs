@@ -21,7 +21,7 @@ mod render;
 mod roll;
 mod select;
 
-use std::{fmt, str::FromStr};
+use std::{fmt, ops::Range, str::FromStr};
 
 use crate::dice::{Dice, DieRoll};
 pub use error::DiceExprError;
@@ -49,7 +49,8 @@ pub const MAX_DECIMALS: usize = 6;
 pub struct DiceExpr {
     text: String,
     ast: ast::Expr,
-    comment: Option<String>,
+    /// Where the comment is in `text`, trimmed, as a byte range.
+    comment: Option<Range<usize>>,
 }
 
 /// The result of rolling a [`DiceExpr`].
@@ -102,7 +103,8 @@ impl DiceExpr {
     /// comment (`1d20 I search the room`), as d20's `allow_comments`.
     pub fn parse(text: &str, allow_comments: bool) -> Result<Self, DiceExprError> {
         let parsed = parser::parse(text, allow_comments)?;
-        Ok(Self { ast: parsed.expr, text: text.to_owned(), comment: parsed.comment })
+        let comment = parsed.comment.map(|start| trimmed(text, start));
+        Ok(Self { ast: parsed.expr, text: text.to_owned(), comment })
     }
 
     /// The expression as it was written.
@@ -112,7 +114,7 @@ impl DiceExpr {
 
     /// The comment after the expression, if comments were allowed and one was written.
     pub fn comment(&self) -> Option<&str> {
-        self.comment.as_deref()
+        self.comment.clone().and_then(|range| self.text.get(range))
     }
 
     /// Rolls every die through `dice` (purpose = the given `purpose`, e.g. "dice: 4d6kh3"),
@@ -120,38 +122,58 @@ impl DiceExpr {
     /// in `dice`.
     pub fn roll(&self, dice: &mut Dice, purpose: &str) -> Result<ExprOutcome, DiceExprError> {
         let start = dice.rolls().len();
-        let tree = eval::Evaluator::new(roll::Roller::new(dice, purpose)).run(&self.ast)?;
-        let total = tree.total()?.trunc();
-        let rendered = format!("{} = {total}", render::render(&tree));
-        let terms = terms(&tree)?;
+        dice.reserve(self.ast.dice_written());
+        let evaluator = eval::Evaluator::new(roll::Roller::new(dice, purpose), self.ast.node_count());
+        let (tree, root) = evaluator.run(&self.ast)?;
+        let total = tree.total(root)?.trunc();
         let rolled = dice.rolls().get(start..).unwrap_or_default().to_vec();
-        Ok(ExprOutcome { total, rendered, dice: rolled, terms, comment: self.comment.clone() })
+        let rendered = rendered(&tree, root, total, self.text.len() + 8 * rolled.len());
+        let terms = terms(&tree, root)?;
+        Ok(ExprOutcome { total, rendered, dice: rolled, terms, comment: self.comment().map(str::to_owned) })
     }
 }
 
+/// The byte range of `text[start..]` without its leading and trailing whitespace.
+fn trimmed(text: &str, start: usize) -> Range<usize> {
+    let rest = text.get(start..).unwrap_or_default();
+    let from = start + (rest.len() - rest.trim_start().len());
+    from..from + rest.trim().len()
+}
+
+/// The breakdown and its `= total` ending, in one buffer sized for the usual expression.
+/// `room` is the text's length plus a few characters per die.
+fn rendered(tree: &node::Tree, root: node::NodeId, total: i64, room: usize) -> String {
+    let mut out = String::with_capacity(room + 32);
+    render::render(tree, root, &mut out);
+    out.push_str(" = ");
+    render::write_int(total, &mut out);
+    out
+}
+
 /// The annotated terms of a rolled tree, innermost first, left to right.
-fn terms(tree: &node::Node) -> Result<Vec<Term>, DiceExprError> {
+fn terms(tree: &node::Tree, root: node::NodeId) -> Result<Vec<Term>, DiceExprError> {
     let mut found = Vec::new();
-    collect_terms(tree, &mut found)?;
+    collect_terms(tree, root, &mut found)?;
     Ok(found)
 }
 
-fn collect_terms(node: &node::Node, found: &mut Vec<Term>) -> Result<(), DiceExprError> {
+fn collect_terms(tree: &node::Tree, id: node::NodeId, found: &mut Vec<Term>) -> Result<(), DiceExprError> {
     use node::Kind;
-    match &node.kind {
+    match &tree.node(id).kind {
         Kind::Literal { .. } | Kind::Dice { .. } => {}
         Kind::Set { elements, .. } => {
-            elements.iter().try_for_each(|element| collect_terms(element, found))?
+            tree.elements(elements).iter().try_for_each(|&element| collect_terms(tree, element, found))?
         }
-        Kind::Paren { inner, .. } | Kind::Neg { inner, .. } => collect_terms(inner, found)?,
+        Kind::Paren { inner, .. } | Kind::Neg { inner, .. } => collect_terms(tree, *inner, found)?,
         Kind::Binary { lhs, rhs, .. } => {
-            collect_terms(lhs, found)?;
-            collect_terms(rhs, found)?;
+            collect_terms(tree, *lhs, found)?;
+            collect_terms(tree, *rhs, found)?;
         }
         Kind::Annotated { inner, annotation, text, dice } => {
-            collect_terms(inner, found)?;
-            let (text, annotation, dice) = (text.clone(), annotation.clone(), dice.clone().collect());
-            found.push(Term { text, annotation, total: node.total()?, dice });
+            collect_terms(tree, *inner, found)?;
+            let (text, annotation, dice) =
+                ((*text).to_owned(), (*annotation).to_owned(), dice.clone().collect());
+            found.push(Term { text, annotation, total: tree.total(id)?, dice });
         }
     }
     Ok(())

@@ -7,157 +7,216 @@ use super::DiceExprError;
 use super::ast::{BinOp, OpKind, SetOp};
 use super::ratio::Ratio;
 use super::roll::{GroupRoll, Roller};
-use super::select::{Member, select};
+use super::select::Member;
 
-#[derive(Debug, Clone)]
-pub(super) struct Node {
-    pub(super) kind: Kind,
+/// Index of a node in its [`Tree`].
+pub(super) type NodeId = usize;
+
+/// Every node of a rolled expression in one vector, children before their parent, so that
+/// rolling allocates once for the whole tree. Texts are borrowed from the parsed expression.
+#[derive(Debug)]
+pub(super) struct Tree<'a> {
+    nodes: Vec<Node<'a>>,
+    /// The elements of every set, each set a range of it.
+    elements: Vec<NodeId>,
+}
+
+#[derive(Debug)]
+pub(super) struct Node<'a> {
+    pub(super) kind: Kind<'a>,
     kept: bool,
 }
 
-#[derive(Debug, Clone)]
-pub(super) enum Kind {
+#[derive(Debug)]
+pub(super) enum Kind<'a> {
+    /// `text` as written for a decimal; a whole number is written from its value.
     Literal {
         value: Ratio,
-        text: String,
+        text: Option<&'a str>,
     },
     Dice {
         roll: GroupRoll,
-        text: String,
+        text: &'a str,
     },
-    /// `pos` is where the set starts, for overflow errors; `ops` as written after it.
+    /// `pos` is where the set starts, for overflow errors; `elements` index [`Tree::elements`];
+    /// `ops` as written after it.
     Set {
         pos: usize,
-        elements: Vec<Node>,
-        ops: String,
+        elements: Range<usize>,
+        ops: &'a [SetOp],
     },
     Paren {
-        inner: Box<Node>,
-        ops: String,
+        inner: NodeId,
+        ops: &'a [SetOp],
     },
     /// `dice` are the indices, in the outcome, of the dice rolled inside the term.
     Annotated {
-        inner: Box<Node>,
-        annotation: String,
-        text: String,
+        inner: NodeId,
+        annotation: &'a str,
+        text: &'a str,
         dice: Range<usize>,
     },
     Neg {
         pos: usize,
-        inner: Box<Node>,
+        inner: NodeId,
     },
     Binary {
         op: BinOp,
         pos: usize,
-        lhs: Box<Node>,
-        rhs: Box<Node>,
+        lhs: NodeId,
+        rhs: NodeId,
     },
 }
 
-impl Node {
-    pub(super) fn new(kind: Kind) -> Self {
-        Self { kind, kept: true }
+impl<'a> Tree<'a> {
+    pub(super) fn with_capacity(nodes: usize) -> Self {
+        Self { nodes: Vec::with_capacity(nodes), elements: Vec::new() }
+    }
+
+    /// Adds a node (its children are already in) and returns its id.
+    pub(super) fn push(&mut self, kind: Kind<'a>) -> NodeId {
+        self.nodes.push(Node { kind, kept: true });
+        self.nodes.len() - 1
+    }
+
+    /// Records the elements of a set, returning the range to store in [`Kind::Set`].
+    pub(super) fn push_elements(&mut self, ids: impl Iterator<Item = NodeId>) -> Range<usize> {
+        let start = self.elements.len();
+        self.elements.extend(ids);
+        start..self.elements.len()
+    }
+
+    pub(super) fn node(&self, id: NodeId) -> &Node<'a> {
+        &self.nodes[id]
+    }
+
+    /// The ids of a set's elements.
+    pub(super) fn elements(&self, range: &Range<usize>) -> &[NodeId] {
+        &self.elements[range.clone()]
     }
 
     /// Whether the node counts; an annotation is part of its term, so shares its fate.
-    pub(super) fn is_kept(&self) -> bool {
-        match &self.kind {
-            Kind::Annotated { inner, .. } => inner.is_kept(),
-            _ => self.kept,
+    pub(super) fn is_kept(&self, id: NodeId) -> bool {
+        match &self.nodes[id].kind {
+            Kind::Annotated { inner, .. } => self.is_kept(*inner),
+            _ => self.nodes[id].kept,
         }
     }
 
     /// The node's value: 0 once dropped.
-    pub(super) fn total(&self) -> Result<Ratio, DiceExprError> {
-        if !self.is_kept() {
+    pub(super) fn total(&self, id: NodeId) -> Result<Ratio, DiceExprError> {
+        if !self.is_kept(id) {
             return Ok(Ratio::ZERO);
         }
-        match &self.kind {
+        match &self.nodes[id].kind {
             Kind::Literal { value, .. } => Ok(*value),
             Kind::Dice { roll, .. } => Ok(Ratio::int(roll.total())),
-            Kind::Set { pos, elements, .. } => elements.iter().try_fold(Ratio::ZERO, |sum, element| {
-                sum.checked_add(element.total()?).ok_or(DiceExprError::Overflow { pos: *pos })
-            }),
-            Kind::Paren { inner, .. } | Kind::Annotated { inner, .. } => inner.total(),
-            Kind::Neg { pos, inner } => {
-                inner.total()?.checked_neg().ok_or(DiceExprError::Overflow { pos: *pos })
+            Kind::Set { pos, elements, .. } => {
+                self.elements(elements).iter().try_fold(Ratio::ZERO, |sum, &element| {
+                    sum.checked_add(self.total(element)?).ok_or(DiceExprError::Overflow { pos: *pos })
+                })
             }
-            Kind::Binary { op, pos, lhs, rhs } => apply(*op, lhs.total()?, rhs.total()?, *pos),
+            Kind::Paren { inner, .. } | Kind::Annotated { inner, .. } => self.total(*inner),
+            Kind::Neg { pos, inner } => {
+                self.total(*inner)?.checked_neg().ok_or(DiceExprError::Overflow { pos: *pos })
+            }
+            Kind::Binary { op, pos, lhs, rhs } => apply(*op, self.total(*lhs)?, self.total(*rhs)?, *pos),
         }
     }
 
-    /// The set a keep/drop applies to, as in d20: a group's dice, a set's elements, what a
-    /// parenthesis or annotation holds; any other node is a set of itself.
-    pub(super) fn members(&self) -> Result<Vec<Member>, DiceExprError> {
-        match &self.kind {
-            Kind::Dice { roll, .. } => Ok(roll.members()),
-            Kind::Set { elements, .. } => elements
-                .iter()
-                .map(|element| Ok(Member { total: element.total()?, kept: element.is_kept() }))
-                .collect(),
-            Kind::Paren { inner, .. } | Kind::Annotated { inner, .. } => inner.members(),
-            _ => Ok(vec![Member { total: self.total()?, kept: self.is_kept() }]),
-        }
-    }
-
-    fn drop_member(&mut self, index: usize, roller: &mut Roller) {
-        match &mut self.kind {
-            Kind::Dice { roll, .. } => roll.drop_die(index, roller),
+    /// Appends the set a keep/drop applies to, as in d20: a group's dice, a set's elements, what
+    /// a parenthesis or annotation holds; any other node is a set of itself.
+    fn members_into(&self, id: NodeId, members: &mut Vec<Member>) -> Result<(), DiceExprError> {
+        match &self.nodes[id].kind {
+            Kind::Dice { roll, .. } => roll.members_into(members),
             Kind::Set { elements, .. } => {
-                if let Some(element) = elements.get_mut(index) {
-                    element.drop_all(roller);
+                for &element in self.elements(elements) {
+                    members.push(Member { total: self.total(element)?, kept: self.is_kept(element) });
                 }
             }
-            Kind::Paren { inner, .. } | Kind::Annotated { inner, .. } => inner.drop_member(index, roller),
-            _ => self.drop_all(roller),
+            Kind::Paren { inner, .. } | Kind::Annotated { inner, .. } => {
+                self.members_into(*inner, members)?
+            }
+            _ => members.push(Member { total: self.total(id)?, kept: self.is_kept(id) }),
+        }
+        Ok(())
+    }
+
+    fn drop_member(&mut self, id: NodeId, index: usize, roller: &mut Roller) {
+        if let Kind::Dice { roll, .. } = &mut self.nodes[id].kind {
+            return roll.drop_die(index, roller);
+        }
+        match &self.nodes[id].kind {
+            Kind::Set { elements, .. } => {
+                if let Some(&element) = self.elements(elements).get(index) {
+                    self.drop_all(element, roller);
+                }
+            }
+            Kind::Paren { inner, .. } | Kind::Annotated { inner, .. } => {
+                self.drop_member(*inner, index, roller)
+            }
+            _ => self.drop_all(id, roller),
         }
     }
 
     /// The whole node stops counting, and so does every die under it.
-    fn drop_all(&mut self, roller: &mut Roller) {
-        if let Kind::Annotated { inner, .. } = &mut self.kind {
-            return inner.drop_all(roller);
+    fn drop_all(&mut self, id: NodeId, roller: &mut Roller) {
+        if let Kind::Annotated { inner, .. } = &self.nodes[id].kind {
+            return self.drop_all(*inner, roller);
         }
-        self.kept = false;
-        self.for_each_group(&mut |roll| {
+        self.nodes[id].kept = false;
+        self.for_each_group(id, &mut |roll| {
             for record in roll.counting_records() {
                 roller.drop_record(record);
             }
         });
     }
 
-    fn for_each_group(&self, visit: &mut impl FnMut(&GroupRoll)) {
-        match &self.kind {
+    fn for_each_group(&self, id: NodeId, visit: &mut impl FnMut(&GroupRoll)) {
+        match &self.nodes[id].kind {
             Kind::Literal { .. } => {}
             Kind::Dice { roll, .. } => visit(roll),
-            Kind::Set { elements, .. } => elements.iter().for_each(|element| element.for_each_group(visit)),
+            Kind::Set { elements, .. } => {
+                self.elements(elements).iter().for_each(|&element| self.for_each_group(element, visit))
+            }
             Kind::Paren { inner, .. } | Kind::Annotated { inner, .. } | Kind::Neg { inner, .. } => {
-                inner.for_each_group(visit);
+                self.for_each_group(*inner, visit);
             }
             Kind::Binary { lhs, rhs, .. } => {
-                lhs.for_each_group(visit);
-                rhs.for_each_group(visit);
+                self.for_each_group(*lhs, visit);
+                self.for_each_group(*rhs, visit);
             }
         }
     }
 
     /// Applies a keep (`k`) or drop (`p`) written after a parenthesis or a set.
-    pub(super) fn apply_set_op(&mut self, op: &SetOp, roller: &mut Roller) -> Result<(), DiceExprError> {
-        let members = self.members()?;
-        let chosen = select(&op.selectors, &members, 0);
-        for (index, (member, chosen)) in members.iter().zip(chosen).enumerate() {
+    pub(super) fn apply_set_op(
+        &mut self,
+        id: NodeId,
+        op: &SetOp,
+        roller: &mut Roller,
+    ) -> Result<(), DiceExprError> {
+        roller.scratch.members.clear();
+        self.members_into(id, &mut roller.scratch.members)?;
+        roller.scratch.select(&op.selectors, 0);
+        for index in 0..roller.scratch.members.len() {
+            let (kept, chosen) = (roller.scratch.members[index].kept, roller.scratch.chosen[index]);
             let drop = match op.kind {
-                OpKind::Keep => member.kept && !chosen,
+                OpKind::Keep => kept && !chosen,
                 _ => chosen,
             };
             if drop {
-                self.drop_member(index, roller);
+                self.drop_member(id, index, roller);
             }
         }
-        if let Kind::Set { ops, .. } | Kind::Paren { ops, .. } = &mut self.kind {
-            ops.push_str(&op.text);
-        }
         Ok(())
+    }
+
+    /// Records the operations written after a set or parenthesis, for the breakdown.
+    pub(super) fn set_ops(&mut self, id: NodeId, written: &'a [SetOp]) {
+        if let Kind::Set { ops, .. } | Kind::Paren { ops, .. } = &mut self.nodes[id].kind {
+            *ops = written;
+        }
     }
 }
 

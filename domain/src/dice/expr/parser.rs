@@ -12,16 +12,17 @@ use super::{DiceExprError, MAX_EXPRESSION_LEN};
 pub(super) const OPERAND: &str = "a number, a die such as d20, or '('";
 const OPERATOR: &str = "an operator (+, -, *, /, //, %, or a comparison such as ==)";
 
-/// A parsed expression and the comment written after it.
+/// A parsed expression and where the comment written after it starts.
 #[derive(Debug, PartialEq)]
 pub(super) struct Parsed {
     pub(super) expr: Expr,
-    pub(super) comment: Option<String>,
+    /// The byte offset in the text where the comment (untrimmed) starts.
+    pub(super) comment: Option<usize>,
 }
 
 /// Parses a whole expression, checking every bound that can be checked before rolling.
 pub(super) fn parse(text: &str, allow_comments: bool) -> Result<Parsed, DiceExprError> {
-    let len = text.chars().count();
+    let len = if text.is_ascii() { text.len() } else { text.chars().count() };
     if len > MAX_EXPRESSION_LEN {
         return Err(DiceExprError::TooLong { len });
     }
@@ -35,14 +36,13 @@ pub(super) fn parse(text: &str, allow_comments: bool) -> Result<Parsed, DiceExpr
         return Ok(Parsed { expr, comment: None });
     }
     if allow_comments {
-        let comment = parser.cur.rest_from(parser.cur.pos()).trim().to_owned();
-        return Ok(Parsed { expr, comment: Some(comment) });
+        return Ok(Parsed { expr, comment: Some(parser.cur.byte_offset(parser.cur.pos())) });
     }
     Err(parser.cur.unexpected(OPERATOR))
 }
 
-pub(super) struct Parser {
-    pub(super) cur: Cursor,
+pub(super) struct Parser<'a> {
+    pub(super) cur: Cursor<'a>,
     /// Open parentheses around the current position.
     pub(super) depth: usize,
     /// Dice the groups parsed so far roll before any explode or reroll.
@@ -51,32 +51,21 @@ pub(super) struct Parser {
     pub(super) comments: bool,
 }
 
-impl Parser {
+impl Parser<'_> {
     pub(super) fn comparison(&mut self) -> Result<Expr, DiceExprError> {
-        self.level(&BinOp::COMPARISONS, Self::sum)
+        self.binary(BinOp::COMPARISON)
     }
 
-    fn sum(&mut self) -> Result<Expr, DiceExprError> {
-        self.level(&BinOp::SUMS, Self::product)
-    }
-
-    fn product(&mut self) -> Result<Expr, DiceExprError> {
-        self.level(&BinOp::PRODUCTS, Self::unary)
-    }
-
-    /// One precedence level: left-associative `next (op next)*`.
-    fn level(
-        &mut self,
-        ops: &[BinOp],
-        next: fn(&mut Self) -> Result<Expr, DiceExprError>,
-    ) -> Result<Expr, DiceExprError> {
-        let mut lhs = next(self)?;
-        while let Some((op, pos)) = self.operator(ops) {
+    /// Left-associative binary operators of precedence `min` or tighter, by precedence climbing:
+    /// the same tree as one rule per level (`sum (op sum)*`, …), in one loop per operator.
+    fn binary(&mut self, min: u8) -> Result<Expr, DiceExprError> {
+        let mut lhs = self.unary()?;
+        while let Some((op, pos)) = self.operator(min) {
             if self.comment_starts_here(op) {
                 self.cur.set_pos(pos);
                 break;
             }
-            let rhs = next(self)?;
+            let rhs = self.binary(op.precedence() + 1)?;
             lhs = Expr::Binary { op, pos, lhs: Box::new(lhs), rhs: Box::new(rhs) };
         }
         Ok(lhs)
@@ -89,11 +78,16 @@ impl Parser {
         self.comments && self.depth == 0 && op == BinOp::Mul && !self.cur.peek().is_some_and(starts_operand)
     }
 
-    /// Consumes the next operator if it is one of `ops` (longer symbols are listed first).
-    fn operator(&mut self, ops: &[BinOp]) -> Option<(BinOp, usize)> {
+    /// Consumes the next operator if it binds at least as tightly as `min`; the longest symbol
+    /// written decides (`//`, not `/`).
+    fn operator(&mut self, min: u8) -> Option<(BinOp, usize)> {
         self.cur.skip_whitespace();
         let pos = self.cur.pos();
-        let op = ops.iter().copied().find(|op| self.cur.eat_str(op.symbol()))?;
+        let op =
+            BinOp::starting(self.cur.peek()?, self.cur.peek_nth(1)).filter(|op| op.precedence() >= min)?;
+        for _ in 0..op.symbol().len() {
+            self.cur.bump();
+        }
         Some((op, pos))
     }
 

@@ -54,27 +54,45 @@ impl Ratio {
     }
 
     pub fn checked_add(self, other: Self) -> Option<Self> {
+        if let Some((a, b)) = self.ints(other) {
+            return a.checked_add(b).map(Self::int);
+        }
         let (a, b, c, d) = self.wide(other);
         Self::new((a * d).checked_add(c * b)?, b * d)
     }
 
     pub fn checked_sub(self, other: Self) -> Option<Self> {
+        if let Some((a, b)) = self.ints(other) {
+            return a.checked_sub(b).map(Self::int);
+        }
         self.checked_add(other.checked_neg()?)
     }
 
     pub fn checked_mul(self, other: Self) -> Option<Self> {
+        if let Some((a, b)) = self.ints(other) {
+            return a.checked_mul(b).map(Self::int);
+        }
         let (a, b, c, d) = self.wide(other);
         Self::new(a * c, b * d)
     }
 
     /// `None` on division by zero or overflow (callers check zero first to name it).
     pub fn checked_div(self, other: Self) -> Option<Self> {
+        if let Some((a, b)) = self.ints(other)
+            && b != 0
+            && a.checked_rem(b) == Some(0)
+        {
+            return a.checked_div(b).map(Self::int);
+        }
         let (a, b, c, d) = self.wide(other);
         Self::new(a * d, b * c)
     }
 
     /// Python's `//`: the quotient rounded toward negative infinity.
     pub fn checked_floor_div(self, other: Self) -> Option<Self> {
+        if let Some((a, b)) = self.ints(other) {
+            return floor_div(a, b).map(Self::int);
+        }
         Some(Self::int(self.checked_div(other)?.floor()))
     }
 
@@ -91,6 +109,12 @@ impl Ratio {
         self.num == 0
     }
 
+    /// Both numerators when both are whole: the i64 fast path, which gives exactly what the
+    /// fraction arithmetic gives (same value, same overflow) without 128-bit divisions.
+    fn ints(self, other: Self) -> Option<(i64, i64)> {
+        (self.den == 1 && other.den == 1).then_some((self.num, other.num))
+    }
+
     fn wide(self, other: Self) -> (i128, i128, i128, i128) {
         (self.num.into(), self.den.into(), other.num.into(), other.den.into())
     }
@@ -104,6 +128,9 @@ impl PartialOrd for Ratio {
 
 impl Ord for Ratio {
     fn cmp(&self, other: &Self) -> Ordering {
+        if let Some((a, b)) = self.ints(*other) {
+            return a.cmp(&b);
+        }
         let (a, b, c, d) = self.wide(*other);
         (a * d).cmp(&(c * b))
     }
@@ -124,6 +151,13 @@ impl From<u32> for Ratio {
     fn from(n: u32) -> Self {
         Self::int(n.into())
     }
+}
+
+/// Python's `//` on integers; `None` on a zero divisor or overflow (`i64::MIN // -1`).
+fn floor_div(a: i64, b: i64) -> Option<i64> {
+    let quotient = a.checked_div(b)?;
+    let inexact = a % b != 0;
+    Some(if inexact && ((a < 0) != (b < 0)) { quotient - 1 } else { quotient })
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {
@@ -165,6 +199,30 @@ mod tests {
     fn truncation_and_floor() {
         assert_eq!((r(-7, 2).trunc(), r(-7, 2).floor()), (-3, -4));
         assert_eq!((r(7, 2).trunc(), r(7, 2).floor()), (3, 3));
+    }
+
+    /// The whole-number fast path against the same operations done in i128 and checked.
+    #[test]
+    fn whole_numbers_match_wide_arithmetic() {
+        let edges = [i64::MIN, i64::MIN + 1, -7, -2, -1, 0, 1, 2, 3, 7, i64::MAX - 1, i64::MAX];
+        let fits = |n: i128| i64::try_from(n).ok().map(Ratio::int);
+        for a in edges {
+            for b in edges {
+                let (x, y, wa, wb) = (Ratio::int(a), Ratio::int(b), i128::from(a), i128::from(b));
+                assert_eq!(x.checked_add(y), fits(wa + wb), "{a} + {b}");
+                assert_eq!(x.checked_sub(y), fits(wa - wb), "{a} - {b}");
+                assert_eq!(x.checked_mul(y), fits(wa * wb), "{a} * {b}");
+                assert_eq!(x.cmp(&y), a.cmp(&b), "{a} cmp {b}");
+                if b != 0 {
+                    assert_eq!(x.checked_div(y), Ratio::new(wa, wb), "{a} / {b}");
+                    assert_eq!(
+                        x.checked_floor_div(y),
+                        fits(wa.div_euclid(wb) - i128::from(wb < 0 && wa.rem_euclid(wb) != 0)),
+                        "{a} // {b}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,25 +2,51 @@
 //! whatever no longer counts is struck through (once, not again inside), `!` marks a die that
 //! exploded and `1 -> 3` a die raised or lowered by `mi`/`ma`.
 
-use super::node::{Kind, Node};
+use super::ast::SetOp;
+use super::node::{Kind, NodeId, Tree};
 use super::roll::{Face, GroupRoll};
 
-/// The breakdown of `node`, without the `= total` ending.
-pub(super) fn render(node: &Node) -> String {
-    let mut out = String::new();
-    write_node(node, false, &mut out);
-    out
+/// Writes the breakdown of node `id` to `out`, without the `= total` ending.
+pub(super) fn render(tree: &Tree, id: NodeId, out: &mut String) {
+    write_node(tree, id, false, out);
 }
 
-fn write_node(node: &Node, struck: bool, out: &mut String) {
-    if !node.is_kept() && !struck {
+/// Writes `n` in decimal, without going through the formatting machinery.
+pub(super) fn write_int(n: i64, out: &mut String) {
+    if let Ok(digit) = u8::try_from(n)
+        && digit < 10
+    {
+        return out.push(char::from(b'0' + digit));
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    let mut magnitude = n.unsigned_abs();
+    let mut digits = [0_u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (magnitude % 10) as u8;
+        magnitude /= 10;
+        if magnitude == 0 {
+            break;
+        }
+    }
+    if let Ok(text) = std::str::from_utf8(&digits[start..]) {
+        out.push_str(text);
+    }
+}
+
+fn write_node(tree: &Tree, id: NodeId, struck: bool, out: &mut String) {
+    if !tree.is_kept(id) && !struck {
         out.push_str("~~");
-        write_node(node, true, out);
+        write_node(tree, id, true, out);
         out.push_str("~~");
         return;
     }
-    match &node.kind {
-        Kind::Literal { text, .. } => out.push_str(text),
+    match &tree.node(id).kind {
+        Kind::Literal { text: Some(text), .. } => out.push_str(text),
+        Kind::Literal { value, text: None } => write_int(value.numerator(), out),
         Kind::Dice { roll, text } => {
             out.push_str(text);
             out.push_str(" (");
@@ -28,41 +54,49 @@ fn write_node(node: &Node, struck: bool, out: &mut String) {
             out.push(')');
         }
         Kind::Set { elements, ops, .. } => {
+            let elements = tree.elements(elements);
             out.push('(');
-            for (i, element) in elements.iter().enumerate() {
+            for (i, &element) in elements.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_node(element, struck, out);
+                write_node(tree, element, struck, out);
             }
             if elements.len() == 1 {
                 out.push(',');
             }
             out.push(')');
-            out.push_str(ops);
+            write_ops(ops, out);
         }
         Kind::Paren { inner, ops } => {
             out.push('(');
-            write_node(inner, struck, out);
+            write_node(tree, *inner, struck, out);
             out.push(')');
-            out.push_str(ops);
+            write_ops(ops, out);
         }
         Kind::Annotated { inner, annotation, .. } => {
-            write_node(inner, struck, out);
+            write_node(tree, *inner, struck, out);
             out.push(' ');
             out.push_str(annotation);
         }
         Kind::Neg { inner, .. } => {
             out.push('-');
-            write_node(inner, struck, out);
+            write_node(tree, *inner, struck, out);
         }
         Kind::Binary { op, lhs, rhs, .. } => {
-            write_node(lhs, struck, out);
+            write_node(tree, *lhs, struck, out);
             out.push(' ');
             out.push_str(op.symbol());
             out.push(' ');
-            write_node(rhs, struck, out);
+            write_node(tree, *rhs, struck, out);
         }
+    }
+}
+
+/// The keep/drop operations after a set or parenthesis, as written.
+fn write_ops(ops: &[SetOp], out: &mut String) {
+    for op in ops {
+        out.push_str(&op.text);
     }
 }
 
@@ -81,15 +115,29 @@ fn write_face(face: &Face, struck: bool, out: &mut String) {
     if strike {
         out.push_str("~~");
     }
-    out.push_str(&face.rolled.to_string());
+    write_int(face.rolled.into(), out);
     if face.value != face.rolled {
         out.push_str(" -> ");
-        out.push_str(&face.value.to_string());
+        write_int(face.value.into(), out);
     }
     if face.exploded {
         out.push('!');
     }
     if strike {
         out.push_str("~~");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_int;
+
+    #[test]
+    fn integers_are_written_as_display_writes_them() {
+        for n in [0, 7, -7, 10, 99, -100, 1_000_000, i64::MAX, i64::MIN] {
+            let mut out = String::new();
+            write_int(n, &mut out);
+            assert_eq!(out, n.to_string());
+        }
     }
 }

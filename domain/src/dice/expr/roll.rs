@@ -2,7 +2,7 @@
 
 use super::ast::{DiceGroup, OpKind, SetOp};
 use super::ratio::Ratio;
-use super::select::{Member, select, select_first};
+use super::select::{Member, Scratch};
 use super::{DiceExprError, MAX_DICE_TOTAL};
 use crate::dice::{Dice, DieStatus};
 
@@ -11,11 +11,13 @@ pub(super) struct Roller<'a> {
     dice: &'a mut Dice,
     purpose: &'a str,
     rolled: usize,
+    /// Buffers every selection of this roll reuses.
+    pub(super) scratch: Scratch,
 }
 
 impl<'a> Roller<'a> {
     pub(super) fn new(dice: &'a mut Dice, purpose: &'a str) -> Self {
-        Self { dice, purpose, rolled: 0 }
+        Self { dice, purpose, rolled: 0, scratch: Scratch::default() }
     }
 
     /// Dice rolled so far by this expression (the index the next die will have in its outcome).
@@ -103,6 +105,13 @@ pub(super) struct Slot {
     pub(super) current: Face,
 }
 
+/// Room for a group's dice: twice those written when an operation may add dice (explosions
+/// usually add a few), so the usual roll never grows its vector.
+fn room_for(group: &DiceGroup) -> usize {
+    let adds = group.ops.iter().any(|op| matches!(op.kind, OpKind::Explode | OpKind::RerollAdd));
+    group.count as usize * if adds { 2 } else { 1 }
+}
+
 /// A rolled group: its dice in order, explosions appended at the end.
 #[derive(Debug, Clone)]
 pub(super) struct GroupRoll {
@@ -112,7 +121,7 @@ pub(super) struct GroupRoll {
 
 impl GroupRoll {
     pub(super) fn roll(group: &DiceGroup, roller: &mut Roller) -> Result<Self, DiceExprError> {
-        let mut roll = Self { sides: group.sides, slots: Vec::new() };
+        let mut roll = Self { sides: group.sides, slots: Vec::with_capacity(room_for(group)) };
         for _ in 0..group.count {
             roll.add_die(roller, false)?;
         }
@@ -127,10 +136,10 @@ impl GroupRoll {
         self.slots.iter().filter(|slot| slot.current.kept).map(|slot| i64::from(slot.current.value)).sum()
     }
 
-    /// The dice as members of a set (their current faces).
-    pub(super) fn members(&self) -> Vec<Member> {
+    /// Appends the dice as members of a set (their current faces) to `members`.
+    pub(super) fn members_into(&self, members: &mut Vec<Member>) {
         let member = |slot: &Slot| Member { total: Ratio::from(slot.current.value), kept: slot.current.kept };
-        self.slots.iter().map(member).collect()
+        members.extend(self.slots.iter().map(member));
     }
 
     /// Drops die `index` (a keep/drop on a parenthesis around the group).
@@ -166,32 +175,42 @@ impl GroupRoll {
         Ok(())
     }
 
-    fn selected(&self, op: &SetOp) -> Vec<bool> {
-        select(&op.selectors, &self.members(), self.sides)
+    /// Selects for `op` into the roller's scratch mask (`roller.scratch.chosen`, one per die).
+    fn select(&self, op: &SetOp, roller: &mut Roller) {
+        let scratch = &mut roller.scratch;
+        scratch.members.clear();
+        self.members_into(&mut scratch.members);
+        scratch.select(&op.selectors, self.sides);
     }
 
     fn keep(&mut self, op: &SetOp, roller: &mut Roller) {
-        let chosen = self.selected(op);
-        for (slot, chosen) in self.slots.iter_mut().zip(chosen) {
-            if slot.current.kept && !chosen {
-                roller.mark(&mut slot.current, DieStatus::Dropped);
+        self.select(op, roller);
+        for i in 0..self.slots.len() {
+            if self.slots[i].current.kept && !roller.scratch.chosen[i] {
+                roller.mark(&mut self.slots[i].current, DieStatus::Dropped);
             }
         }
     }
 
     fn drop_selected(&mut self, op: &SetOp, roller: &mut Roller) {
-        let chosen = self.selected(op);
-        for (slot, _) in self.slots.iter_mut().zip(chosen).filter(|(_, chosen)| *chosen) {
-            roller.mark(&mut slot.current, DieStatus::Dropped);
+        self.select(op, roller);
+        for i in 0..self.slots.len() {
+            if roller.scratch.chosen[i] {
+                roller.mark(&mut self.slots[i].current, DieStatus::Dropped);
+            }
         }
     }
 
     /// Rerolls every selected die once, in die order; false when none was selected.
     fn reroll_selected(&mut self, op: &SetOp, roller: &mut Roller) -> Result<bool, DiceExprError> {
-        let chosen = self.selected(op);
+        self.select(op, roller);
         let mut any = false;
-        for (slot, _) in self.slots.iter_mut().zip(chosen).filter(|(_, chosen)| *chosen) {
+        for i in 0..self.slots.len() {
+            if !roller.scratch.chosen[i] {
+                continue;
+            }
             let new = roller.roll(self.sides, false)?;
+            let slot = &mut self.slots[i];
             roller.mark(&mut slot.current, DieStatus::Rerolled);
             slot.rerolled.push(std::mem::replace(&mut slot.current, new));
             any = true;
@@ -202,25 +221,31 @@ impl GroupRoll {
     /// Each selected die adds a die; new dice are checked in turn, until every selected die has
     /// exploded once in this operation.
     fn explode(&mut self, op: &SetOp, roller: &mut Roller) -> Result<(), DiceExprError> {
-        let mut done: Vec<bool> = Vec::new();
+        let mut done: Vec<bool> = Vec::with_capacity(self.slots.len());
         loop {
-            let chosen = self.selected(op);
-            done.resize(self.slots.len(), false);
-            let to_explode: Vec<usize> = (0..self.slots.len()).filter(|&i| chosen[i] && !done[i]).collect();
-            if to_explode.is_empty() {
-                return Ok(());
+            self.select(op, roller);
+            let selected = self.slots.len();
+            done.resize(selected, false);
+            let mut any = false;
+            for (i, done) in done.iter_mut().enumerate() {
+                if roller.scratch.chosen[i] && !*done {
+                    *done = true;
+                    any = true;
+                    roller.explode(&mut self.slots[i].current);
+                    self.add_die(roller, true)?;
+                }
             }
-            for i in to_explode {
-                done[i] = true;
-                roller.explode(&mut self.slots[i].current);
-                self.add_die(roller, true)?;
+            if !any {
+                return Ok(());
             }
         }
     }
 
     /// `ra`: the first selected die adds one die, which is not checked again.
     fn explode_first(&mut self, op: &SetOp, roller: &mut Roller) -> Result<(), DiceExprError> {
-        let Some(i) = select_first(&op.selectors, &self.members(), self.sides) else {
+        roller.scratch.members.clear();
+        self.members_into(&mut roller.scratch.members);
+        let Some(i) = roller.scratch.select_first(&op.selectors, self.sides) else {
             return Ok(());
         };
         roller.explode(&mut self.slots[i].current);

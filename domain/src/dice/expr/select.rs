@@ -15,38 +15,72 @@ pub(super) struct Member {
 
 /// The union of what each selector picks, as a mask over `members`. `sides` is the die size
 /// for `!` (0 for sets).
+#[cfg(test)]
 pub(super) fn select(selectors: &[Selector], members: &[Member], sides: u32) -> Vec<bool> {
-    let mut chosen = vec![false; members.len()];
-    for &selector in selectors {
-        for i in candidates(selector, members, sides) {
-            chosen[i] = true;
-        }
-    }
-    chosen
+    let mut scratch = Scratch::default();
+    scratch.members.extend_from_slice(members);
+    scratch.select(selectors, sides);
+    scratch.chosen
 }
 
 /// The first member picked, trying the selectors in order (`ra` adds one die only).
+#[cfg(test)]
 pub(super) fn select_first(selectors: &[Selector], members: &[Member], sides: u32) -> Option<usize> {
-    selectors.iter().find_map(|&selector| candidates(selector, members, sides).first().copied())
+    let mut scratch = Scratch::default();
+    scratch.members.extend_from_slice(members);
+    scratch.select_first(selectors, sides)
 }
 
-/// What one selector picks, in its own order: highest or lowest first for `h`/`l` (among equal
-/// totals the earlier member first), member order for comparisons.
-fn candidates(selector: Selector, members: &[Member], sides: u32) -> Vec<usize> {
+/// Buffers reused by every selection of one roll, so selecting allocates nothing once they
+/// have grown: the members as selectors see them, the mask chosen, and one selector's picks.
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    pub(super) members: Vec<Member>,
+    pub(super) chosen: Vec<bool>,
+    picks: Vec<usize>,
+}
+
+impl Scratch {
+    /// Fills `chosen` with the union of what each selector picks among `members`. `sides` is
+    /// the die size for `!` (0 for sets).
+    pub(super) fn select(&mut self, selectors: &[Selector], sides: u32) {
+        self.chosen.clear();
+        self.chosen.resize(self.members.len(), false);
+        for &selector in selectors {
+            candidates(selector, &self.members, sides, &mut self.picks);
+            for &i in &self.picks {
+                self.chosen[i] = true;
+            }
+        }
+    }
+
+    /// The first member picked, trying the selectors in order (`ra` adds one die only).
+    pub(super) fn select_first(&mut self, selectors: &[Selector], sides: u32) -> Option<usize> {
+        selectors.iter().find_map(|&selector| {
+            candidates(selector, &self.members, sides, &mut self.picks);
+            self.picks.first().copied()
+        })
+    }
+}
+
+/// What one selector picks, in its own order, into `picks`: highest or lowest first for
+/// `h`/`l` (among equal totals the earlier member first), member order for comparisons.
+fn candidates(selector: Selector, members: &[Member], sides: u32, picks: &mut Vec<usize>) {
+    picks.clear();
+    picks.reserve(members.len());
+    picks.extend((0..members.len()).filter(|&i| members[i].kept));
     let total = |i: usize| members[i].total;
-    let mut kept: Vec<usize> = (0..members.len()).filter(|&i| members[i].kept).collect();
     match selector {
         Selector::Highest(n) => {
-            kept.sort_by_key(|&i| Reverse(total(i)));
-            kept.truncate(n as usize);
+            picks.sort_unstable_by_key(|&i| (Reverse(total(i)), i));
+            picks.truncate(n as usize);
         }
         Selector::Lowest(n) => {
-            kept.sort_by_key(|&i| total(i));
-            kept.truncate(n as usize);
+            picks.sort_unstable_by_key(|&i| (total(i), i));
+            picks.truncate(n as usize);
         }
-        _ => kept.retain(|&i| selector.matches_total(total(i), sides)),
+        _ => picks.retain(|&i| selector.matches_total(total(i), sides)),
     }
-    kept
 }
 
 #[cfg(test)]
