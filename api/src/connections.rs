@@ -83,10 +83,20 @@ pub async fn refuse_over_limit(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    if let Some(limit) = request.conn_data::<PeerSlot>().and_then(|slot| slot.over_limit) {
-        return Ok(request.error_response(ApiError::TooManyConnections { limit }).map_into_boxed_body());
+    match over_limit(request) {
+        Ok(request) => next.call(request).await.map(ServiceResponse::map_into_boxed_body),
+        Err(refused) => Ok(refused),
     }
-    next.call(request).await.map(ServiceResponse::map_into_boxed_body)
+}
+
+/// The request back when its connection is within its peer's cap, else the 429 to send.
+pub fn over_limit(request: ServiceRequest) -> Result<ServiceRequest, ServiceResponse<BoxBody>> {
+    match request.conn_data::<PeerSlot>().and_then(|slot| slot.over_limit) {
+        Some(limit) => {
+            Err(request.error_response(ApiError::TooManyConnections { limit }).map_into_boxed_body())
+        }
+        None => Ok(request),
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Request extractors whose failures are problem+json errors naming the field at fault.
 
-use crate::auth::{BodyDigest, sha256_hex};
+use crate::auth::{BodyDigest, IDEMPOTENCY_KEY, sha256_hex};
 use crate::error::ApiError;
 use actix_web::dev::Payload;
 use actix_web::error::PayloadError;
@@ -70,8 +70,9 @@ fn is_absent(bytes: &[u8]) -> bool {
 
 /// Reads the body within [`MAX_BODY_BYTES`], refusing content codings (415 naming
 /// `Content-Encoding`) and, when there is a body, non-JSON content types or charsets other than
-/// UTF-8 (415 naming `Content-Type`); leaves a digest of its canonical form in the request for
-/// idempotency fingerprints.
+/// UTF-8 (415 naming `Content-Type`); when the request carries an `Idempotency-Key`, leaves a
+/// digest of its canonical form in the request for the key's fingerprint (only then: it parses
+/// the body a second time).
 fn read_body(
     request: &HttpRequest,
     payload: &mut Payload,
@@ -79,6 +80,7 @@ fn read_body(
     let encoding = identity_encoding(request);
     let content_type = json_content_type(request);
     let timeout = request.app_data::<BodyTimeout>().copied().unwrap_or_default().0;
+    let keyed = request.headers().contains_key(IDEMPOTENCY_KEY);
     let body = web::Bytes::from_request(request, payload);
     let request = request.clone();
     async move {
@@ -90,7 +92,9 @@ fn read_body(
         if !bytes.iter().all(u8::is_ascii_whitespace) {
             content_type?;
         }
-        request.extensions_mut().insert(BodyDigest(sha256_hex(&canonical_json(&bytes))));
+        if keyed {
+            request.extensions_mut().insert(BodyDigest(sha256_hex(&canonical_json(&bytes))));
+        }
         Ok(bytes)
     }
 }

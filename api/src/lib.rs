@@ -6,6 +6,7 @@ pub mod config;
 pub mod connections;
 pub mod error;
 pub mod extract;
+pub mod front_door;
 pub mod healthcheck;
 pub mod keys;
 pub mod logging;

@@ -14,5 +14,6 @@ pub use connection::{PRAGMAS, database_path};
 pub use error::{DbError, MutateError};
 pub use store::{
     ApiKeyInfo, EncounterPage, IDEMPOTENCY_TTL_HOURS, IdempotencyKey, KEYS_RECHECK, KeyOwner, MAX_BATCH,
-    Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse,
+    Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse, WriteTiming, hex,
+    take_write_timing,
 };

@@ -10,9 +10,9 @@ mod writer;
 
 pub use encounters::{Mutation, StoredEncounter, StoredEvent};
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
-pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner};
+pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
 pub use reads::EncounterPage;
-pub use writer::MAX_BATCH;
+pub use writer::{MAX_BATCH, WriteTiming, take_write_timing};
 
 use crate::connection::{ReaderPool, database_path, open_readers, open_writer};
 use crate::error::DbError;
@@ -73,15 +73,13 @@ impl Store {
 
     /// Checks that a reader connection answers.
     pub fn ping(&self) -> Result<(), DbError> {
-        diesel::sql_query("SELECT 1").execute(&mut *self.read()?)?;
-        Ok(())
+        select_one(&mut *self.read()?)
     }
 
     /// [`Store::ping`] if a reader is free right now (`None` if all are busy), so a caller that
     /// must not block can fall back to a thread that may.
     pub fn try_ping(&self) -> Option<Result<(), DbError>> {
-        let mut conn = self.readers.try_get()?;
-        Some(diesel::sql_query("SELECT 1").execute(&mut *conn).map(drop).map_err(DbError::from))
+        Some(select_one(&mut *self.readers.try_get()?))
     }
 
     /// SQLite's own consistency check (`PRAGMA integrity_check`): "ok" when sound.
@@ -94,4 +92,12 @@ impl Store {
         let rows: Vec<Check> = diesel::sql_query("PRAGMA integrity_check").load(&mut *self.read()?)?;
         Ok(rows.into_iter().map(|r| r.integrity_check).collect::<Vec<_>>().join("; "))
     }
+}
+
+/// `SELECT 1` as a query diesel prepares once per connection and keeps (a `sql_query` is
+/// prepared afresh on every call).
+fn select_one(conn: &mut SqliteConnection) -> Result<(), DbError> {
+    use diesel::sql_types::Integer;
+    diesel::select(1.into_sql::<Integer>()).get_result::<i32>(conn)?;
+    Ok(())
 }

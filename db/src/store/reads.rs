@@ -7,6 +7,7 @@ use super::encounters::{StoredEncounter, StoredEvent};
 use crate::error::DbError;
 use crate::rows::{CombatantRow, EffectRow, EncounterRow, EventRow, encounter_from_rows};
 use crate::schema::{combatants, effects, encounters, events};
+use diesel::connection::DefaultLoadingMode;
 use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
@@ -22,6 +23,18 @@ impl Store {
     /// The tenant's encounter, read in one snapshot (three statements).
     pub fn get(&self, tenant: &str, id: &EncounterId) -> Result<Option<StoredEncounter>, DbError> {
         self.read()?.transaction(|conn| load(conn, tenant, id))
+    }
+
+    /// [`Store::get`] if a reader is free right now (`None` if all are busy), so a caller that
+    /// must not block can fall back to a thread that may. A WAL reader never waits for the
+    /// writer, so the read itself does not block.
+    pub fn try_get(
+        &self,
+        tenant: &str,
+        id: &EncounterId,
+    ) -> Option<Result<Option<StoredEncounter>, DbError>> {
+        let mut conn = self.readers.try_get()?;
+        Some(conn.transaction(|conn| load(conn, tenant, id)))
     }
 
     /// The tenant's encounters, oldest first (in insertion order: SQLite's rowid, since
@@ -76,13 +89,15 @@ impl Store {
             if !diesel::select(diesel::dsl::exists(query)).get_result::<bool>(conn)? {
                 return Ok(None);
             }
-            let rows: Vec<EventRow> = events::table
+            // No `LIMIT ?`: a bound limit makes SQLite re-prepare the statement on every call.
+            // The rows are stepped through lazily and the statement is reset after `limit`.
+            let rows = events::table
                 .filter(events::encounter_id.eq(id.as_str()).and(events::seq.gt(after)))
                 .order(events::seq)
-                .limit(limit)
                 .select(EventRow::as_select())
-                .load(conn)?;
-            rows.into_iter().map(stored_event).collect::<Result<Vec<_>, _>>().map(Some)
+                .load_iter::<EventRow, DefaultLoadingMode>(conn)?;
+            let wanted = usize::try_from(limit).unwrap_or(0);
+            rows.take(wanted).map(|row| stored_event(row?)).collect::<Result<Vec<_>, _>>().map(Some)
         })
     }
 }

@@ -16,12 +16,35 @@ use crate::connection::open_writer;
 use crate::error::DbError;
 use diesel::SqliteConnection;
 use diesel::connection::SimpleConnection;
+use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 /// Most changes one transaction holds before it commits, waiting writers or not.
 pub const MAX_BATCH: usize = 64;
+
+/// Where the time of one write went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteTiming {
+    /// Waiting for the writer connection (behind earlier changes).
+    pub queued: Duration,
+    /// The change itself in its savepoint: reads, rules, writes, rendering the response.
+    pub work: Duration,
+    /// From the end of the work until the transaction holding it was durably committed.
+    pub durable: Duration,
+}
+
+thread_local! {
+    static LAST_WRITE: Cell<Option<WriteTiming>> = const { Cell::new(None) };
+}
+
+/// The timing of the last write that completed on this thread (taken: a second call answers
+/// `None`). Call it on the thread that wrote, right after the write returned.
+pub fn take_write_timing() -> Option<WriteTiming> {
+    LAST_WRITE.with(Cell::take)
+}
 
 pub(crate) struct Writer {
     line: Mutex<Line>,
@@ -90,11 +113,14 @@ impl Writer {
         &self,
         work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
     ) -> Result<T, E> {
+        let queued_at = Instant::now();
         self.waiting.fetch_add(1, Ordering::SeqCst);
         let mut line = lock(&self.line);
         self.waiting.fetch_sub(1, Ordering::SeqCst);
+        let started_at = Instant::now();
         let batch = line.join()?;
         let result = line.run(work);
+        let worked_at = Instant::now();
         if line.open.is_none() {
             // The savepoint could not be undone: the transaction was abandoned and settled.
             self.reopen_if_broken(&mut line);
@@ -104,6 +130,12 @@ impl Writer {
         }
         drop(line);
         batch.wait()?;
+        let timing = WriteTiming {
+            queued: started_at - queued_at,
+            work: worked_at - started_at,
+            durable: worked_at.elapsed(),
+        };
+        LAST_WRITE.with(|last| last.set(Some(timing)));
         result
     }
 
