@@ -183,12 +183,16 @@ fn body_error(error: actix_web::Error) -> ApiError {
     }
 }
 
-/// Parses JSON text, naming the path of the first bad value.
+/// Parses JSON text, naming the path of the first bad value. A body that parses is read once,
+/// without tracking the path; only a bad one is read again, tracking it to name the field.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
         None => return Err(ApiError::bad_request("body", "a JSON body is required")),
         Some(b'{') => {}
         Some(_) => return Err(ApiError::bad_request("body", "the body must be a JSON object")),
+    }
+    if let Ok(value) = serde_json::from_slice(bytes) {
+        return Ok(value);
     }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {

@@ -64,24 +64,27 @@ impl Register for PathsOnly {
     }
 }
 
-/// Every documented route, wherever it goes.
+/// Every documented route, wherever it goes. actix tries routes in this order, matching a fixed
+/// path by comparing it but a path with a `{parameter}` by running its regex, so every fixed path
+/// comes first, then the parameterised ones in order of use.
 fn register(routes: &mut impl Register) {
     routes.add(health::healthz);
     routes.add(dice::roll);
     routes.add(rulesets::list);
     routes.add(encounters::list);
     routes.add(encounters::create);
+    operations::register_inline(routes);
     routes.add(encounters::get);
+    routes.add(advance::advance);
     routes.add(encounters::delete);
     routes.add(combatants::add);
     routes.add(combatants::update);
     routes.add(combatants::remove);
     routes.add(initiative::roll);
-    routes.add(advance::advance);
     routes.add(effects::add);
     routes.add(effects::remove);
     routes.add(events::list);
-    operations::register(routes);
+    operations::register_stored(routes);
 }
 
 /// Registers every documented route in the OpenAPI builder (see `openapi.rs`).

@@ -118,8 +118,8 @@ pub async fn inline<C: Stateless>(
     idempotent(&state, &caller, compute).await
 }
 
-/// Registers the typed routes of every registered operation (documented in the spec).
-pub fn register(routes: &mut impl Register) {
+/// Registers the typed stored route of every registered operation (documented in the spec).
+pub fn register_stored(routes: &mut impl Register) {
     struct Visit<'a, R>(&'a mut R);
     impl<R: Register> CommandVisitor for Visit<'_, R> {
         fn command<C: Command>(&mut self) {
@@ -127,6 +127,17 @@ pub fn register(routes: &mut impl Register) {
         }
         fn stateless<C: Stateless>(&mut self) {
             self.command::<C>();
+        }
+    }
+    skirmish_domain::rulesets::for_each_command(&mut Visit(routes));
+}
+
+/// Registers the typed stateless route of every operation that has one (documented in the spec).
+pub fn register_inline(routes: &mut impl Register) {
+    struct Visit<'a, R>(&'a mut R);
+    impl<R: Register> CommandVisitor for Visit<'_, R> {
+        fn command<C: Command>(&mut self) {}
+        fn stateless<C: Stateless>(&mut self) {
             self.0.add(TypedRoute::inline::<C>());
         }
     }

@@ -3,6 +3,7 @@
 
 mod children;
 mod encounters;
+mod hot;
 mod idempotency;
 mod keys;
 mod reads;
@@ -18,6 +19,7 @@ use crate::connection::{ReaderPool, database_path, open_readers, open_writer};
 use crate::error::DbError;
 use diesel::prelude::*;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+use hot::HotEncounters;
 use keys::KeysKnown;
 use std::sync::Arc;
 use writer::Writer;
@@ -35,6 +37,8 @@ pub struct Store {
     writer: Arc<Writer>,
     readers: ReaderPool,
     keys: Arc<KeysKnown>,
+    /// Encounters as the writer last wrote them (see `hot.rs`).
+    hot: Arc<HotEncounters>,
 }
 
 impl Store {
@@ -43,10 +47,12 @@ impl Store {
         let path = database_path(url);
         let mut writer = open_writer(path)?;
         writer.run_pending_migrations(MIGRATIONS).map_err(|e| DbError::Migration(e.to_string()))?;
+        let hot = Arc::new(HotEncounters::default());
         Ok(Self {
-            writer: Arc::new(Writer::new(writer, path)),
+            writer: Arc::new(Writer::new(writer, path, hot.clone())),
             readers: open_readers(path)?,
             keys: KeysKnown::for_path(path),
+            hot,
         })
     }
 

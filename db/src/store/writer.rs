@@ -12,6 +12,7 @@
 //! commit is writing to disk, from the changes that queued up meanwhile. A caller waits at most
 //! for the changes queued after it in its batch (at most `MAX_BATCH - 1`) and one commit.
 
+use super::hot::HotEncounters;
 use crate::connection::open_writer;
 use crate::error::DbError;
 use diesel::SqliteConnection;
@@ -54,6 +55,8 @@ pub(crate) struct Writer {
     /// transaction open for them.
     waiting: AtomicUsize,
     path: Arc<str>,
+    /// Forgotten when a commit fails (see `hot.rs`).
+    hot: Arc<HotEncounters>,
 }
 
 /// The connection and the transaction open on it, if any.
@@ -95,13 +98,14 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Writer {
-    pub(crate) fn new(connection: SqliteConnection, path: &str) -> Self {
+    pub(crate) fn new(connection: SqliteConnection, path: &str, hot: Arc<HotEncounters>) -> Self {
         let line = Line { connection, open: None, members: 0 };
         Self {
             line: Mutex::new(line),
             commits: AtomicUsize::new(0),
             waiting: AtomicUsize::new(0),
             path: path.into(),
+            hot,
         }
     }
 
@@ -123,9 +127,12 @@ impl Writer {
         let worked_at = Instant::now();
         if line.open.is_none() {
             // The savepoint could not be undone: the transaction was abandoned and settled.
+            self.hot.forget_all();
             self.reopen_if_broken(&mut line);
         } else if line.members >= MAX_BATCH || self.waiting.load(Ordering::SeqCst) == 0 {
-            line.commit();
+            if !line.commit() {
+                self.hot.forget_all();
+            }
             self.commits.fetch_add(1, Ordering::SeqCst);
         }
         drop(line);
@@ -187,8 +194,9 @@ impl Line {
         result
     }
 
-    fn commit(&mut self) {
-        let Some(batch) = self.open.take() else { return };
+    /// Commits the open transaction; false if that failed.
+    fn commit(&mut self) -> bool {
+        let Some(batch) = self.open.take() else { return true };
         let outcome = self.connection.batch_execute("COMMIT").map_err(|error| {
             // A failed COMMIT may leave the transaction open; it must not linger.
             let _ = self.connection.batch_execute("ROLLBACK");
@@ -197,7 +205,9 @@ impl Line {
         if let Err(message) = &outcome {
             log::error!("a commit of {} changes failed: {message}", self.members);
         }
+        let committed = outcome.is_ok();
         batch.settle(outcome);
+        committed
     }
 
     /// Rolls the open transaction back and fails every change in it.
@@ -230,7 +240,7 @@ mod tests {
         let path = dir.path().join("w.db").display().to_string();
         let mut connection = open_writer(&path).unwrap();
         connection.batch_execute("CREATE TABLE t (n INTEGER NOT NULL)").unwrap();
-        Writer::new(connection, &path)
+        Writer::new(connection, &path, Arc::default())
     }
 
     fn insert(conn: &mut SqliteConnection, n: i32) -> Result<i32, DbError> {
