@@ -15,6 +15,7 @@ mod openapi_generators;
 mod openapi_rulesets;
 pub mod panics;
 pub mod rate_limit;
+pub mod rendered;
 pub mod reply;
 pub mod routes;
 pub mod startup;

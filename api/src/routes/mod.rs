@@ -21,6 +21,7 @@ pub use operations::{alias as operation_alias, alias_post, inline_alias as inlin
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::IfMatch;
+use crate::rendered::RenderedEncounters;
 use crate::reply::send;
 use actix_web::dev::HttpServiceFactory;
 use actix_web::http::header::{HeaderName, HeaderValue};
@@ -28,6 +29,7 @@ use actix_web::{HttpResponse, web};
 use rand::RngExt;
 use skirmish_db::{Mutation, Reply, Store, StoredEncounter, StoredResponse, WriteTiming};
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
+use std::sync::Arc;
 use utoipa::openapi::path::Paths;
 use utoipa_actix_web::OpenApiFactory;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -36,6 +38,14 @@ use utoipa_actix_web::service_config::ServiceConfig;
 #[derive(Clone)]
 pub struct AppState {
     pub store: Store,
+    /// Bodies of `GET /v1/encounters/{id}`, by version.
+    pub rendered: Arc<RenderedEncounters>,
+}
+
+impl AppState {
+    pub fn new(store: Store) -> Self {
+        Self { store, rendered: Arc::default() }
+    }
 }
 
 /// Somewhere the routes go: the served app, the OpenAPI document, or the table of paths.

@@ -12,7 +12,7 @@ mod writer;
 pub use encounters::{Mutation, StoredEncounter, StoredEvent};
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
 pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
-pub use reads::EncounterPage;
+pub use reads::{EncounterPage, Fresh};
 pub use writer::{MAX_BATCH, WriteTiming, take_write_timing};
 
 use crate::connection::{ReaderPool, database_path, open_readers, open_writer};

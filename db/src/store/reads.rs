@@ -25,6 +25,28 @@ impl Store {
         self.read()?.transaction(|conn| load(conn, tenant, id))
     }
 
+    /// The tenant's encounter unless it is still at version `known` (then only that is said),
+    /// in one read transaction: one statement when unchanged, four when not.
+    pub fn get_if_changed(
+        &self,
+        tenant: &str,
+        id: &EncounterId,
+        known: Option<i64>,
+    ) -> Result<Option<Fresh>, DbError> {
+        self.read()?.transaction(|conn| if_changed(conn, tenant, id, known))
+    }
+
+    /// [`Store::get_if_changed`] if a reader is free right now (`None` if all are busy).
+    pub fn try_get_if_changed(
+        &self,
+        tenant: &str,
+        id: &EncounterId,
+        known: Option<i64>,
+    ) -> Option<Result<Option<Fresh>, DbError>> {
+        let mut conn = self.readers.try_get()?;
+        Some(conn.transaction(|conn| if_changed(conn, tenant, id, known)))
+    }
+
     /// [`Store::get`] if a reader is free right now (`None` if all are busy), so a caller that
     /// must not block can fall back to a thread that may. A WAL reader never waits for the
     /// writer, so the read itself does not block.
@@ -100,6 +122,35 @@ impl Store {
             rows.take(wanted).map(|row| stored_event(row?)).collect::<Result<Vec<_>, _>>().map(Some)
         })
     }
+}
+
+/// An encounter as read by [`Store::get_if_changed`].
+#[derive(Debug)]
+pub enum Fresh {
+    /// Still at the version the caller knows.
+    Unchanged(i64),
+    Changed(StoredEncounter),
+}
+
+fn if_changed(
+    conn: &mut SqliteConnection,
+    tenant: &str,
+    id: &EncounterId,
+    known: Option<i64>,
+) -> Result<Option<Fresh>, DbError> {
+    if let Some(known) = known {
+        let version: Option<i64> = encounters::table
+            .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
+            .select(encounters::version)
+            .get_result(conn)
+            .optional()?;
+        match version {
+            None => return Ok(None),
+            Some(version) if version == known => return Ok(Some(Fresh::Unchanged(version))),
+            Some(_) => {}
+        }
+    }
+    Ok(load(conn, tenant, id)?.map(Fresh::Changed))
 }
 
 /// Rows grouped by encounter, each group in the order it came.
