@@ -12,6 +12,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use sha2::{Digest, Sha256};
 use skirmish_db::{IdempotencyKey, Store};
 use std::future::{Ready, ready};
+use std::ops::ControlFlow;
 
 /// The tenant that owns everything made without keys (open mode). A key created for this tenant
 /// keeps access to those encounters once keys are switched on.
@@ -50,26 +51,26 @@ pub async fn authenticate(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     match admit(request).await {
-        Ok(request) => next.call(request).await.map(ServiceResponse::map_into_boxed_body),
-        Err(refused) => Ok(refused),
+        ControlFlow::Continue(request) => next.call(request).await.map(ServiceResponse::map_into_boxed_body),
+        ControlFlow::Break(refused) => Ok(refused),
     }
 }
 
 /// The request back, its tenant resolved (nothing to do off `/v1`), or the 401/429 to send.
-pub async fn admit(request: ServiceRequest) -> Result<ServiceRequest, ServiceResponse<BoxBody>> {
+pub async fn admit(request: ServiceRequest) -> ControlFlow<ServiceResponse<BoxBody>, ServiceRequest> {
     if !request.path().starts_with("/v1/") {
-        return Ok(request);
+        return ControlFlow::Continue(request);
     }
     let Some(settings) = request.app_data::<web::Data<AuthSettings>>().cloned() else {
         let error = ApiError::Internal("authentication is not configured".into());
-        return Err(request.error_response(error).map_into_boxed_body());
+        return ControlFlow::Break(request.error_response(error).map_into_boxed_body());
     };
     match tenant_of(request.request(), settings).await {
         Ok(tenant) => {
             request.extensions_mut().insert(Tenant(tenant));
-            Ok(request)
+            ControlFlow::Continue(request)
         }
-        Err(error) => Err(request.error_response(error).map_into_boxed_body()),
+        Err(error) => ControlFlow::Break(request.error_response(error).map_into_boxed_body()),
     }
 }
 

@@ -9,6 +9,7 @@ use actix_web::middleware::Next;
 use std::any::Any;
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, PoisonError};
 
 type OpenCounts = Arc<Mutex<HashMap<IpAddr, usize>>>;
@@ -84,18 +85,18 @@ pub async fn refuse_over_limit(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     match over_limit(request) {
-        Ok(request) => next.call(request).await.map(ServiceResponse::map_into_boxed_body),
-        Err(refused) => Ok(refused),
+        ControlFlow::Continue(request) => next.call(request).await.map(ServiceResponse::map_into_boxed_body),
+        ControlFlow::Break(refused) => Ok(refused),
     }
 }
 
 /// The request back when its connection is within its peer's cap, else the 429 to send.
-pub fn over_limit(request: ServiceRequest) -> Result<ServiceRequest, ServiceResponse<BoxBody>> {
+pub fn over_limit(request: ServiceRequest) -> ControlFlow<ServiceResponse<BoxBody>, ServiceRequest> {
     match request.conn_data::<PeerSlot>().and_then(|slot| slot.over_limit) {
-        Some(limit) => {
-            Err(request.error_response(ApiError::TooManyConnections { limit }).map_into_boxed_body())
-        }
-        None => Ok(request),
+        Some(limit) => ControlFlow::Break(
+            request.error_response(ApiError::TooManyConnections { limit }).map_into_boxed_body(),
+        ),
+        None => ControlFlow::Continue(request),
     }
 }
 

@@ -9,19 +9,22 @@ use crate::panics::guarded;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
+use std::ops::ControlFlow;
 
 pub async fn front_door(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let request = match over_limit(request) {
-        Ok(request) => request,
-        Err(refused) => return Ok(refused),
+        ControlFlow::Continue(request) => request,
+        ControlFlow::Break(refused) => return Ok(refused),
     };
     guarded(async move {
         match admit(request).await {
-            Ok(request) => next.call(request).await.map(ServiceResponse::map_into_boxed_body),
-            Err(refused) => Ok(refused),
+            ControlFlow::Continue(request) => {
+                next.call(request).await.map(ServiceResponse::map_into_boxed_body)
+            }
+            ControlFlow::Break(refused) => Ok(refused),
         }
     })
     .await

@@ -109,7 +109,7 @@ pub async fn get(
         }
     };
     let (version, body) = match fresh.ok_or_else(|| ApiError::NotFound("encounter not found".into()))? {
-        Fresh::Changed(stored) => render_and_keep(&state, stored)?,
+        Fresh::Changed(stored) => render_and_keep(&state, *stored)?,
         Fresh::Unchanged(version) => match state.rendered.body(id.as_str(), version) {
             Some(body) => (version, body),
             // Another request replaced the kept body meanwhile: read it in full.

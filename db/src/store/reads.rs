@@ -129,7 +129,7 @@ impl Store {
 pub enum Fresh {
     /// Still at the version the caller knows.
     Unchanged(i64),
-    Changed(StoredEncounter),
+    Changed(Box<StoredEncounter>),
 }
 
 fn if_changed(
@@ -150,7 +150,7 @@ fn if_changed(
             Some(_) => {}
         }
     }
-    Ok(load(conn, tenant, id)?.map(Fresh::Changed))
+    Ok(load(conn, tenant, id)?.map(|stored| Fresh::Changed(Box::new(stored))))
 }
 
 /// Rows grouped by encounter, each group in the order it came.
