@@ -37,20 +37,47 @@ pids+=($!)
 port=$(free_port); while [ "$port" = "$bare_port" ]; do port=$(free_port); done
 (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn SKIRMISH_MAX_CONNECTIONS_PER_PEER=256 \
   SKIRMISH_DATABASE_URL="$work/skirmish.db" "$skirmish" >"$work/server.log" 2>&1) &
-pids+=($!)
+server_pid=$!
+pids+=($server_pid)
 bare="http://127.0.0.1:$bare_port"
 base="http://127.0.0.1:$port"
 wait_for "$bare/"
 wait_for "$base/healthz"
+rss() { awk '/^VmRSS/ {printf "%.1f MB", $2 / 1024}' "/proc/$server_pid/status"; }
+rss_idle=$(rss)
 
 json='Content-Type: application/json'
 id_of() { grep -o '"id":"[a-z]*_[0-9a-f]*"' | head -1 | cut -d'"' -f4; }
+# posts COUNT URL BODY: COUNT POSTs of BODY from one curl (kept-alive connections, 8 at a time).
+posts() {
+  local count="$1" url="$2" body="$3"
+  for _ in $(seq 1 "$count"); do
+    printf 'next\nurl = "%s"\nrequest = "POST"\nheader = "%s"\ndata = %s\noutput = "/dev/null"\n' \
+      "$url" "$json" "$(printf '%s' "$body" | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$/"/')"
+  done | tail -n +2 >"$work/posts.cfg"
+  curl -sSf --no-progress-meter --parallel --parallel-max 8 -K "$work/posts.cfg"
+}
+
+# Memory: VmRSS idle, then with 10,000 stored encounters (bounded: one curl, 8 connections).
+echo "creating 10,000 encounters" >&2
+posts 10000 "$base/v1/encounters" '{"ruleset":"spycraft2","name":"Stored"}'
+rss_10k=$(rss)
+stored_count=$(curl -sf "$base/v1/encounters?limit=1" | grep -o '"total":[0-9]*' | cut -d: -f2)
 encounter=$(curl -sf -X POST "$base/v1/encounters" -H "$json" -d '{"ruleset":"spycraft2","name":"Bench"}' | id_of)
 for n in 1 2 3 4 5 6; do
   curl -sf -X POST "$base/v1/encounters/$encounter/combatants" -H "$json" \
     -d "{\"name\":\"C$n\",\"side\":\"s$((n % 2))\",\"stats\":{\"initiative_bonus\":$n}}" >/dev/null
 done
 curl -sf -X POST "$base/v1/encounters/$encounter/initiative" -H "$json" -d '{"seed":1}' >/dev/null
+
+# The largest encounter: 200 combatants (the cap), initiative rolled.
+big=$(curl -sf -X POST "$base/v1/encounters" -H "$json" -d '{"ruleset":"spycraft2","name":"Big"}' | id_of)
+for n in $(seq 1 200); do
+  printf 'next\nurl = "%s"\nrequest = "POST"\nheader = "%s"\ndata = "{\\"name\\":\\"C%s\\",\\"side\\":\\"s%s\\",\\"stats\\":{\\"initiative_bonus\\":%s}}"\noutput = "/dev/null"\n' \
+    "$base/v1/encounters/$big/combatants" "$json" "$n" "$((n % 2))" "$((n % 10))"
+done | tail -n +2 >"$work/big.cfg"
+curl -sSf -K "$work/big.cfg"
+curl -sf -X POST "$base/v1/encounters/$big/initiative" -H "$json" -d '{"seed":1}' >/dev/null
 
 dice='{"expression":"4d6kh3+2"}'
 attack='{"weapon":{"weapon_type":"rifle","damage_dice":3},"distance_m":20,"cover":"quarter","reaction":"dodge",'
@@ -97,7 +124,23 @@ for rep in $(seq 1 "$reps"); do
   run_wrk advance64 64 "$base/v1/encounters/$encounter/advance" "$advance"
   run_wrk advance128 128 "$base/v1/encounters/$encounter/advance" "$advance"
   run_wrk create32 32 "$base/v1/encounters" "$create"
+  run_wrk advance200 1 "$base/v1/encounters/$big/advance" "$advance"
 done
+
+# Server time of advance at 200 combatants, from the service's own Server-Timing header
+# (queue, work in the transaction, durable commit), over 200 sequential requests.
+for _ in $(seq 1 200); do
+  printf 'next\nurl = "%s"\nrequest = "POST"\nheader = "%s"\ndata = "%s"\noutput = "/dev/null"\n' \
+    "$base/v1/encounters/$big/advance" "$json" '{\"to\":\"next_turn\"}'
+  printf 'write-out = "server-timing: %%header{server-timing}\\n"\n'
+done | tail -n +2 >"$work/timing.cfg"
+curl -sSf -K "$work/timing.cfg" >"$work/timing.headers"
+timing() { # PART: median and p99 of that part, in ms
+  grep -o "$1;dur=[0-9.]*" "$work/timing.headers" | cut -d= -f2 | sort -g |
+    awk '{v[NR]=$1} END {if (NR == 0) print "n/a (no Server-Timing header)";
+      else printf "median %.3f ms, p99 %.3f ms (%d requests)", v[int((NR+1)/2)], v[int(NR*0.99+0.5)], NR}'
+}
+rss_end=$(rss)
 
 median() { awk -v col="$2" '{print $col}' "$work/$1" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 row() { # LABEL NAME BASELINE
@@ -118,3 +161,8 @@ row "POST advance -c64 vs raw commits" advance64 raw
 row "POST advance -c128 vs raw commits" advance128 raw
 row "POST create encounter vs raw commits (-c32)" create32 raw
 echo "raw single-row commits (WAL, synchronous=FULL, 2 KB rows): p99 $(median raw 2)ms"
+printf '%-50s %9.0f req/s  p99 %7.2f ms (whole request, commit included)\n' \
+  "POST advance, 200 combatants, -c1" "$(median advance200 1)" "$(median advance200 2)"
+echo "  server time (Server-Timing) work:   $(timing work)"
+echo "  server time (Server-Timing) commit: $(timing commit)"
+echo "memory (VmRSS): idle $rss_idle; with ${stored_count:-?} stored encounters $rss_10k; after the load runs $rss_end"

@@ -12,6 +12,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use sha2::{Digest, Sha256};
 use skirmish_db::{IdempotencyKey, Store};
 use std::future::{Ready, ready};
+use std::ops::ControlFlow;
 
 /// The tenant that owns everything made without keys (open mode). A key created for this tenant
 /// keeps access to those encounters once keys are switched on.
@@ -33,8 +34,11 @@ pub struct AuthSettings {
 pub struct BodyDigest(pub String);
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|byte| format!("{byte:02x}")).collect()
+    skirmish_db::hex(&Sha256::digest(bytes))
 }
+
+/// The header that makes a POST safe to retry.
+pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
 
 /// The tenant a request acts for, set by [`authenticate`].
 #[derive(Debug, Clone)]
@@ -46,19 +50,27 @@ pub async fn authenticate(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    match admit(request).await {
+        ControlFlow::Continue(request) => next.call(request).await.map(ServiceResponse::map_into_boxed_body),
+        ControlFlow::Break(refused) => Ok(refused),
+    }
+}
+
+/// The request back, its tenant resolved (nothing to do off `/v1`), or the 401/429 to send.
+pub async fn admit(request: ServiceRequest) -> ControlFlow<ServiceResponse<BoxBody>, ServiceRequest> {
     if !request.path().starts_with("/v1/") {
-        return next.call(request).await.map(ServiceResponse::map_into_boxed_body);
+        return ControlFlow::Continue(request);
     }
     let Some(settings) = request.app_data::<web::Data<AuthSettings>>().cloned() else {
         let error = ApiError::Internal("authentication is not configured".into());
-        return Ok(request.error_response(error).map_into_boxed_body());
+        return ControlFlow::Break(request.error_response(error).map_into_boxed_body());
     };
     match tenant_of(request.request(), settings).await {
         Ok(tenant) => {
             request.extensions_mut().insert(Tenant(tenant));
-            next.call(request).await.map(ServiceResponse::map_into_boxed_body)
+            ControlFlow::Continue(request)
         }
-        Err(error) => Ok(request.error_response(error).map_into_boxed_body()),
+        Err(error) => ControlFlow::Break(request.error_response(error).map_into_boxed_body()),
     }
 }
 
@@ -77,9 +89,12 @@ async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> 
         }
         return Ok(OPEN_TENANT.to_owned());
     };
-    let owner = web::block(move || store.key_owner(&secret))
-        .await??
-        .ok_or_else(|| ApiError::Unauthorized("the API key is unknown or revoked".into()))?;
+    // Known in memory for a recently seen active key (see `Store::known_key_owner`).
+    let owner = match store.known_key_owner(&secret) {
+        Some(owner) => Some(owner),
+        None => web::block(move || store.key_owner(&secret)).await??,
+    };
+    let owner = owner.ok_or_else(|| ApiError::Unauthorized("the API key is unknown or revoked".into()))?;
     if let Some(limiter) = &settings.limiter {
         limiter
             .check(&owner.key_id)
@@ -135,7 +150,7 @@ fn bearer_token(request: &HttpRequest) -> Result<Option<String>, ApiError> {
 }
 
 fn idempotency_key(request: &HttpRequest) -> Result<Option<String>, ApiError> {
-    let Some(value) = request.headers().get("Idempotency-Key") else { return Ok(None) };
+    let Some(value) = request.headers().get(IDEMPOTENCY_KEY) else { return Ok(None) };
     if request.method() != Method::POST {
         return Ok(None);
     }

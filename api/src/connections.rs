@@ -9,6 +9,7 @@ use actix_web::middleware::Next;
 use std::any::Any;
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, PoisonError};
 
 type OpenCounts = Arc<Mutex<HashMap<IpAddr, usize>>>;
@@ -83,10 +84,20 @@ pub async fn refuse_over_limit(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    if let Some(limit) = request.conn_data::<PeerSlot>().and_then(|slot| slot.over_limit) {
-        return Ok(request.error_response(ApiError::TooManyConnections { limit }).map_into_boxed_body());
+    match over_limit(request) {
+        ControlFlow::Continue(request) => next.call(request).await.map(ServiceResponse::map_into_boxed_body),
+        ControlFlow::Break(refused) => Ok(refused),
     }
-    next.call(request).await.map(ServiceResponse::map_into_boxed_body)
+}
+
+/// The request back when its connection is within its peer's cap, else the 429 to send.
+pub fn over_limit(request: ServiceRequest) -> ControlFlow<ServiceResponse<BoxBody>, ServiceRequest> {
+    match request.conn_data::<PeerSlot>().and_then(|slot| slot.over_limit) {
+        Some(limit) => ControlFlow::Break(
+            request.error_response(ApiError::TooManyConnections { limit }).map_into_boxed_body(),
+        ),
+        None => ControlFlow::Continue(request),
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Request extractors whose failures are problem+json errors naming the field at fault.
 
-use crate::auth::{BodyDigest, sha256_hex};
+use crate::auth::{BodyDigest, IDEMPOTENCY_KEY, sha256_hex};
 use crate::error::ApiError;
 use actix_web::dev::Payload;
 use actix_web::error::PayloadError;
@@ -70,8 +70,9 @@ fn is_absent(bytes: &[u8]) -> bool {
 
 /// Reads the body within [`MAX_BODY_BYTES`], refusing content codings (415 naming
 /// `Content-Encoding`) and, when there is a body, non-JSON content types or charsets other than
-/// UTF-8 (415 naming `Content-Type`); leaves a digest of its canonical form in the request for
-/// idempotency fingerprints.
+/// UTF-8 (415 naming `Content-Type`); when the request carries an `Idempotency-Key`, leaves a
+/// digest of its canonical form in the request for the key's fingerprint (only then: it parses
+/// the body a second time).
 fn read_body(
     request: &HttpRequest,
     payload: &mut Payload,
@@ -79,6 +80,7 @@ fn read_body(
     let encoding = identity_encoding(request);
     let content_type = json_content_type(request);
     let timeout = request.app_data::<BodyTimeout>().copied().unwrap_or_default().0;
+    let keyed = request.headers().contains_key(IDEMPOTENCY_KEY);
     let body = web::Bytes::from_request(request, payload);
     let request = request.clone();
     async move {
@@ -90,7 +92,9 @@ fn read_body(
         if !bytes.iter().all(u8::is_ascii_whitespace) {
             content_type?;
         }
-        request.extensions_mut().insert(BodyDigest(sha256_hex(&canonical_json(&bytes))));
+        if keyed {
+            request.extensions_mut().insert(BodyDigest(sha256_hex(&canonical_json(&bytes))));
+        }
         Ok(bytes)
     }
 }
@@ -179,12 +183,16 @@ fn body_error(error: actix_web::Error) -> ApiError {
     }
 }
 
-/// Parses JSON text, naming the path of the first bad value.
+/// Parses JSON text, naming the path of the first bad value. A body that parses is read once,
+/// without tracking the path; only a bad one is read again, tracking it to name the field.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
         None => return Err(ApiError::bad_request("body", "a JSON body is required")),
         Some(b'{') => {}
         Some(_) => return Err(ApiError::bad_request("body", "the body must be a JSON object")),
+    }
+    if let Ok(value) = serde_json::from_slice(bytes) {
+        return Ok(value);
     }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {

@@ -1,8 +1,10 @@
 //! The OpenAPI document: paths are collected from the routes themselves (utoipa-actix-web), so
 //! the spec cannot drift from what is served.
 
+use crate::error::ApiError;
 use crate::routes;
-use actix_web::App;
+use actix_web::{App, HttpResponse, web};
+use std::sync::OnceLock;
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 
@@ -65,6 +67,25 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     utoipa::Modify::modify(&crate::openapi_rulesets::TypedRulesets, &mut spec);
     utoipa::Modify::modify(&crate::openapi_generators::GeneratorFriendly, &mut spec);
     spec
+}
+
+/// `GET /openapi.json`: the document, built on its first request (on the blocking pool: it takes
+/// a moment) and kept as JSON text, so a server nobody asks for it never builds it.
+pub async fn serve_openapi() -> Result<HttpResponse, ApiError> {
+    static DOCUMENT: OnceLock<Result<web::Bytes, String>> = OnceLock::new();
+    let document = match DOCUMENT.get() {
+        Some(document) => document,
+        None => {
+            web::block(|| {
+                DOCUMENT.get_or_init(|| {
+                    serde_json::to_vec(&openapi()).map(web::Bytes::from).map_err(|e| e.to_string())
+                })
+            })
+            .await?
+        }
+    };
+    let json = document.clone().map_err(|error| ApiError::Internal(error.into()))?;
+    Ok(HttpResponse::Ok().content_type("application/json").body(json))
 }
 
 /// The document as pretty JSON with a trailing newline.

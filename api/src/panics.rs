@@ -17,7 +17,14 @@ pub async fn catch_panics(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    match CatchUnwind(Box::pin(next.call(request))).await {
+    guarded(next.call(request)).await
+}
+
+/// Awaits the rest of the chain, turning a panic into a 500 (see [`catch_panics`]).
+pub async fn guarded<B: MessageBody + 'static>(
+    rest: impl Future<Output = Result<ServiceResponse<B>, actix_web::Error>>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    match CatchUnwind(std::pin::pin!(rest)).await {
         Ok(result) => result.map(ServiceResponse::map_into_boxed_body),
         // The request went down with the panic; actix renders the error as its response.
         Err(message) => {
@@ -27,9 +34,9 @@ pub async fn catch_panics(
 }
 
 /// A future that turns a panic while polling into `Err(message)`.
-struct CatchUnwind<F>(Pin<Box<F>>);
+struct CatchUnwind<'a, F>(Pin<&'a mut F>);
 
-impl<F: Future> Future for CatchUnwind<F> {
+impl<F: Future> Future for CatchUnwind<'_, F> {
     type Output = Result<F::Output, String>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {

@@ -1,22 +1,21 @@
 //! Building and running the HTTP server.
 
-use crate::auth::{AuthSettings, OPEN_TENANT, authenticate};
+use crate::auth::{AuthSettings, OPEN_TENANT};
 use crate::config::Settings;
-use crate::connections::{PeerConnections, refuse_over_limit};
+use crate::connections::PeerConnections;
 use crate::error::ApiError;
 use crate::extract::{BodyTimeout, MAX_BODY_BYTES};
-use crate::openapi::openapi;
-use crate::panics::catch_panics;
+use crate::front_door::front_door;
+use crate::openapi::serve_openapi;
 use crate::rate_limit::{RateLimit, RateLimiter};
-use crate::routes::{self, AppState, RouteTable, not_found_or_method_not_allowed};
+use crate::routes::{self, AppState, not_found_or_method_not_allowed};
 use actix_web::dev::Server;
 use actix_web::middleware::{self, Logger};
 use actix_web::{App, HttpResponse, HttpServer, web};
 use skirmish_db::{DbError, Store};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::time::Duration;
-use utoipa_actix_web::AppExt;
-use utoipa_swagger_ui::SwaggerUi;
+use utoipa_swagger_ui::{Config, SwaggerUi};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
@@ -49,17 +48,16 @@ impl Application {
         let auth = web::Data::new(auth_settings(&store, settings, loopback_only)?);
         let listener = TcpListener::bind(&settings.bind).map_err(bind_error)?;
         let address = listener.local_addr().map_err(bind_error)?;
-        let spec = openapi();
-        let table = web::Data::new(RouteTable::from_openapi(&spec));
-        let state = web::Data::new(AppState { store });
+        let table = web::Data::new(routes::route_table());
+        let state = web::Data::new(AppState::new(store));
         let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
         let peers = PeerConnections::new(settings.connections.max_connections_per_peer);
+        // The access log is written at INFO: below that level its formatting is skipped altogether.
+        let log_requests = log::log_enabled!(target: "actix_web::middleware::logger", log::Level::Info);
         let mut server = HttpServer::new(move || {
             App::new()
-                .wrap(middleware::from_fn(authenticate))
-                .wrap(middleware::from_fn(catch_panics))
-                .wrap(middleware::from_fn(refuse_over_limit))
-                .wrap(Logger::new("%r %s %b %Dms"))
+                .wrap(middleware::from_fn(front_door))
+                .wrap(middleware::Condition::new(log_requests, Logger::new("%r %s %b %Dms")))
                 .app_data(state.clone())
                 .app_data(table.clone())
                 .app_data(auth.clone())
@@ -69,15 +67,14 @@ impl Application {
                     web::PathConfig::default()
                         .error_handler(|error, _| ApiError::bad_request("path", error.to_string()).into()),
                 )
-                .into_utoipa_app()
-                .configure(routes::configure)
-                .into_app()
+                .configure(routes::serve)
                 .route("/v1/encounters/{id}/{operation}", routes::alias_post().to(routes::operation_alias))
                 .route(
                     "/v1/rulesets/{ruleset}/{operation}",
                     routes::alias_post().to(routes::inline_operation_alias),
                 )
-                .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", spec.clone()))
+                .route("/openapi.json", web::get().to(serve_openapi))
+                .service(SwaggerUi::new("/docs/{_:.*}").config(Config::from("/openapi.json")))
                 .route("/docs", web::get().to(|| async { redirect("/docs/") }))
                 .default_service(web::to(not_found_or_method_not_allowed))
         })

@@ -37,8 +37,11 @@ impl CustomizeConnection<SqliteConnection, diesel::r2d2::Error> for Pragmas {
 pub(crate) type ReaderPool = Pool<ConnectionManager<SqliteConnection>>;
 
 pub(crate) fn open_readers(path: &str) -> Result<ReaderPool, DbError> {
+    // No test query on every checkout: a connection to a local file does not go stale, and the
+    // test doubled the statements of every read.
     Ok(Pool::builder()
         .max_size(READERS)
+        .test_on_check_out(false)
         .connection_customizer(Box::new(Pragmas))
         .build(ConnectionManager::new(path))?)
 }

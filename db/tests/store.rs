@@ -199,3 +199,25 @@ fn readers_racing_a_writer_always_see_one_version_of_an_encounter() {
     assert!(torn.is_empty(), "version n holds n - 1 goblins in every read: {torn:?}");
     assert!(seen.len() >= 3, "each reader read at least once");
 }
+
+#[test]
+fn a_change_made_through_another_handle_is_never_missed_by_the_writers_hot_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, elsewhere) = (new_store(&dir), new_store(&dir));
+    let id = created(&store, TENANT, "e1");
+    store.mutate(TENANT, &id, None, None, add_goblin, version_body).unwrap();
+
+    let other = elsewhere.mutate(TENANT, &id, None, None, add_goblin, version_body).unwrap();
+    let next = store.mutate(TENANT, &id, None, None, add_goblin, version_body).unwrap();
+    let refuse = |_: &mut Encounter| -> Result<(Vec<Event>, ()), EncounterError> {
+        Err(EncounterError::Conflict("refused".into()))
+    };
+    let refused = store.mutate(TENANT, &id, Some(4), None, refuse, version_body);
+    let after_refusal = store.mutate(TENANT, &id, None, None, add_goblin, version_body).unwrap();
+
+    let names = |store: &Store| store.get(TENANT, &id).unwrap().unwrap().encounter.combatants.len();
+    assert_eq!((other.response.body.as_str(), next.response.body.as_str()), ("3", "4"));
+    assert!(matches!(refused, Err(MutateError::Domain(EncounterError::Conflict(_)))), "{refused:?}");
+    assert_eq!(after_refusal.response.body, "5");
+    assert_eq!((names(&store), names(&elsewhere)), (4, 4), "all four goblins, whichever handle added them");
+}

@@ -203,3 +203,44 @@ async fn a_412_names_if_match_as_the_field_at_fault() {
     assert_eq!(reply.body["detail"], json!("the encounter is at version 1, not 7"));
     assert_eq!(reply.body["current_version"], json!(1));
 }
+
+/// Readers racing a writer: each read is one whole version — its body and its ETag agree, two
+/// reads of one version are the same body (kept bodies never outlive their version), a reader
+/// never sees a version go backwards, and the read after the writer is done sees its last change.
+#[tokio::test]
+async fn reads_racing_changes_each_see_one_whole_version() {
+    let app = spawn_app().await;
+    let (encounter, _, _) = busy_encounter(&app).await;
+    let path = format!("/v1/encounters/{encounter}");
+    let before = app.get(&path).await.body["version"].as_i64().unwrap();
+    let advance = format!("{path}/advance");
+
+    let writes = async {
+        for _ in 0..30 {
+            let reply = app.post_json(&advance, &json!({})).await;
+            assert_eq!(reply.status, 200, "{}", reply.body);
+        }
+    };
+    let reads = async {
+        let mut seen = Vec::new();
+        for _ in 0..60 {
+            seen.push(app.get(&path).await);
+        }
+        seen
+    };
+    let ((), seen) = tokio::join!(writes, reads);
+    let last = app.get(&path).await;
+
+    let mut bodies = std::collections::HashMap::new();
+    let mut previous = before;
+    for reply in &seen {
+        let version = reply.body["version"].as_i64().unwrap();
+        assert_eq!(reply.etag(), Some(format!("\"{version}\"").as_str()), "body and ETag agree");
+        assert!(version >= previous, "version {version} read after {previous}");
+        previous = version;
+        if let Some(earlier) = bodies.insert(version, reply.body.clone()) {
+            assert_eq!(earlier, reply.body, "two reads of version {version} differ");
+        }
+    }
+    assert_eq!(last.body["version"], json!(before + 30));
+}

@@ -235,3 +235,32 @@ async fn bad_encounter_options_name_their_field_and_create_nothing() {
     }
     assert_eq!(app.get("/v1/encounters").await.body["total"], json!(0));
 }
+
+/// The server answers a read of an unchanged encounter from the body it last sent for that
+/// version; a change made outside the server (another process on the same file, here a second
+/// handle) bumps the version, so the next read shows it.
+#[tokio::test]
+async fn a_read_after_a_change_made_outside_the_server_shows_the_change() {
+    use skirmish_db::StoredResponse;
+    use skirmish_domain::encounter::{Encounter, EncounterError, EncounterId, Event};
+    let app = spawn_app().await;
+    let id = app.create_encounter_id("arrgs", "Before").await;
+    let path = format!("/v1/encounters/{id}");
+    let first = app.get(&path).await;
+    let again = app.get(&path).await;
+
+    let rename = |encounter: &mut Encounter| -> Result<(Vec<Event>, ()), EncounterError> {
+        encounter.name = "After".into();
+        Ok((vec![], ()))
+    };
+    let empty =
+        |_| Ok::<_, EncounterError>(StoredResponse { status: 200, body: String::new(), headers: vec![] });
+    app.store().mutate("default", &EncounterId(id.clone()), None, None, rename, empty).unwrap();
+    let after = app.get(&path).await;
+
+    assert_eq!((first.status, again.status), (200, 200));
+    assert_eq!(first.body, again.body);
+    assert_eq!((first.body["name"].clone(), first.body["version"].clone()), (json!("Before"), json!(1)));
+    assert_eq!((after.body["name"].clone(), after.body["version"].clone()), (json!("After"), json!(2)));
+    assert_eq!(after.header("etag"), Some("\"2\""));
+}

@@ -7,7 +7,7 @@ use crate::reply::{json_reply, send};
 use crate::wire::{CreateEncounterRequest, EncounterListResponse, EncounterResponse, PageQuery};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, get, post, web};
-use skirmish_db::Mutation;
+use skirmish_db::{Fresh, Mutation, StoredEncounter};
 use skirmish_domain::encounter::{Encounter, EncounterId, Event, MAX_NAME_LEN};
 
 /// Default and largest page of the encounter list.
@@ -99,8 +99,34 @@ pub async fn get(
     caller: Caller,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let stored = load(&state, &caller, id.into_inner()).await?;
-    Ok(HttpResponse::Ok().insert_header(etag(stored.encounter.version)).json(EncounterResponse::from(stored)))
+    let id = EncounterId(id.into_inner());
+    let known = state.rendered.version_of(id.as_str());
+    let fresh = match state.store.try_get_if_changed(&caller.tenant, &id, known) {
+        Some(fresh) => fresh?,
+        None => {
+            let (store, tenant, id) = (state.store.clone(), caller.tenant.clone(), id.clone());
+            web::block(move || store.get_if_changed(&tenant, &id, known)).await??
+        }
+    };
+    let (version, body) = match fresh.ok_or_else(|| ApiError::NotFound("encounter not found".into()))? {
+        Fresh::Changed(stored) => render_and_keep(&state, *stored)?,
+        Fresh::Unchanged(version) => match state.rendered.body(id.as_str(), version) {
+            Some(body) => (version, body),
+            // Another request replaced the kept body meanwhile: read it in full.
+            None => render_and_keep(&state, load(&state, &caller, id.0).await?)?,
+        },
+    };
+    Ok(HttpResponse::Ok().insert_header(etag(version)).content_type("application/json").body(body))
+}
+
+/// Renders an encounter as `GET` answers it and keeps the body for its version.
+fn render_and_keep(state: &AppState, stored: StoredEncounter) -> Result<(i64, web::Bytes), ApiError> {
+    let (id, version) = (stored.encounter.id.0.clone(), stored.encounter.version);
+    let body =
+        serde_json::to_vec(&EncounterResponse::from(stored)).map_err(|e| ApiError::Internal(Box::new(e)))?;
+    let body = web::Bytes::from(body);
+    state.rendered.keep(id, version, body.clone());
+    Ok((version, body))
 }
 
 /// Deletes an encounter and its event log.

@@ -4,7 +4,7 @@
 use crate::error::ApiError;
 use actix_web::{HttpRequest, HttpResponse, web};
 
-/// The documented paths and their methods, read from the OpenAPI document.
+/// The documented paths and their methods, read from the OpenAPI document or the routes' paths.
 #[derive(Debug, Clone, Default)]
 pub struct RouteTable {
     routes: Vec<(Vec<String>, Vec<String>)>,
@@ -12,8 +12,11 @@ pub struct RouteTable {
 
 impl RouteTable {
     pub fn from_openapi(spec: &utoipa::openapi::OpenApi) -> Self {
-        let mut routes: Vec<(Vec<String>, Vec<String>)> = spec
-            .paths
+        Self::from_paths(&spec.paths)
+    }
+
+    pub fn from_paths(paths: &utoipa::openapi::path::Paths) -> Self {
+        let mut routes: Vec<(Vec<String>, Vec<String>)> = paths
             .paths
             .iter()
             .map(|(path, item)| {

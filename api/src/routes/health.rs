@@ -2,6 +2,7 @@ use crate::error::ApiError;
 use crate::routes::AppState;
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
+use std::sync::OnceLock;
 use utoipa::ToSchema;
 
 #[derive(Serialize, ToSchema)]
@@ -25,5 +26,15 @@ pub async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiErro
             web::block(move || store.ping()).await??
         }
     }
-    Ok(HttpResponse::Ok().json(Health { status: "ok".into(), version: env!("CARGO_PKG_VERSION").into() }))
+    Ok(HttpResponse::Ok().content_type("application/json").body(healthy()))
+}
+
+/// The body of a healthy answer, serialised once.
+fn healthy() -> web::Bytes {
+    static BODY: OnceLock<web::Bytes> = OnceLock::new();
+    let body = BODY.get_or_init(|| {
+        let health = Health { status: "ok".into(), version: env!("CARGO_PKG_VERSION").into() };
+        serde_json::to_vec(&health).map(web::Bytes::from).unwrap_or_default()
+    });
+    body.clone()
 }

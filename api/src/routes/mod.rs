@@ -21,38 +21,98 @@ pub use operations::{alias as operation_alias, alias_post, inline_alias as inlin
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::IfMatch;
+use crate::rendered::RenderedEncounters;
 use crate::reply::send;
+use actix_web::dev::HttpServiceFactory;
+use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{HttpResponse, web};
 use rand::RngExt;
-use skirmish_db::{Mutation, Reply, Store, StoredEncounter, StoredResponse};
+use skirmish_db::{Mutation, Reply, Store, StoredEncounter, StoredResponse, WriteTiming};
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
+use std::sync::Arc;
+use utoipa::openapi::path::Paths;
+use utoipa_actix_web::OpenApiFactory;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Shared by every handler.
 #[derive(Clone)]
 pub struct AppState {
     pub store: Store,
+    /// Bodies of `GET /v1/encounters/{id}`, by version.
+    pub rendered: Arc<RenderedEncounters>,
 }
 
-/// Registers every documented route.
+impl AppState {
+    pub fn new(store: Store) -> Self {
+        Self { store, rendered: Arc::default() }
+    }
+}
+
+/// Somewhere the routes go: the served app, the OpenAPI document, or the table of paths.
+pub trait Register {
+    fn add<F: HttpServiceFactory + OpenApiFactory + 'static>(&mut self, factory: F);
+}
+
+impl Register for ServiceConfig<'_> {
+    fn add<F: HttpServiceFactory + OpenApiFactory + 'static>(&mut self, factory: F) {
+        self.service(factory);
+    }
+}
+
+impl Register for web::ServiceConfig {
+    fn add<F: HttpServiceFactory + OpenApiFactory + 'static>(&mut self, factory: F) {
+        self.service(factory);
+    }
+}
+
+/// Collects only the paths and their methods (no schemas), for the 404/405 answers.
+struct PathsOnly(Paths);
+
+impl Register for PathsOnly {
+    fn add<F: HttpServiceFactory + OpenApiFactory + 'static>(&mut self, factory: F) {
+        self.0.merge(factory.paths());
+    }
+}
+
+/// Every documented route, wherever it goes. actix tries routes in this order, matching a fixed
+/// path by comparing it but a path with a `{parameter}` by running its regex, so every fixed path
+/// comes first, then the parameterised ones in order of use.
+fn register(routes: &mut impl Register) {
+    routes.add(health::healthz);
+    routes.add(dice::roll);
+    routes.add(rulesets::list);
+    routes.add(encounters::list);
+    routes.add(encounters::create);
+    operations::register_inline(routes);
+    routes.add(encounters::get);
+    routes.add(advance::advance);
+    routes.add(encounters::delete);
+    routes.add(combatants::add);
+    routes.add(combatants::update);
+    routes.add(combatants::remove);
+    routes.add(initiative::roll);
+    routes.add(effects::add);
+    routes.add(effects::remove);
+    routes.add(events::list);
+    operations::register_stored(routes);
+}
+
+/// Registers every documented route in the OpenAPI builder (see `openapi.rs`).
 pub fn configure(config: &mut ServiceConfig) {
-    config
-        .service(health::healthz)
-        .service(dice::roll)
-        .service(rulesets::list)
-        .service(encounters::list)
-        .service(encounters::create)
-        .service(encounters::get)
-        .service(encounters::delete)
-        .service(combatants::add)
-        .service(combatants::update)
-        .service(combatants::remove)
-        .service(initiative::roll)
-        .service(advance::advance)
-        .service(effects::add)
-        .service(effects::remove)
-        .service(events::list)
-        .configure(operations::configure);
+    register(config);
+}
+
+/// Registers every documented route in the served app. No schema is built here: the OpenAPI
+/// document is built once, on its first request.
+pub fn serve(config: &mut web::ServiceConfig) {
+    register(config);
+}
+
+/// The documented paths and their methods.
+pub fn route_table() -> RouteTable {
+    let mut paths = PathsOnly(Paths::new());
+    register(&mut paths);
+    RouteTable::from_paths(&paths.0)
 }
 
 /// A fresh id such as `cmb_3f9a0c…`: a prefix naming the kind and 64 random bits.
@@ -72,11 +132,32 @@ pub async fn mutate<T: Send + 'static>(
 ) -> Result<HttpResponse, ApiError> {
     let store = state.store.clone();
     let (tenant, key) = (caller.tenant.clone(), caller.idempotency());
-    let reply = web::block(move || {
-        store.mutate(&tenant, &EncounterId(id), if_match.0, key.as_ref(), command, render)
+    let (reply, timing) = web::block(move || {
+        let reply = store.mutate(&tenant, &EncounterId(id), if_match.0, key.as_ref(), command, render);
+        (reply, skirmish_db::take_write_timing())
     })
-    .await??;
-    Ok(send(reply))
+    .await?;
+    let mut response = send(reply?);
+    if let Some(timing) = timing {
+        response.headers_mut().insert(SERVER_TIMING, server_timing(timing));
+    }
+    Ok(response)
+}
+
+const SERVER_TIMING: HeaderName = HeaderName::from_static("server-timing");
+
+/// `Server-Timing` (W3C) of a stored change, in milliseconds: `queue` waiting for the writer,
+/// `work` the change in its transaction (load, rules, writes, rendering), `commit` until the
+/// transaction holding it was durably on disk.
+fn server_timing(timing: WriteTiming) -> HeaderValue {
+    let ms = |duration: std::time::Duration| duration.as_secs_f64() * 1000.0;
+    let text = format!(
+        "queue;dur={:.3}, work;dur={:.3}, commit;dur={:.3}",
+        ms(timing.queued),
+        ms(timing.work),
+        ms(timing.durable)
+    );
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static("work"))
 }
 
 /// Runs `compute` (a POST that stores nothing) honouring `Idempotency-Key`, and sends its reply.
@@ -97,10 +178,17 @@ pub async fn idempotent(
 }
 
 /// Reads the caller's encounter, or 404.
+/// On a free reader it reads right here (a WAL read never waits for the writer); only when every
+/// reader is busy does it hop to the blocking pool to wait for one.
 pub async fn load(state: &AppState, caller: &Caller, id: String) -> Result<StoredEncounter, ApiError> {
-    let store = state.store.clone();
-    let tenant = caller.tenant.clone();
-    web::block(move || store.get(&tenant, &EncounterId(id)))
-        .await??
-        .ok_or_else(|| ApiError::NotFound("encounter not found".into()))
+    let id = EncounterId(id);
+    let found = match state.store.try_get(&caller.tenant, &id) {
+        Some(found) => found?,
+        None => {
+            let store = state.store.clone();
+            let tenant = caller.tenant.clone();
+            web::block(move || store.get(&tenant, &id)).await??
+        }
+    };
+    found.ok_or_else(|| ApiError::NotFound("encounter not found".into()))
 }

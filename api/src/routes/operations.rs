@@ -8,7 +8,7 @@
 //! scripts: they dispatch on the stored encounter's ruleset and are left out of the spec.
 
 use super::typed_route::TypedRoute;
-use super::{AppState, idempotent, load, mutate};
+use super::{AppState, Register, idempotent, load, mutate};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, IfMatch};
@@ -26,7 +26,6 @@ use skirmish_domain::encounter::Encounter;
 use skirmish_domain::rulesets::{Command, CommandVisitor, Ruleset, RulesetId, Stateless, Summary};
 use std::future::Future;
 use std::pin::Pin;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 /// The typed request and the dice of an operation body.
 struct Parsed<T> {
@@ -119,19 +118,30 @@ pub async fn inline<C: Stateless>(
     idempotent(&state, &caller, compute).await
 }
 
-/// Registers the typed routes of every registered operation (documented in the spec).
-pub fn configure(config: &mut ServiceConfig) {
-    struct Register<'a, 'b>(&'a mut ServiceConfig<'b>);
-    impl CommandVisitor for Register<'_, '_> {
+/// Registers the typed stored route of every registered operation (documented in the spec).
+pub fn register_stored(routes: &mut impl Register) {
+    struct Visit<'a, R>(&'a mut R);
+    impl<R: Register> CommandVisitor for Visit<'_, R> {
         fn command<C: Command>(&mut self) {
-            self.0.service(TypedRoute::stored::<C>());
+            self.0.add(TypedRoute::stored::<C>());
         }
         fn stateless<C: Stateless>(&mut self) {
             self.command::<C>();
-            self.0.service(TypedRoute::inline::<C>());
         }
     }
-    skirmish_domain::rulesets::for_each_command(&mut Register(config));
+    skirmish_domain::rulesets::for_each_command(&mut Visit(routes));
+}
+
+/// Registers the typed stateless route of every operation that has one (documented in the spec).
+pub fn register_inline(routes: &mut impl Register) {
+    struct Visit<'a, R>(&'a mut R);
+    impl<R: Register> CommandVisitor for Visit<'_, R> {
+        fn command<C: Command>(&mut self) {}
+        fn stateless<C: Stateless>(&mut self) {
+            self.0.add(TypedRoute::inline::<C>());
+        }
+    }
+    skirmish_domain::rulesets::for_each_command(&mut Visit(routes));
 }
 
 type Reply = Pin<Box<dyn Future<Output = Result<HttpResponse, ApiError>>>>;

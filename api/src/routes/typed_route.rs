@@ -27,7 +27,9 @@ type Schemas = Vec<(String, RefOr<Schema>)>;
 pub struct TypedRoute {
     resource: actix_web::Resource,
     paths: Paths,
-    schemas: Schemas,
+    /// Built only when asked for (by the OpenAPI document): the served app never needs them,
+    /// and building them for every route takes hundreds of MB for a moment.
+    schemas: fn() -> Schemas,
 }
 
 impl HttpServiceFactory for TypedRoute {
@@ -42,7 +44,7 @@ impl OpenApiFactory for TypedRoute {
     }
 
     fn schemas(&self, schemas: &mut Schemas) {
-        schemas.extend(self.schemas.iter().cloned());
+        schemas.extend((self.schemas)());
     }
 }
 
@@ -272,14 +274,8 @@ impl TypedRoute {
         resource: impl FnOnce(String) -> actix_web::Resource,
     ) -> Self {
         let ruleset = <C::Ruleset as Ruleset>::ID;
-        let prefix = format!("{}{}{}", <C::Ruleset as Ruleset>::SCHEMA_PREFIX, pascal(C::NAME), form.kind);
-        let (body, response) = (format!("{prefix}Request"), format!("{prefix}Response"));
-        let mut schemas = Schemas::new();
-        Request::schemas(&mut schemas);
-        schemas.push((body.clone(), with_dice_fields(Request::schema())));
-        collect::<C::Report>(&mut schemas);
-        schemas.push((response.clone(), envelope(&C::Report::name(), form.stored)));
-        collect::<Problem>(&mut schemas);
+        let (body, response) = schema_names::<C>(form.kind);
+        let schemas = if form.stored { schemas::<C, Request, true> } else { schemas::<C, Request, false> };
         let operation = operation(OperationDoc {
             id: format!("{}_{}{}", ruleset.as_str(), C::NAME, form.id_suffix).replace('-', "_"),
             tag: ruleset.as_str(),
@@ -293,6 +289,24 @@ impl TypedRoute {
         let paths = Paths::builder().path(&form.path, PathItem::new(HttpMethod::Post, operation)).build();
         Self { resource: resource(form.path), paths, schemas }
     }
+}
+
+/// The names of an operation's body and response schemas.
+fn schema_names<C: Command>(kind: &str) -> (String, String) {
+    let prefix = format!("{}{}{kind}", <C::Ruleset as Ruleset>::SCHEMA_PREFIX, pascal(C::NAME));
+    (format!("{prefix}Request"), format!("{prefix}Response"))
+}
+
+/// The schemas of one form of an operation: its body, its report and the envelope.
+fn schemas<C: Command, Request: ToSchema, const STORED: bool>() -> Schemas {
+    let (body, response) = schema_names::<C>(if STORED { "" } else { "Inline" });
+    let mut schemas = Schemas::new();
+    Request::schemas(&mut schemas);
+    schemas.push((body, with_dice_fields(Request::schema())));
+    collect::<C::Report>(&mut schemas);
+    schemas.push((response, envelope(&C::Report::name(), STORED)));
+    collect::<Problem>(&mut schemas);
+    schemas
 }
 
 #[cfg(test)]

@@ -48,6 +48,10 @@ fn take<T>(
 /// well-formed JSON by then and the schema publishes it as a ruleset-specific object, so what
 /// the ruleset cannot read is 422, not 400.
 pub fn ruleset_request<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> {
+    // Read once without tracking the path; a body that fails is read again to name the field.
+    if let Ok(request) = T::deserialize(&body) {
+        return Ok(request);
+    }
     let mut track = serde_path_to_error::Track::new();
     T::deserialize(serde_path_to_error::Deserializer::new(body, &mut track)).map_err(|error| {
         let path = track.path().to_string();

@@ -88,7 +88,7 @@ impl Store {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
                 return Ok(reply);
             }
-            let loaded = load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
+            let loaded = self.hot_or_load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
             let mut encounter = loaded.encounter.clone();
             let current = encounter.version;
             // A request that would fail anyway gets that failure, not 412 (RFC 9110, 13.2.1):
@@ -105,10 +105,33 @@ impl Store {
             save_changes(conn, Some(&loaded.encounter), &encounter)?;
             let events = append_events(conn, id, last_seq, &now, &new_events)?;
             let stored = StoredEncounter { encounter, created_at: loaded.created_at, updated_at: now };
+            let kept = stored.clone();
             let response =
                 render(Mutation { encounter: stored, events, output }).map_err(MutateError::Domain)?;
-            finish(conn, tenant, key, id, response)
+            let reply = finish(conn, tenant, key, id, response)?;
+            self.hot.keep(kept);
+            Ok(reply)
         })
+    }
+
+    /// The tenant's encounter as the writer last wrote it, when the database still holds that
+    /// version (one statement), else read in full.
+    fn hot_or_load(
+        &self,
+        conn: &mut SqliteConnection,
+        tenant: &str,
+        id: &EncounterId,
+    ) -> Result<Option<StoredEncounter>, DbError> {
+        let stored_version: Option<i64> = encounters::table
+            .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
+            .select(encounters::version)
+            .get_result(conn)
+            .optional()?;
+        let Some(version) = stored_version else { return Ok(None) };
+        match self.hot.take(id.as_str(), version) {
+            Some(kept) => Ok(Some(kept)),
+            None => load(conn, tenant, id),
+        }
     }
 
     /// Deletes the tenant's encounter with its combatants, effects, events and idempotency
@@ -118,6 +141,7 @@ impl Store {
             encounters::table.filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)));
         let records = idempotency_records::table.filter(idempotency_records::encounter_id.eq(id.as_str()));
         self.write(|conn| {
+            self.hot.forget(id.as_str());
             let deleted = diesel::delete(target).execute(conn)?;
             if deleted > 0 {
                 diesel::delete(records).execute(conn)?;

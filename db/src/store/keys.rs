@@ -32,7 +32,18 @@ pub struct KeyOwner {
 
 /// Hex SHA-256 of a secret.
 pub fn digest(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
+    hex(&Sha256::digest(secret.as_bytes()))
+}
+
+/// Lower-case hex of `bytes`, without a formatter call per byte.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+    out
 }
 
 impl Store {
@@ -62,17 +73,32 @@ impl Store {
                 .execute(conn)
                 .map_err(DbError::from)
         })?;
+        self.keys.forget_owners();
         Ok(updated > 0)
     }
 
-    /// The owner of an active key, if the secret is one.
+    /// The owner of an active key, if the secret is one, read from the database (and remembered:
+    /// see [`Store::known_key_owner`]).
     pub fn key_owner(&self, secret: &str) -> Result<Option<KeyOwner>, DbError> {
+        let hash = digest(secret);
         let row: Option<(String, String)> = api_keys::table
-            .filter(api_keys::key_hash.eq(digest(secret)).and(api_keys::revoked_at.is_null()))
+            .filter(api_keys::key_hash.eq(&hash).and(api_keys::revoked_at.is_null()))
             .select((api_keys::id, api_keys::tenant))
             .get_result(&mut *self.read()?)
             .optional()?;
-        Ok(row.map(|(key_id, tenant)| KeyOwner { key_id, tenant }))
+        let owner = row.map(|(key_id, tenant)| KeyOwner { key_id, tenant });
+        if let Some(owner) = &owner {
+            self.keys.remember(hash, owner.clone());
+        }
+        Ok(owner)
+    }
+
+    /// The owner of an active key when it is known without reading the database: the key was
+    /// found active less than [`KEYS_RECHECK`] ago and not revoked by this process since. A key
+    /// revoked by another process (`skirmish keys revoke` while the server runs) is refused
+    /// within that time; in this process at once. Unknown keys are never remembered.
+    pub fn known_key_owner(&self, secret: &str) -> Option<KeyOwner> {
+        self.keys.owner(&digest(secret))
     }
 
     /// The key with this secret, revoked or not.
@@ -107,8 +133,9 @@ impl Store {
         recent.then_some(false)
     }
 }
-/// How stale "no key exists" may be: a key made by another process (`skirmish keys create`
-/// while the server runs open) ends open mode within this time. In this process it ends at once.
+/// How stale what is known of keys may be: a key made by another process (`skirmish keys
+/// create` while the server runs open) ends open mode within this time, and a key revoked by
+/// another process is refused within it. In this process both take effect at once.
 pub const KEYS_RECHECK: Duration = Duration::from_secs(1);
 
 /// Whether any key exists, known in memory so that open mode reads nothing per request. Shared
@@ -117,17 +144,47 @@ pub const KEYS_RECHECK: Duration = Duration::from_secs(1);
 pub(crate) struct KeysKnown {
     exist: AtomicBool,
     checked: Mutex<Option<Instant>>,
+    /// Active keys found recently: digest → owner and when it was read.
+    owners: Mutex<HashMap<String, (KeyOwner, Instant)>>,
 }
+
+/// Most active keys remembered at once; past it the memory starts afresh.
+const MAX_REMEMBERED_KEYS: usize = 4096;
 
 impl KeysKnown {
     pub(crate) fn for_path(path: &str) -> Arc<Self> {
         static KNOWN: OnceLock<Mutex<HashMap<String, Arc<KeysKnown>>>> = OnceLock::new();
         let mut known = KNOWN.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
-        let fresh = || Arc::new(KeysKnown { exist: AtomicBool::new(false), checked: Mutex::new(None) });
+        let fresh = || {
+            let owners = Mutex::default();
+            Arc::new(KeysKnown { exist: AtomicBool::new(false), checked: Mutex::new(None), owners })
+        };
         known.entry(path.to_owned()).or_insert_with(fresh).clone()
     }
 
     fn checked(&self) -> MutexGuard<'_, Option<Instant>> {
         self.checked.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn owners(&self) -> MutexGuard<'_, HashMap<String, (KeyOwner, Instant)>> {
+        self.owners.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn remember(&self, digest: String, owner: KeyOwner) {
+        let mut owners = self.owners();
+        if owners.len() >= MAX_REMEMBERED_KEYS {
+            owners.clear();
+        }
+        owners.insert(digest, (owner, Instant::now()));
+    }
+
+    fn owner(&self, digest: &str) -> Option<KeyOwner> {
+        let owners = self.owners();
+        let (owner, read_at) = owners.get(digest)?;
+        (read_at.elapsed() < KEYS_RECHECK).then(|| owner.clone())
+    }
+
+    fn forget_owners(&self) {
+        self.owners().clear();
     }
 }

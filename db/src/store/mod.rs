@@ -3,6 +3,7 @@
 
 mod children;
 mod encounters;
+mod hot;
 mod idempotency;
 mod keys;
 mod reads;
@@ -10,14 +11,15 @@ mod writer;
 
 pub use encounters::{Mutation, StoredEncounter, StoredEvent};
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
-pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner};
-pub use reads::EncounterPage;
-pub use writer::MAX_BATCH;
+pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
+pub use reads::{EncounterPage, Fresh};
+pub use writer::{MAX_BATCH, WriteTiming, take_write_timing};
 
 use crate::connection::{ReaderPool, database_path, open_readers, open_writer};
 use crate::error::DbError;
 use diesel::prelude::*;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+use hot::HotEncounters;
 use keys::KeysKnown;
 use std::sync::Arc;
 use writer::Writer;
@@ -35,6 +37,8 @@ pub struct Store {
     writer: Arc<Writer>,
     readers: ReaderPool,
     keys: Arc<KeysKnown>,
+    /// Encounters as the writer last wrote them (see `hot.rs`).
+    hot: Arc<HotEncounters>,
 }
 
 impl Store {
@@ -43,10 +47,12 @@ impl Store {
         let path = database_path(url);
         let mut writer = open_writer(path)?;
         writer.run_pending_migrations(MIGRATIONS).map_err(|e| DbError::Migration(e.to_string()))?;
+        let hot = Arc::new(HotEncounters::default());
         Ok(Self {
-            writer: Arc::new(Writer::new(writer, path)),
+            writer: Arc::new(Writer::new(writer, path, hot.clone())),
             readers: open_readers(path)?,
             keys: KeysKnown::for_path(path),
+            hot,
         })
     }
 
@@ -73,15 +79,13 @@ impl Store {
 
     /// Checks that a reader connection answers.
     pub fn ping(&self) -> Result<(), DbError> {
-        diesel::sql_query("SELECT 1").execute(&mut *self.read()?)?;
-        Ok(())
+        select_one(&mut *self.read()?)
     }
 
     /// [`Store::ping`] if a reader is free right now (`None` if all are busy), so a caller that
     /// must not block can fall back to a thread that may.
     pub fn try_ping(&self) -> Option<Result<(), DbError>> {
-        let mut conn = self.readers.try_get()?;
-        Some(diesel::sql_query("SELECT 1").execute(&mut *conn).map(drop).map_err(DbError::from))
+        Some(select_one(&mut *self.readers.try_get()?))
     }
 
     /// SQLite's own consistency check (`PRAGMA integrity_check`): "ok" when sound.
@@ -94,4 +98,12 @@ impl Store {
         let rows: Vec<Check> = diesel::sql_query("PRAGMA integrity_check").load(&mut *self.read()?)?;
         Ok(rows.into_iter().map(|r| r.integrity_check).collect::<Vec<_>>().join("; "))
     }
+}
+
+/// `SELECT 1` as a query diesel prepares once per connection and keeps (a `sql_query` is
+/// prepared afresh on every call).
+fn select_one(conn: &mut SqliteConnection) -> Result<(), DbError> {
+    use diesel::sql_types::Integer;
+    diesel::select(1.into_sql::<Integer>()).get_result::<i32>(conn)?;
+    Ok(())
 }

@@ -7,6 +7,7 @@ use super::encounters::{StoredEncounter, StoredEvent};
 use crate::error::DbError;
 use crate::rows::{CombatantRow, EffectRow, EncounterRow, EventRow, encounter_from_rows};
 use crate::schema::{combatants, effects, encounters, events};
+use diesel::connection::DefaultLoadingMode;
 use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
@@ -22,6 +23,40 @@ impl Store {
     /// The tenant's encounter, read in one snapshot (three statements).
     pub fn get(&self, tenant: &str, id: &EncounterId) -> Result<Option<StoredEncounter>, DbError> {
         self.read()?.transaction(|conn| load(conn, tenant, id))
+    }
+
+    /// The tenant's encounter unless it is still at version `known` (then only that is said),
+    /// in one read transaction: one statement when unchanged, four when not.
+    pub fn get_if_changed(
+        &self,
+        tenant: &str,
+        id: &EncounterId,
+        known: Option<i64>,
+    ) -> Result<Option<Fresh>, DbError> {
+        self.read()?.transaction(|conn| if_changed(conn, tenant, id, known))
+    }
+
+    /// [`Store::get_if_changed`] if a reader is free right now (`None` if all are busy).
+    pub fn try_get_if_changed(
+        &self,
+        tenant: &str,
+        id: &EncounterId,
+        known: Option<i64>,
+    ) -> Option<Result<Option<Fresh>, DbError>> {
+        let mut conn = self.readers.try_get()?;
+        Some(conn.transaction(|conn| if_changed(conn, tenant, id, known)))
+    }
+
+    /// [`Store::get`] if a reader is free right now (`None` if all are busy), so a caller that
+    /// must not block can fall back to a thread that may. A WAL reader never waits for the
+    /// writer, so the read itself does not block.
+    pub fn try_get(
+        &self,
+        tenant: &str,
+        id: &EncounterId,
+    ) -> Option<Result<Option<StoredEncounter>, DbError>> {
+        let mut conn = self.readers.try_get()?;
+        Some(conn.transaction(|conn| load(conn, tenant, id)))
     }
 
     /// The tenant's encounters, oldest first (in insertion order: SQLite's rowid, since
@@ -76,15 +111,46 @@ impl Store {
             if !diesel::select(diesel::dsl::exists(query)).get_result::<bool>(conn)? {
                 return Ok(None);
             }
-            let rows: Vec<EventRow> = events::table
+            // No `LIMIT ?`: a bound limit makes SQLite re-prepare the statement on every call.
+            // The rows are stepped through lazily and the statement is reset after `limit`.
+            let rows = events::table
                 .filter(events::encounter_id.eq(id.as_str()).and(events::seq.gt(after)))
                 .order(events::seq)
-                .limit(limit)
                 .select(EventRow::as_select())
-                .load(conn)?;
-            rows.into_iter().map(stored_event).collect::<Result<Vec<_>, _>>().map(Some)
+                .load_iter::<EventRow, DefaultLoadingMode>(conn)?;
+            let wanted = usize::try_from(limit).unwrap_or(0);
+            rows.take(wanted).map(|row| stored_event(row?)).collect::<Result<Vec<_>, _>>().map(Some)
         })
     }
+}
+
+/// An encounter as read by [`Store::get_if_changed`].
+#[derive(Debug)]
+pub enum Fresh {
+    /// Still at the version the caller knows.
+    Unchanged(i64),
+    Changed(Box<StoredEncounter>),
+}
+
+fn if_changed(
+    conn: &mut SqliteConnection,
+    tenant: &str,
+    id: &EncounterId,
+    known: Option<i64>,
+) -> Result<Option<Fresh>, DbError> {
+    if let Some(known) = known {
+        let version: Option<i64> = encounters::table
+            .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
+            .select(encounters::version)
+            .get_result(conn)
+            .optional()?;
+        match version {
+            None => return Ok(None),
+            Some(version) if version == known => return Ok(Some(Fresh::Unchanged(version))),
+            Some(_) => {}
+        }
+    }
+    Ok(load(conn, tenant, id)?.map(|stored| Fresh::Changed(Box::new(stored))))
 }
 
 /// Rows grouped by encounter, each group in the order it came.

@@ -12,16 +12,40 @@
 //! commit is writing to disk, from the changes that queued up meanwhile. A caller waits at most
 //! for the changes queued after it in its batch (at most `MAX_BATCH - 1`) and one commit.
 
+use super::hot::HotEncounters;
 use crate::connection::open_writer;
 use crate::error::DbError;
 use diesel::SqliteConnection;
 use diesel::connection::SimpleConnection;
+use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 /// Most changes one transaction holds before it commits, waiting writers or not.
 pub const MAX_BATCH: usize = 64;
+
+/// Where the time of one write went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteTiming {
+    /// Waiting for the writer connection (behind earlier changes).
+    pub queued: Duration,
+    /// The change itself in its savepoint: reads, rules, writes, rendering the response.
+    pub work: Duration,
+    /// From the end of the work until the transaction holding it was durably committed.
+    pub durable: Duration,
+}
+
+thread_local! {
+    static LAST_WRITE: Cell<Option<WriteTiming>> = const { Cell::new(None) };
+}
+
+/// The timing of the last write that completed on this thread (taken: a second call answers
+/// `None`). Call it on the thread that wrote, right after the write returned.
+pub fn take_write_timing() -> Option<WriteTiming> {
+    LAST_WRITE.with(Cell::take)
+}
 
 pub(crate) struct Writer {
     line: Mutex<Line>,
@@ -31,6 +55,8 @@ pub(crate) struct Writer {
     /// transaction open for them.
     waiting: AtomicUsize,
     path: Arc<str>,
+    /// Forgotten when a commit fails (see `hot.rs`).
+    hot: Arc<HotEncounters>,
 }
 
 /// The connection and the transaction open on it, if any.
@@ -72,13 +98,14 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Writer {
-    pub(crate) fn new(connection: SqliteConnection, path: &str) -> Self {
+    pub(crate) fn new(connection: SqliteConnection, path: &str, hot: Arc<HotEncounters>) -> Self {
         let line = Line { connection, open: None, members: 0 };
         Self {
             line: Mutex::new(line),
             commits: AtomicUsize::new(0),
             waiting: AtomicUsize::new(0),
             path: path.into(),
+            hot,
         }
     }
 
@@ -90,20 +117,32 @@ impl Writer {
         &self,
         work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
     ) -> Result<T, E> {
+        let queued_at = Instant::now();
         self.waiting.fetch_add(1, Ordering::SeqCst);
         let mut line = lock(&self.line);
         self.waiting.fetch_sub(1, Ordering::SeqCst);
+        let started_at = Instant::now();
         let batch = line.join()?;
         let result = line.run(work);
+        let worked_at = Instant::now();
         if line.open.is_none() {
             // The savepoint could not be undone: the transaction was abandoned and settled.
+            self.hot.forget_all();
             self.reopen_if_broken(&mut line);
         } else if line.members >= MAX_BATCH || self.waiting.load(Ordering::SeqCst) == 0 {
-            line.commit();
+            if !line.commit() {
+                self.hot.forget_all();
+            }
             self.commits.fetch_add(1, Ordering::SeqCst);
         }
         drop(line);
         batch.wait()?;
+        let timing = WriteTiming {
+            queued: started_at - queued_at,
+            work: worked_at - started_at,
+            durable: worked_at.elapsed(),
+        };
+        LAST_WRITE.with(|last| last.set(Some(timing)));
         result
     }
 
@@ -155,8 +194,9 @@ impl Line {
         result
     }
 
-    fn commit(&mut self) {
-        let Some(batch) = self.open.take() else { return };
+    /// Commits the open transaction; false if that failed.
+    fn commit(&mut self) -> bool {
+        let Some(batch) = self.open.take() else { return true };
         let outcome = self.connection.batch_execute("COMMIT").map_err(|error| {
             // A failed COMMIT may leave the transaction open; it must not linger.
             let _ = self.connection.batch_execute("ROLLBACK");
@@ -165,7 +205,9 @@ impl Line {
         if let Err(message) = &outcome {
             log::error!("a commit of {} changes failed: {message}", self.members);
         }
+        let committed = outcome.is_ok();
         batch.settle(outcome);
+        committed
     }
 
     /// Rolls the open transaction back and fails every change in it.
@@ -198,7 +240,7 @@ mod tests {
         let path = dir.path().join("w.db").display().to_string();
         let mut connection = open_writer(&path).unwrap();
         connection.batch_execute("CREATE TABLE t (n INTEGER NOT NULL)").unwrap();
-        Writer::new(connection, &path)
+        Writer::new(connection, &path, Arc::default())
     }
 
     fn insert(conn: &mut SqliteConnection, n: i32) -> Result<i32, DbError> {

@@ -1,0 +1,31 @@
+//! The one middleware every request passes, in order: the per-peer connection cap
+//! ([`crate::connections`]), then, guarded against panics ([`crate::panics`]), authentication
+//! ([`crate::auth`]) and the route. One middleware rather than three: each `from_fn` layer costs
+//! a boxed future and a dynamic call per request.
+
+use crate::auth::admit;
+use crate::connections::over_limit;
+use crate::panics::guarded;
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::middleware::Next;
+use std::ops::ControlFlow;
+
+pub async fn front_door(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let request = match over_limit(request) {
+        ControlFlow::Continue(request) => request,
+        ControlFlow::Break(refused) => return Ok(refused),
+    };
+    guarded(async move {
+        match admit(request).await {
+            ControlFlow::Continue(request) => {
+                next.call(request).await.map(ServiceResponse::map_into_boxed_body)
+            }
+            ControlFlow::Break(refused) => Ok(refused),
+        }
+    })
+    .await
+}

@@ -1,0 +1,48 @@
+//! Hot encounters: the writer keeps the encounters it changed last, as it wrote them, so the next
+//! change to one of them reads one number (its stored version) instead of every combatant and
+//! effect row. A kept copy is used only when the database holds exactly its version, so a change
+//! made elsewhere (another process, a restart, a rolled-back or failed commit) is never missed:
+//! every change bumps the version. A failed commit forgets everything, so a version that never
+//! reached the disk cannot stand in for a later one of the same number.
+
+use super::encounters::StoredEncounter;
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// Most encounters kept; past it the memory starts afresh.
+const MAX_HOT: usize = 256;
+
+#[derive(Default)]
+pub(crate) struct HotEncounters {
+    kept: Mutex<HashMap<String, StoredEncounter>>,
+}
+
+impl HotEncounters {
+    fn kept(&self) -> MutexGuard<'_, HashMap<String, StoredEncounter>> {
+        self.kept.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The kept copy of `id`, taken out, if it is at `version`.
+    pub(crate) fn take(&self, id: &str, version: i64) -> Option<StoredEncounter> {
+        let mut kept = self.kept();
+        let copy = kept.remove(id)?;
+        (copy.encounter.version == version).then_some(copy)
+    }
+
+    /// Keeps `encounter` as just written (the caller holds the writer).
+    pub(crate) fn keep(&self, encounter: StoredEncounter) {
+        let mut kept = self.kept();
+        if kept.len() >= MAX_HOT {
+            kept.clear();
+        }
+        kept.insert(encounter.encounter.id.0.clone(), encounter);
+    }
+
+    pub(crate) fn forget(&self, id: &str) {
+        self.kept().remove(id);
+    }
+
+    pub(crate) fn forget_all(&self) {
+        self.kept().clear();
+    }
+}
