@@ -105,6 +105,18 @@ fn one_of(names: &[String], mapping: Option<Vec<(String, String)>>) -> RefOr<Sch
     builder.into()
 }
 
+/// A `oneOf` of the named schemas or `null`, for an optional body field whose `null` means "left
+/// out" (serde reads it as `None`), published the way utoipa publishes every other optional field.
+fn or_null(names: &[String]) -> RefOr<Schema> {
+    let mut builder = OneOfBuilder::new().item(Schema::Object(
+        utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::schema::Type::Null).build(),
+    ));
+    for name in names {
+        builder = builder.item(reference(name));
+    }
+    builder.into()
+}
+
 /// Replaces the property `property` of the object schema `schema` (if both exist).
 fn set_property(schemas: &mut Schemas, schema: &str, property: &str, value: RefOr<Schema>) {
     if let Some(RefOr::T(Schema::Object(object))) = schemas.get_mut(schema)
@@ -167,8 +179,8 @@ impl utoipa::Modify for TypedRulesets {
         schemas.insert("EncounterResponse".into(), encounter);
         let any_stats = one_of(&stats, None);
         set_property(schemas, "AddCombatantRequest", "stats", any_stats.clone());
-        set_property(schemas, "PatchCombatantRequest", "stats", any_stats.clone());
+        set_property(schemas, "PatchCombatantRequest", "stats", or_null(&stats));
         set_property(schemas, "RulesetResponse", "stats_example", any_stats);
-        set_property(schemas, "CreateEncounterRequest", "options", one_of(&options, None));
+        set_property(schemas, "CreateEncounterRequest", "options", or_null(&options));
     }
 }
