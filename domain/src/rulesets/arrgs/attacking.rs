@@ -475,7 +475,7 @@ impl Effect {
     /// The combatant a Reposition pushes the target into.
     pub fn bystander(&self) -> Option<&CombatantId> {
         match self {
-            Self::Reposition { collision: Some(Collision::Combatant { combatant_id }) } => Some(combatant_id),
+            Self::Reposition { collision: Some(Collision::Combatant { combatant_id }), .. } => Some(combatant_id),
             _ => None,
         }
     }

@@ -74,3 +74,28 @@ fn a_casters_reaction_spell_check_against_counterspell_uses_its_pending_aid_anot
     assert_eq!((test.check.result, test.dc, test.success), (14, 15, false));
     assert!(state(&encounter, "Mage").round.assists.is_empty());
 }
+
+#[test]
+fn reposition_moves_the_squares_chosen_up_to_the_success_value_and_a_collision_costs_those() {
+    // "Reposition Manoeuvre": the Success Value is the number of squares the target "may be
+    // moved"; a collision costs both "1 point per square moved". d20 12 + 6 = 18 vs the Troll's
+    // Reflex 12 → 1 + 6 = 7 squares allowed. Moved 3 into a wall: Troll 60 → 57.
+    use crate::rulesets::arrgs::strike::StrikeResult;
+    let push = |squares: i32| {
+        json!({"attacker_id": "Hero", "target_id": "Troll", "weapon": longsword(),
+            "effect": {"type": "reposition", "squares": squares, "collision": {"type": "object"}}})
+    };
+    let first = |report: &crate::rulesets::arrgs::attacking::AttackReport| match &report.outcome {
+        Outcome::Resolved { strikes } => strikes[0].result.clone(),
+        other => panic!("{other:?}"),
+    };
+    let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let result = first(&run::<Attacks>(&mut encounter, push(3), vec![12]).unwrap().1);
+    assert_eq!(result, StrikeResult::Reposition { squares: 3, collision_loss: Some(3) });
+    assert_eq!(vitality(&encounter, "Troll"), 57);
+    // Asking for 9 squares moves only the 7 the Success Value allows: 60 → 53.
+    let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let result = first(&run::<Attacks>(&mut encounter, push(9), vec![12]).unwrap().1);
+    assert_eq!(result, StrikeResult::Reposition { squares: 7, collision_loss: Some(7) });
+    assert_eq!(vitality(&encounter, "Troll"), 53);
+}
