@@ -186,3 +186,18 @@ fn the_waking_check_uses_the_pending_aid_another_bonus() {
     assert!(!state(&encounter, "Hero").unconscious);
     assert!(state(&encounter, "Hero").round.assists.is_empty());
 }
+
+#[test]
+fn an_area_attack_check_uses_the_attackers_pending_aid_another_bonus() {
+    // Helper aids the Champion's ranged checks: d20 12 + 2 = 14 vs 10 → +5. Grenade at 3 squares
+    // (no Range modifier): d20 3 + 12 + 5 = 20 ≥ 10 hits the square; Troll Reflex 12 → 6 + 8 = 14
+    // fire: 60 → 46 (without the assist 15 → 9: 51). The assist is used up.
+    let mut encounter = fight(&[("Helper", HELPER, false), ("Champion", CHAMPION, false), ("Troll", TROLL, false)]);
+    let aid = json!({"combatant_id": "Helper", "manoeuvre": {"type": "aid_another", "ally_id": "Champion", "check": "ranged"}});
+    run::<Actions>(&mut encounter, aid, vec![12]).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    let (_, report) = run::<AreaAttacks>(&mut encounter, grenade_at(3, json!([{"combatant_id": "Troll"}])), vec![3]).unwrap();
+    assert_eq!((report.check.result, report.hits[0].success_value), (20, 14));
+    assert_eq!(vitality(&encounter, "Troll"), 46);
+    assert!(state(&encounter, "Champion").round.assists.is_empty());
+}
