@@ -12,8 +12,9 @@
 //!   exceed it, as its text says.
 //! - Aid Another uses the stat block's standing modifiers of the aided kind of check with the
 //!   Personality modifier in place of the usual ability.
-//! - Change Reach moves the Threat Range by the requested change, at most the Success Value, and
-//!   keeps the total shift between 0 and the Reach attribute.
+//! - Change Reach moves the Threat Range from where it is by the requested change, at most the
+//!   Success Value, and keeps the total shift between 0 and the Reach attribute; it stays until
+//!   the end of combat or the next Change Reach, and a failed check changes nothing.
 //! - Movement: passive (10) unless `roll` is set; DC 10 unless given; Difficult Terrain [n] is a
 //!   Circumstance penalty; at least 1 square is always possible.
 //! - Withdraw moves up to the Base Movement Speed with no check. Sidestep moves 1 square.
