@@ -92,7 +92,7 @@ pub fn counter_check(
     let dc = Check::reaction(CheckKind::Spell, modifiers, None).result;
     let check = roll(counterer, CheckKind::Spell, None, bonuses, penalty, dice, "Counterspell")?;
     let success = check.result >= dc;
-    Ok((caster_reaction, PassFail { check, dc, success }))
+    Ok((caster_reaction, PassFail { check, dc, success, critical_checks: Vec::new() }))
 }
 
 /// The counterspeller can pay for it, and its spell is high enough. Refuses naming `counterspell…`.

@@ -99,3 +99,45 @@ fn reposition_moves_the_squares_chosen_up_to_the_success_value_and_a_collision_c
     assert_eq!(result, StrikeResult::Reposition { squares: 7, collision_loss: Some(7) });
     assert_eq!(vitality(&encounter, "Troll"), 53);
 }
+
+#[test]
+fn a_natural_twenty_on_aid_another_rolls_again_and_adds_the_success_value() {
+    // "Criticals": any check with a natural in the Critical Range (20) rolls again against the
+    // same DC and adds that Success Value. Helper (Personality 2) aids the Hero's melee: d20 20 +
+    // 2 = 22 vs 10 → 1 + 12 = 13; again d20 15 + 2 = 17 → 1 + 7 = 8: +21 Assisted.
+    let mut encounter = fight(&[("Helper", HELPER, false), ("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let aid = json!({"combatant_id": "Helper", "manoeuvre": {"type": "aid_another", "ally_id": "Hero", "check": "melee"}});
+    let (_, report) = run::<Actions>(&mut encounter, aid, vec![20, 15]).unwrap();
+    let ManoeuvreResult::AidAnother { test, success_value, assisted, .. } = &report.result else { panic!("{:?}", report.result) };
+    assert_eq!((test.critical_checks.len(), *success_value, *assisted), (1, 21, Some(21)));
+    assert_eq!(state(&encounter, "Hero").round.assists[0].value, 21);
+}
+
+#[test]
+fn a_natural_twenty_on_a_rolled_movement_check_rolls_again_and_a_negative_reroll_adds_nothing() {
+    // Hero rolls Athletics (Body 2): d20 20 + 2 = 22 vs 10 → 5 + 12 = 17 squares; again d20 4 + 2
+    // = 6 → 5 − 4 = 1: 18 squares (19 refused). Then d20 20 + 2 → 17; again d20 1: a natural 1
+    // adds nothing → 17.
+    let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let walk = |squares: i32| json!({"combatant_id": "Hero", "manoeuvre": {"type": "movement", "squares": squares, "roll": true}});
+    let before = encounter.clone();
+    assert_eq!(refused_field(run::<Actions>(&mut encounter, walk(19), vec![20, 4])), "manoeuvre.squares");
+    assert_eq!(encounter, before);
+    let (_, report) = run::<Actions>(&mut encounter, walk(18), vec![20, 4]).unwrap();
+    let ManoeuvreResult::Movement { success_value, squares, .. } = &report.result else { panic!("{:?}", report.result) };
+    assert_eq!((*success_value, *squares), (18, 18));
+    let mut fresh = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let (_, report) = run::<Actions>(&mut fresh, walk(17), vec![20, 1]).unwrap();
+    let ManoeuvreResult::Movement { success_value, .. } = &report.result else { panic!("{:?}", report.result) };
+    assert_eq!(*success_value, 17);
+}
+
+#[test]
+fn a_change_reach_without_a_natural_twenty_makes_no_critical_reroll() {
+    // Only a natural 20 rolls again: Change Reach d20 19 + 6 = 25 vs 10 → 1 + 15 = 16, one die.
+    let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let reach = json!({"combatant_id": "Hero", "manoeuvre": {"type": "change_reach", "change": 0}});
+    let (_, report) = run::<Actions>(&mut encounter, reach, vec![19]).unwrap();
+    let ManoeuvreResult::ChangeReach { test, success_value, .. } = &report.result else { panic!("{:?}", report.result) };
+    assert_eq!((test.critical_checks.len(), *success_value, report.dice.len()), (0, 16, 1));
+}
