@@ -90,6 +90,24 @@ async fn disarm_sends_the_held_item_flying_and_reposition_into_a_bystander_costs
 }
 
 #[tokio::test]
+async fn reposition_moves_the_squares_chosen_and_a_collision_costs_one_per_square_moved() {
+    let goblin = json!({"agility": 10, "initiative": 5, "vitality": 10});
+    let arena = Arena::new(&[("Hero", hero()), ("Troll", troll()), ("Goblin", goblin)]).await;
+    // "Reposition Manoeuvre": d20 12 + 6 = 18 vs Reflex 12 → up to 1 + 6 = 7 squares; the Hero
+    // moves the Troll 2 into the Goblin: both lose 2 (60 → 58, 10 → 8).
+    let goblin_id = arena.id("Goblin");
+    let push = arena.attack(
+        "Hero",
+        "Troll",
+        sword(),
+        json!({"rolls": [12], "effect": {"type": "reposition", "squares": 2, "collision": {"type": "combatant", "combatant_id": goblin_id}}}),
+    );
+    let result = first_strike(&arena.op("attacks", push, "reposition 2 squares").await)["result"].clone();
+    assert_eq!(result, json!({"result": "reposition", "squares": 2, "collision_loss": 2}));
+    assert_eq!((arena.vitality("Troll").await, arena.vitality("Goblin").await), (58, 8));
+}
+
+#[tokio::test]
 async fn the_defence_manoeuvre_takes_its_margin_off_the_success_value() {
     let arena = Arena::new(&[("Hero", hero()), ("Troll", troll())]).await;
     // Hero d20 8 + 6 = 14 vs 12 → 4 + 2 = 6. The Troll defends (2 AAP, 1 Vitality): d20 15 + 2 =

@@ -113,10 +113,12 @@ pub struct AreaHit {
 }
 
 /// The Attack check of an area attack (no target, so no Magnitude and no moving-target penalty).
-pub fn area_check(attacker: &Fighter, pending: &PendingArea, dice: &mut Dice) -> Result<Check, DiceError> {
+/// `assist` is the attacker's pending Aid Another bonus, used by the first check only.
+pub fn area_check(attacker: &Fighter, pending: &PendingArea, assist: Option<Modifier>, dice: &mut Dice) -> Result<Check, DiceError> {
     let kind = pending.weapon.kind.check();
     let mut modifiers = standing_modifiers(attacker, kind, pending.ability, &pending.bonuses, true);
     modifiers.extend(pending.penalty.clone());
+    modifiers.extend(assist);
     modifiers.extend(pending.range.clone());
     Check::roll(kind, modifiers, None, dice, &format!("area attack check: {}", attacker.name))
 }

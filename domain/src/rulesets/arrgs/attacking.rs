@@ -14,7 +14,8 @@
 //!   (`attack`, default 1) and comes after that attack's Vitality is paid; one that kills the
 //!   attacker or knocks it out stops the attacks not yet made.
 //! - Charge moves `squares` (at least 2) with a passive Movement check (10 + Athletics against DC
-//!   10, Success Value = Base Movement Speed ± margin) that must cover them; the squares count
+//!   10, Success Value = Base Movement Speed ± margin; the Multiple Actions penalty and a pending
+//!   Athletics assist apply, as to a Movement manoeuvre) that must cover them; the squares count
 //!   toward the Movement Increment. The attack gets +2, the charger −2 Reflex until End of Round.
 //! - Repeated Attack: Damage only; each attack after the first −2 cumulative; the last penalty
 //!   stays on every check until the End of Round; 1 Vitality (or the spell level) per attack; it
@@ -176,7 +177,7 @@ pub fn resolve(cast: &mut Cast, order: &Order, scene: &Scene, dice: &mut Dice) -
     let mut range_mods = range_modifiers(&cast.attacker, order, weapon)?;
     let spent = spend(&mut cast.attacker, scene, order.pace, order.manoeuvre.points(), "pace")?;
     let charge = match order.manoeuvre {
-        Manoeuvre::Charge { squares } => Some(charge_move(&mut cast.attacker, squares.get())?),
+        Manoeuvre::Charge { squares } => Some(charge_move(&mut cast.attacker, squares.get(), spent.penalty.clone())?),
         _ => None,
     };
     let cost = weapon.vitality_cost() + order.extra_vitality.map_or(0, Score::get);
@@ -348,10 +349,13 @@ pub fn threat_range(fighter: &Fighter) -> (i32, i32) {
     ((min + shift).max(0), (max + shift).max(0))
 }
 
-/// Charge's movement: a passive Movement check, DC 10 (arrgs.txt, "Charge Manoeuvre",
-/// "Movement Manoeuvre").
-fn charge_move(attacker: &mut Fighter, squares: i32) -> Result<ChargeMove, RuleError> {
-    let modifiers = standing_modifiers(attacker, CheckKind::Athletics, None, &Bonuses::default(), true);
+/// Charge's movement: a passive Movement check, DC 10, "as per the Movement Manoeuvre": with the
+/// Multiple Actions penalty and a pending Athletics assist, like a Movement manoeuvre's check
+/// (arrgs.txt, "Charge Manoeuvre", "Movement Manoeuvre").
+fn charge_move(attacker: &mut Fighter, squares: i32, penalty: Option<Modifier>) -> Result<ChargeMove, RuleError> {
+    let mut modifiers = standing_modifiers(attacker, CheckKind::Athletics, None, &Bonuses::default(), true);
+    modifiers.extend(penalty);
+    modifiers.extend(take_assist(attacker, CheckKind::Athletics));
     let check = Check::reaction(CheckKind::Athletics, modifiers, None);
     let allowed = attacker.stats.speed() + (check.result - 10);
     if squares > allowed.max(1) {
@@ -471,7 +475,7 @@ impl Effect {
     /// The combatant a Reposition pushes the target into.
     pub fn bystander(&self) -> Option<&CombatantId> {
         match self {
-            Self::Reposition { collision: Some(Collision::Combatant { combatant_id }) } => Some(combatant_id),
+            Self::Reposition { collision: Some(Collision::Combatant { combatant_id }), .. } => Some(combatant_id),
             _ => None,
         }
     }

@@ -10,10 +10,14 @@
 //!   round.
 //! - Pass/fail manoeuvres succeed when the check equals or beats the DC; Dismiss Spell needs to
 //!   exceed it, as its text says.
+//! - Criticals ("Any check"): a succeeding rolled check with a Success Value (Aid Another, Change
+//!   Reach, rolled Movement, Reload, Miscellaneous with a GM's Success Value) on a natural 20 rolls
+//!   again against the same DC and adds that Success Value when above 0, as attacks do.
 //! - Aid Another uses the stat block's standing modifiers of the aided kind of check with the
 //!   Personality modifier in place of the usual ability.
-//! - Change Reach moves the Threat Range by the requested change, at most the Success Value, and
-//!   keeps the total shift between 0 and the Reach attribute.
+//! - Change Reach moves the Threat Range from where it is by the requested change, at most the
+//!   Success Value, and keeps the total shift between 0 and the Reach attribute; it stays until
+//!   the end of combat or the next Change Reach, and a failed check changes nothing.
 //! - Movement: passive (10) unless `roll` is set; DC 10 unless given; Difficult Terrain [n] is a
 //!   Circumstance penalty; at least 1 square is always possible.
 //! - Withdraw moves up to the Base Movement Speed with no check. Sidestep moves 1 square.
@@ -25,6 +29,7 @@
 //!   manoeuvre with a GM's check moves it only when the check succeeds.
 
 use super::attacking::{Opportunity, OpportunityReport, adopt_opportunist_state, opportunity_attack, threat_range};
+use super::attack::{MAX_CRITICAL_CHECKS, is_natural_one};
 use super::check::{Check, standing_modifiers, take_assist};
 use super::economy::{Pace, Points, Spend, ensure_can_act, ready, spend};
 use super::fighter::{Fighter, Scene, Standing};
@@ -202,6 +207,10 @@ pub struct PassFail {
     pub check: Check,
     pub dc: i32,
     pub success: bool,
+    /// Critical re-rolls against the same DC, each adding its Success Value when above 0
+    /// ("Criticals"; manoeuvres with a Success Value only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub critical_checks: Vec<Check>,
 }
 
 /// An item moved by a manoeuvre.
@@ -413,7 +422,28 @@ pub(crate) fn roll(actor: &mut Fighter, kind: CheckKind, ability: Option<Ability
 
 fn pass_fail(check: Check, dc: i32) -> PassFail {
     let success = check.result >= dc;
-    PassFail { check, dc, success }
+    PassFail { check, dc, success, critical_checks: Vec::new() }
+}
+
+/// "Criticals": a check whose natural roll is in the Critical Range (a natural 20) may roll again
+/// against the same DC and add that roll's Success Value (`base` ± its margin, only when above 0;
+/// a natural 1 adds nothing), again while the natural stays in range. Only a succeeding check
+/// chains. Returns the Success Value the re-rolls add; the re-rolls go in `test.critical_checks`.
+fn critical_chain(test: &mut PassFail, base: i32, dice: &mut Dice) -> Result<i32, RuleError> {
+    let mut added = 0i32;
+    if !test.success {
+        return Ok(0);
+    }
+    let mut last = test.check.natural;
+    while last.is_some_and(|n| n >= 20) && test.critical_checks.len() < MAX_CRITICAL_CHECKS {
+        let check = Check::roll(test.check.kind, test.check.modifiers.clone(), test.check.magnitude, dice, "critical re-roll")?;
+        if !is_natural_one(&check) {
+            added = added.saturating_add(base.saturating_add(check.result - test.dc).max(0));
+        }
+        last = check.natural;
+        test.critical_checks.push(check);
+    }
+    Ok(added)
 }
 
 fn perform(cast: &mut Cast, manoeuvre: &Manoeuvre, penalty: Option<Modifier>, scene: &Scene, dice: &mut Dice) -> Result<ManoeuvreResult, RuleError> {
@@ -449,7 +479,7 @@ fn perform(cast: &mut Cast, manoeuvre: &Manoeuvre, penalty: Option<Modifier>, sc
             if let Some(name) = spell.as_deref().filter(|_| success) {
                 spells::dismiss(actor, name);
             }
-            ManoeuvreResult::DismissSpell { test: PassFail { check, dc, success }, spell: spell.clone() }
+            ManoeuvreResult::DismissSpell { test: PassFail { check, dc, success, critical_checks: Vec::new() }, spell: spell.clone() }
         }
         Manoeuvre::Miscellaneous { description, check, item } => {
             miscellaneous(actor, description, check.as_ref(), item.as_ref(), penalty, dice)?
@@ -464,9 +494,10 @@ fn perform(cast: &mut Cast, manoeuvre: &Manoeuvre, penalty: Option<Modifier>, sc
         }
         Manoeuvre::Reload { dc, capacity, bonuses, .. } => {
             let check = roll(actor, CheckKind::Ranged, None, bonuses, penalty, dice, "Reload")?;
-            let test = pass_fail(check, dc.map_or(10, Score::get));
+            let mut test = pass_fail(check, dc.map_or(10, Score::get));
+            let added = critical_chain(&mut test, 1, dice)?;
             let capacity = capacity.map_or(1, Score::get);
-            let loaded = if test.success { (1 + test.check.result - test.dc).min(capacity) } else { 0 };
+            let loaded = if test.success { (1 + test.check.result - test.dc).saturating_add(added).min(capacity) } else { 0 };
             ManoeuvreResult::Reload { test, loaded }
         }
         Manoeuvre::Sidestep => {
@@ -492,8 +523,9 @@ fn perform(cast: &mut Cast, manoeuvre: &Manoeuvre, penalty: Option<Modifier>, sc
 /// the ally's next check of the kind until the End of Round (arrgs.txt, "Aid Another Manoeuvre").
 fn aid_another(actor: &mut Fighter, ally: &mut Fighter, kind: CheckKind, difficulty: i32, bonuses: &Bonuses, penalty: Option<Modifier>, dice: &mut Dice) -> Result<ManoeuvreResult, RuleError> {
     let check = roll(actor, kind, Some(Ability::Personality), bonuses, penalty, dice, "Aid Another")?;
-    let test = pass_fail(check, 10 + difficulty);
-    let success_value = 1 + (test.check.result - test.dc);
+    let mut test = pass_fail(check, 10 + difficulty);
+    let added = critical_chain(&mut test, 1, dice)?;
+    let success_value = (1 + (test.check.result - test.dc)).saturating_add(added);
     let assisted = test.success.then(|| {
         ally.state.round.assists.push(Assist { kind, value: success_value, from: actor.name.clone() });
         success_value
@@ -505,8 +537,9 @@ fn aid_another(actor: &mut Fighter, ally: &mut Fighter, kind: CheckKind, difficu
 /// Reach Manoeuvre").
 fn change_reach(actor: &mut Fighter, change: i32, penalty: Option<Modifier>, dice: &mut Dice) -> Result<ManoeuvreResult, RuleError> {
     let check = roll(actor, CheckKind::Melee, None, &Bonuses::default(), penalty, dice, "Change Reach")?;
-    let test = pass_fail(check, 10);
-    let success_value = 1 + (test.check.result - 10);
+    let mut test = pass_fail(check, 10);
+    let added = critical_chain(&mut test, 1, dice)?;
+    let success_value = (1 + (test.check.result - 10)).saturating_add(added);
     if test.success {
         let allowed = change.clamp(-success_value, success_value);
         let shift = (actor.state.reach_shift + allowed).clamp(0, actor.stats.reach());
@@ -523,8 +556,12 @@ fn miscellaneous(actor: &mut Fighter, description: &str, gm: Option<&GmCheck>, i
         return Ok(ManoeuvreResult::Miscellaneous { description, test: None, success_value: None, item });
     };
     let check = roll(actor, gm.kind, None, &gm.bonuses, penalty, dice, "Miscellaneous")?;
-    let test = pass_fail(check, gm.dc.get());
-    let success_value = gm.success_value.map(|base| base.get() + (test.check.result - test.dc));
+    let mut test = pass_fail(check, gm.dc.get());
+    let added = match gm.success_value {
+        Some(base) => critical_chain(&mut test, base.get(), dice)?,
+        None => 0,
+    };
+    let success_value = gm.success_value.map(|base| (base.get() + (test.check.result - test.dc)).saturating_add(added));
     let item = item.filter(|_| test.success).map(|item| moved(actor, item, false)).transpose()?;
     Ok(ManoeuvreResult::Miscellaneous { description, test: Some(test), success_value, item })
 }
@@ -545,8 +582,9 @@ fn movement(actor: &mut Fighter, squares: i32, rolled: bool, dc: i32, terrain: i
     } else {
         Check::reaction(CheckKind::Athletics, modifiers, None)
     };
-    let test = pass_fail(check, dc);
-    let success_value = actor.stats.speed() + (test.check.result - dc);
+    let mut test = pass_fail(check, dc);
+    let added = critical_chain(&mut test, actor.stats.speed(), dice)?;
+    let success_value = (actor.stats.speed() + (test.check.result - dc)).saturating_add(added);
     let allowed = success_value.max(1);
     if squares > allowed {
         let message = format!("{} can move {allowed} squares with this Movement check, not {squares}", actor.name);

@@ -6,11 +6,14 @@
 //!   that can target an opponent and do not provoke themselves), 2 AAP and 1 Vitality, with the
 //!   provoker inside the opportunist's Threat Range, made after the provoker paid and before it
 //!   acts. If it kills the provoker or knocks it out, the provoker's action is wasted.
+//! - The opportunist's pending Aid Another bonus on its weapon's kind of check is used by the
+//!   Opportunity attack, its next check of that kind.
 //! - In a Repeated Attack an Opportunity names the attack it interrupts (default the first).
 //! - A combatant with several roles in one operation (the target, a bystander, the other of a
 //!   manoeuvre, or an opportunist on several attacks) carries one state through all of them.
 
 use super::attacking::{Cast, threat_range};
+use super::check::take_assist;
 use super::economy::{Pace, Spend, spend};
 use super::fighter::{Fighter, Scene};
 use super::stats::{Bonuses, Squares};
@@ -155,7 +158,7 @@ pub fn opportunity_attack(
         target_bonuses: &no_bonuses,
         defence: opportunity.defence,
         no_defence: false,
-        extra: spent.penalty.into_iter().collect(),
+        extra: spent.penalty.into_iter().chain(take_assist(opportunist, opportunity.weapon.kind.check())).collect(),
         defence_action: None,
     };
     report.strike = Some(strike(opportunist, provoker, None, &spec, scene, dice)?);

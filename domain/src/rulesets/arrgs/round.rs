@@ -12,6 +12,9 @@
 //! - The Staggered check is always made (it can only help).
 //! - The round's penalties (Multiple Actions, Repeated Attack, Charge, Movement Increment) end
 //!   when the End of Round begins, so its checks carry none of them.
+//! - An Assisted modifier from Aid Another on Fortitude not yet used ("until the End of Round")
+//!   is used by the first End of Round Fortitude check (Dying, else Staggered), then every
+//!   assist ends.
 //! - The Surprised condition ends at the surprise round's End of Round.
 //! - Concentration spells not controlled this round end ("Control Spell Manoeuvre").
 
@@ -19,6 +22,7 @@ use super::damage_types::{DamageSteps, apply_resistance};
 use super::damage_types::DamageType;
 use super::fighter::{Fighter, Standing};
 use super::state::RoundUse;
+use super::stats::CheckKind;
 use super::table::{fighter, scene, store};
 use super::vitality::{SurvivalCheck, SurvivalReason, dying_check, staggered_check};
 use super::{Arrgs, Report};
@@ -103,7 +107,8 @@ pub fn process(fighter: &mut Fighter, round: u32, dice: &mut Dice) -> Result<Opt
     let alive = !fighter.is_dead();
     let acceleration = if alive { acceleration(fighter) } else { None };
     fighter.state.last_increment = fighter.movement_increment();
-    fighter.state.round = RoundUse::default();
+    let fortitude_assists = std::mem::take(&mut fighter.state.round.assists).into_iter().filter(|a| a.kind == CheckKind::Fortitude).collect();
+    fighter.state.round = RoundUse { assists: fortitude_assists, ..RoundUse::default() };
     let dying = if alive && fighter.state.dying > 0 && fighter.stats.vitality.is_some() {
         Some(dying_check(fighter, SurvivalReason::DyingEndOfRound, None, dice)?)
     } else {
@@ -114,6 +119,7 @@ pub fn process(fighter: &mut Fighter, round: u32, dice: &mut Dice) -> Result<Opt
     } else {
         None
     };
+    fighter.state.round.assists.clear();
     let spells_ended = super::spells::lapse(fighter, round);
     let entry = (acceleration.is_some() || dying.is_some() || staggered.is_some() || !spells_ended.is_empty())
         .then(|| EndOfRoundEntry { acceleration, dying, staggered, spells_ended, standing: fighter.standing() });

@@ -23,7 +23,7 @@
 //!   check only (a spell the encounter does not track).
 //! - At the End of Round a Concentration spell not controlled that round ends.
 
-use super::check::{Check, multiple_actions, standing_modifiers};
+use super::check::{Check, multiple_actions, standing_modifiers, take_assist};
 use super::economy::{Pace, Spend, spend};
 use super::fighter::{Fighter, Scene};
 use super::manoeuvres::{PassFail, roll};
@@ -88,10 +88,11 @@ pub fn counter_check(
     let caster_reaction = react(caster, caster_penalty.clone(), dice)?;
     let mut modifiers = standing_modifiers(caster, CheckKind::Spell, None, &Bonuses::default(), true);
     modifiers.extend(caster_penalty);
+    modifiers.extend(take_assist(caster, CheckKind::Spell));
     let dc = Check::reaction(CheckKind::Spell, modifiers, None).result;
     let check = roll(counterer, CheckKind::Spell, None, bonuses, penalty, dice, "Counterspell")?;
     let success = check.result >= dc;
-    Ok((caster_reaction, PassFail { check, dc, success }))
+    Ok((caster_reaction, PassFail { check, dc, success, critical_checks: Vec::new() }))
 }
 
 /// The counterspeller can pay for it, and its spell is high enough. Refuses naming `counterspell…`.

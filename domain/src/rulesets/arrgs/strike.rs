@@ -18,7 +18,9 @@
 //!   scales base damage like the attack check.
 //! - Only damaging attacks inflict Dying on a critical hit; Disarm, Sunder, Trip and Reposition
 //!   replace the damage.
-//! - Reposition's collision costs Vitality directly (1 per square), not typed damage.
+//! - Reposition moves the target the squares the attacker chooses, at most the Success Value ("the
+//!   number of squares the target may be moved"; default all of it); a collision at the end costs
+//!   the target and what it hit 1 Vitality per square moved, directly, not as typed damage.
 //! - Sunder: an item is Broken once its damage reaches half its Vitality, destroyed at all of it;
 //!   the item's damage is kept in the target's state (see `items`).
 //! - Disarm knocks the named item (or the only one held) out of the target's hands.
@@ -40,6 +42,7 @@ use super::weapon::Weapon;
 use crate::dice::Dice;
 use crate::encounter::CombatantId;
 use crate::rulesets::RuleError;
+use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
 /// Which Reaction Defence is the DC.
@@ -102,10 +105,15 @@ pub enum Effect {
     Sunder { item: Item },
     /// Trip: the target falls Prone.
     Trip,
-    /// Reposition: the target moves Success Value squares.
+    /// Reposition: the target may be moved up to Success Value squares.
     Reposition {
+        /// What the target is moved into at the end of its movement.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         collision: Option<Collision>,
+        /// Squares the attacker chooses to move the target (the Success Value caps them; default:
+        /// the whole Success Value).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        squares: Option<Score<1, 1000>>,
     },
 }
 
@@ -395,15 +403,16 @@ fn apply_effect(
             target.state.prone = true;
             StrikeResult::Trip { prone: true }
         }
-        Effect::Reposition { collision } => {
-            let collision_loss = collision.as_ref().map(|_| success_value);
+        Effect::Reposition { collision, squares } => {
+            let moved = squares.map_or(success_value, |chosen| chosen.get().min(success_value));
+            let collision_loss = collision.as_ref().map(|_| moved);
             if let Some(loss) = collision_loss {
                 target.lose_vitality(loss);
                 if let Some(other) = bystander {
                     other.lose_vitality(loss);
                 }
             }
-            StrikeResult::Reposition { squares: success_value, collision_loss }
+            StrikeResult::Reposition { squares: moved, collision_loss }
         }
     })
 }

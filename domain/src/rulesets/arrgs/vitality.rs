@@ -15,8 +15,10 @@
 //!   succeeds loses Disabled, which returns at once while Current Vitality is 0 or less.
 //! - Disabled and Dying never stand together: gaining Dying replaces Disabled.
 //! - End of Round checks carry no Multiple Actions penalty: that lasts for the round just ended.
+//! - A pending Assisted modifier on Fortitude (Aid Another) is used up by the next of these checks,
+//!   whatever called for it ("the next Skill Check (of the same type)").
 
-use super::check::{Check, standing_modifiers};
+use super::check::{Check, standing_modifiers, take_assist};
 use super::fighter::{Fighter, Standing};
 use super::modifier::Modifier;
 use super::stats::{Bonuses, CheckKind};
@@ -56,9 +58,14 @@ pub struct SurvivalCheck {
     pub outcome: String,
 }
 
-fn fortitude(fighter: &Fighter, extra: Option<Modifier>, dice: &mut Dice, purpose: &str) -> Result<Check, DiceError> {
+/// A condition's Fortitude Defence check: 1d20 + the Fortitude modifiers, the round's
+/// penalties, `extra`, and an Assisted modifier from Aid Another on Fortitude waiting for the
+/// fighter's next Fortitude check, which this check uses up ("Aid Another Manoeuvre": "the next
+/// Skill Check (of the same type)").
+fn fortitude(fighter: &mut Fighter, extra: Option<Modifier>, dice: &mut Dice, purpose: &str) -> Result<Check, DiceError> {
     let mut modifiers = standing_modifiers(fighter, CheckKind::Fortitude, None, &Bonuses::default(), true);
     modifiers.extend(extra);
+    modifiers.extend(take_assist(fighter, CheckKind::Fortitude));
     Check::roll(CheckKind::Fortitude, modifiers, None, dice, purpose)
 }
 
@@ -74,7 +81,8 @@ pub fn dying_check(
 ) -> Result<SurvivalCheck, DiceError> {
     let n = i32::try_from(fighter.state.dying).unwrap_or(i32::MAX);
     let dc = fighter.negative_vitality().saturating_add(n);
-    let check = fortitude(fighter, extra, dice, &format!("Dying Fortitude check: {}", fighter.name))?;
+    let purpose = format!("Dying Fortitude check: {}", fighter.name);
+    let check = fortitude(fighter, extra, dice, &purpose)?;
     let success = check.result >= dc;
     let lost = if success { (n - (check.result - dc)).max(0) } else { n };
     fighter.lose_vitality(lost);
@@ -99,7 +107,8 @@ pub fn disabled_check(
     extra: Option<Modifier>,
     dice: &mut Dice,
 ) -> Result<SurvivalCheck, DiceError> {
-    let check = fortitude(fighter, extra, dice, &format!("Disabled Fortitude check: {}", fighter.name))?;
+    let purpose = format!("Disabled Fortitude check: {}", fighter.name);
+    let check = fortitude(fighter, extra, dice, &purpose)?;
     let success = check.result >= dc;
     fighter.state.disabled_after_dying = false;
     let (lost, outcome) = if success {
@@ -121,7 +130,8 @@ pub fn disabled_check(
 pub fn staggered_check(fighter: &mut Fighter, dice: &mut Dice) -> Result<SurvivalCheck, DiceError> {
     let n = fighter.state.staggered;
     let dc = 15i32.saturating_add(i32::try_from(n).unwrap_or(i32::MAX));
-    let check = fortitude(fighter, None, dice, &format!("Staggered Fortitude check: {}", fighter.name))?;
+    let purpose = format!("Staggered Fortitude check: {}", fighter.name);
+    let check = fortitude(fighter, None, dice, &purpose)?;
     let success = check.result >= dc;
     if success {
         fighter.state.staggered -= 1;
@@ -135,7 +145,8 @@ pub fn staggered_check(fighter: &mut Fighter, dice: &mut Dice) -> Result<Surviva
 pub fn wake_check(fighter: &mut Fighter, dice: &mut Dice) -> Result<SurvivalCheck, DiceError> {
     let dying = i32::try_from(fighter.state.dying).unwrap_or(i32::MAX);
     let dc = fighter.negative_vitality().saturating_add(dying);
-    let check = fortitude(fighter, None, dice, &format!("waking Fortitude check: {}", fighter.name))?;
+    let purpose = format!("waking Fortitude check: {}", fighter.name);
+    let check = fortitude(fighter, None, dice, &purpose)?;
     let success = check.result >= dc;
     if success {
         fighter.state.unconscious = false;

@@ -1,5 +1,6 @@
 //! `area-attacks`: an Attack manoeuvre with an area (arrgs.txt, "Area Attacks").
 
+use super::super::check::take_assist;
 use super::super::area::{AreaHit, PendingArea, SQUARE_DC, Scatter, area_check, area_range, hit_occupants, scatter};
 use super::super::attack::is_natural_one;
 use super::super::check::Check;
@@ -139,7 +140,8 @@ impl Command for AreaAttacks {
                 let spent = spend(&mut attacker, &scene, pace, 2, "stage.pace")?;
                 let exertion = exert(&mut attacker, weapon.vitality_cost(), scene.options.disabled_dc(), spent.penalty.clone(), dice)?;
                 let pending = PendingArea { weapon, ability, bonuses, penalty: spent.penalty.clone(), range };
-                let check = area_check(&attacker, &pending, dice)?;
+                let assist = take_assist(&mut attacker, pending.weapon.kind.check());
+                let check = area_check(&attacker, &pending, assist, dice)?;
                 let spell_failed = pending.weapon.spell_difficulty().filter(|difficulty| check.result < *difficulty);
                 let hit = check.result >= SQUARE_DC && !is_natural_one(&check) && spell_failed.is_none();
                 let (scattered, hits) = if spell_failed.is_some() {
@@ -169,7 +171,7 @@ impl Command for AreaAttacks {
                 let pending = attacker.state.round.pending_area.take().ok_or_else(|| {
                     EncounterError::invalid("stage", format!("{} has no scattered area attack this round", attacker.name))
                 })?;
-                let check = area_check(&attacker, &pending, dice)?;
+                let check = area_check(&attacker, &pending, None, dice)?;
                 let hits = hit_occupants(&attacker, &check, &pending.weapon, &mut occupants, dice)?;
                 AreaReport {
                     attacker: attacker.name.clone(),

@@ -279,7 +279,7 @@ impl Stateless for Attacks {
         "weapon": {"name": "Axe", "damage": 7, "types": ["slashing"]}}"#;
 
     fn run_inline(request: InlineAttackRequest, dice: &mut Dice) -> Result<AttackReport, RuleError> {
-        if matches!(request.effect, Effect::Reposition { collision: Some(Collision::Combatant { .. }) }) {
+        if matches!(request.effect, Effect::Reposition { collision: Some(Collision::Combatant { .. }), .. }) {
             return Err(RuleError::invalid("effect.collision", "inline attacks can collide only with an object"));
         }
         let attacker = request.attacker.fighter("attacker", "attacker")?;

@@ -279,6 +279,7 @@ use super::area::AreaAttacks;
 
 mod gaps;
 mod exactness;
+mod manoeuvre_exactness;
 
 const MAGE: &str = r#"{"agility": 11, "initiative": 20, "vitality": 14, "abilities": {"intellect": 3}, "checks": {"spell": {"skill": 3}}}"#;
 

@@ -109,3 +109,95 @@ fn aid_another_on_reflex_helps_the_allys_next_reflex_defence() {
     assert_eq!(vitality(&encounter, "Hero"), 17);
     assert!(state(&encounter, "Hero").round.assists.is_empty());
 }
+
+const HELPER: &str = r#"{"agility": 14, "initiative": 20, "vitality": 15, "abilities": {"personality": 2}}"#;
+
+/// Helper (Personality 2, no Fortitude skill) aids the Hero's Fortitude: d20 12 + 2 = 14 vs 10 →
+/// 1 + 4 = +5 Assisted; then the Hero's turn.
+fn fortitude_aided(hero_damage: i32, dying: bool) -> Encounter {
+    let mut encounter = fight(&[("Helper", HELPER, false), ("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let damage = json!({"target_id": "Hero", "amount": hero_damage, "dying": dying});
+    run::<crate::rulesets::arrgs::commands::damage::Damage>(&mut encounter, damage, vec![]).unwrap();
+    let aid = json!({"combatant_id": "Helper", "manoeuvre": {"type": "aid_another", "ally_id": "Hero", "check": "fortitude"}});
+    let (_, report) = run::<Actions>(&mut encounter, aid, vec![12]).unwrap();
+    assert!(matches!(report.result, crate::rulesets::arrgs::manoeuvres::ManoeuvreResult::AidAnother { assisted: Some(5), .. }));
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    encounter
+}
+
+fn condition_check(report: &crate::rulesets::arrgs::manoeuvres::ActionReport) -> &crate::rulesets::arrgs::vitality::SurvivalCheck {
+    report.exertion.as_ref().and_then(|e| e.condition_check.as_ref()).expect("a condition check")
+}
+
+#[test]
+fn a_dying_characters_fortitude_check_uses_the_pending_aid_another_bonus() {
+    // Hero (Fortitude +3: Body 2, skill 1) at 20 − 25 = −5, Dying [1], aided +5. Sidestep: −6;
+    // "Dying [n]": DC 6 + 1 = 7; d20 2 + 3 + 5 = 10 ≥ 7, 3 over → loses 1 − 3 → 0 (without the
+    // assist 5 < 7 would lose 1). The assist is used up.
+    let mut encounter = fortitude_aided(25, true);
+    let step = json!({"combatant_id": "Hero", "manoeuvre": {"type": "sidestep"}});
+    let (_, report) = run::<Actions>(&mut encounter, step, vec![2]).unwrap();
+    let check = condition_check(&report);
+    assert_eq!((check.dc, check.check.result, check.success, check.vitality_lost), (7, 10, true, 0));
+    assert_eq!(vitality(&encounter, "Hero"), -6);
+    assert!(state(&encounter, "Hero").round.assists.is_empty());
+}
+
+#[test]
+fn a_disabled_characters_fortitude_check_uses_the_pending_aid_another_bonus() {
+    // Hero at 0, Disabled, aided +5. Sidestep: −1; "Disabled": d20 3 + 3 + 5 = 11 ≥ 10 passes
+    // (still Disabled at −1; without the assist 6 would fail and bring Dying).
+    let mut encounter = fortitude_aided(20, false);
+    let step = json!({"combatant_id": "Hero", "manoeuvre": {"type": "sidestep"}});
+    let (_, report) = run::<Actions>(&mut encounter, step, vec![3]).unwrap();
+    let check = condition_check(&report);
+    assert_eq!((check.dc, check.check.result, check.success), (10, 11, true));
+    assert_eq!((vitality(&encounter, "Hero"), state(&encounter, "Hero").dying), (-1, 0));
+    assert!(state(&encounter, "Hero").round.assists.is_empty());
+}
+
+#[test]
+fn the_staggered_end_of_round_check_uses_the_pending_aid_another_bonus() {
+    // Hero Staggered [1], aided +5, does nothing. End of Round: "Staggered [n]" DC 15 + 1 = 16;
+    // d20 9 + 3 + 5 = 17 ≥ 16 → Staggered [0] (without the assist 12 fails). No assist is left.
+    let mut encounter = fight(&[("Helper", HELPER, false), ("Hero", HERO, false), ("Troll", TROLL, false)]);
+    let stagger = json!({"combatant_id": "Hero", "change": {"type": "staggered", "applications": 1}});
+    run::<Conditions>(&mut encounter, stagger, vec![]).unwrap();
+    let aid = json!({"combatant_id": "Helper", "manoeuvre": {"type": "aid_another", "ally_id": "Hero", "check": "fortitude"}});
+    run::<Actions>(&mut encounter, aid, vec![12]).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    let (_, report) = run::<EndOfRound>(&mut encounter, json!({}), vec![9]).unwrap();
+    let check = report.entries[0].staggered.as_ref().expect("a Staggered check");
+    assert_eq!((check.dc, check.check.result, check.success), (16, 17, true));
+    assert_eq!(state(&encounter, "Hero").staggered, 0);
+    assert!(state(&encounter, "Hero").round.assists.is_empty());
+}
+
+#[test]
+fn the_waking_check_uses_the_pending_aid_another_bonus() {
+    // Hero at 20 − 28 = −8, Unconscious, aided +5. "Unconscious": DC 8 + 0 = 8; d20 2 + 3 + 5 =
+    // 10 ≥ 8: wakes (without the assist 5 < 8).
+    let mut encounter = fortitude_aided(28, false);
+    run::<Conditions>(&mut encounter, json!({"combatant_id": "Hero", "change": {"type": "unconscious", "on": true}}), vec![]).unwrap();
+    let (_, report) = run::<Conditions>(&mut encounter, json!({"combatant_id": "Hero", "change": {"type": "wake"}}), vec![2]).unwrap();
+    let check = report.wake_check.as_ref().expect("a waking check");
+    assert_eq!((check.dc, check.check.result, check.success), (8, 10, true));
+    assert!(!state(&encounter, "Hero").unconscious);
+    assert!(state(&encounter, "Hero").round.assists.is_empty());
+}
+
+#[test]
+fn an_area_attack_check_uses_the_attackers_pending_aid_another_bonus() {
+    // Helper aids the Champion's ranged checks: d20 12 + 2 = 14 vs 10 → +5. Grenade at 3 squares
+    // (no Range modifier): d20 3 + 12 + 5 = 20 ≥ 10 hits the square; Troll Reflex 12 → 6 + 8 = 14
+    // fire: 60 → 46 (without the assist 15 → 9: 51). The assist is used up.
+    let mut encounter = fight(&[("Helper", HELPER, false), ("Champion", CHAMPION, false), ("Troll", TROLL, false)]);
+    let aid = json!({"combatant_id": "Helper", "manoeuvre": {"type": "aid_another", "ally_id": "Champion", "check": "ranged"}});
+    run::<Actions>(&mut encounter, aid, vec![12]).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    let (_, report) = run::<AreaAttacks>(&mut encounter, grenade_at(3, json!([{"combatant_id": "Troll"}])), vec![3]).unwrap();
+    assert_eq!((report.check.result, report.hits[0].success_value), (20, 14));
+    assert_eq!(vitality(&encounter, "Troll"), 46);
+    assert!(state(&encounter, "Champion").round.assists.is_empty());
+}
