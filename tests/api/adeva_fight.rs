@@ -24,9 +24,7 @@ async fn add(
     stats: Value,
     surprised: bool,
 ) -> String {
-    let body = json!({"name": name, "side": side, "stats": stats, "surprised": surprised});
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/combatants"), &body).await;
-    text(&reply.expect_status(201, &format!("add {name}")).body["combatant"]["id"])
+    app.add_combatant_surprised(encounter, name, side, stats, surprised).await
 }
 
 /// Advances turn by turn until `id` holds the turn (a surprised combatant's lost round-1 turn

@@ -51,9 +51,7 @@ pub async fn add(
     stats: Value,
     surprised: bool,
 ) -> String {
-    let body = json!({"name": name, "side": side, "stats": stats, "surprised": surprised});
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/combatants"), &body).await;
-    text(&reply.expect_status(201, &format!("add {name}")).body["combatant"]["id"])
+    app.add_combatant_surprised(encounter, name, side, stats, surprised).await
 }
 
 pub async fn op(app: &TestApp, encounter: &str, name: &str, body: Value, what: &str) -> Value {

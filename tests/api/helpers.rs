@@ -236,9 +236,21 @@ impl TestApp {
 
     /// Adds a combatant; returns its id.
     pub async fn add_combatant(&self, encounter: &str, name: &str, side: &str, stats: Value) -> String {
-        let body = json!({"name": name, "side": side, "stats": stats});
+        self.add_combatant_surprised(encounter, name, side, stats, false).await
+    }
+
+    /// Adds a combatant, Surprised or not; returns its id.
+    pub async fn add_combatant_surprised(
+        &self,
+        encounter: &str,
+        name: &str,
+        side: &str,
+        stats: Value,
+        surprised: bool,
+    ) -> String {
+        let body = json!({"name": name, "side": side, "stats": stats, "surprised": surprised});
         let reply = self.post_json(&format!("/v1/encounters/{encounter}/combatants"), &body).await;
-        text(&reply.expect_status(201, "add combatant").body["combatant"]["id"])
+        text(&reply.expect_status(201, &format!("add {name}")).body["combatant"]["id"])
     }
 
     /// Rolls initiative; returns the response body.
