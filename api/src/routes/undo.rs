@@ -31,16 +31,18 @@ pub async fn undo(
     let to_version = request.unwrap_or_default().to_version.map(|v| i64::from(v.get()));
     let id = EncounterId(id.into_inner());
     let write = move |store: &skirmish_db::Store, tenant: &str, key: Option<&_>| {
-        store.undo(tenant, &id, to_version, if_match.0, key, refusal, render)
+        store.undo(tenant, &id, to_version, if_match.0, key, render)
     };
     change(&state, &caller, write).await
 }
 
-fn refusal(why: UndoRefused) -> ApiError {
-    match why {
-        UndoRefused::NothingToUndo { .. } => ApiError::Conflict(why.to_string()),
-        UndoRefused::NotEarlier { .. } | UndoRefused::TooOld { .. } => {
-            ApiError::invalid("to_version", why.to_string())
+impl From<UndoRefused> for ApiError {
+    fn from(why: UndoRefused) -> Self {
+        match why {
+            UndoRefused::NothingToUndo { .. } => Self::Conflict(why.to_string()),
+            UndoRefused::NotEarlier { .. } | UndoRefused::TooOld { .. } => {
+                Self::invalid("to_version", why.to_string())
+            }
         }
     }
 }

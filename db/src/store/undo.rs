@@ -37,21 +37,20 @@ pub enum UndoRefused {
 impl Store {
     /// Puts the tenant's encounter back to its state at `to_version` (default: the version before
     /// the current one) as a new version, with an `undone` event; `render` makes the response as
-    /// for [`Store::mutate`]. A refusal is turned into `E` by `refused`.
-    pub fn undo<E>(
+    /// for [`Store::mutate`]. A refusal becomes the domain error `E`.
+    pub fn undo<E: From<UndoRefused>>(
         &self,
         tenant: &str,
         id: &EncounterId,
         to_version: Option<i64>,
         expected_version: Option<i64>,
         key: Option<&IdempotencyKey>,
-        refused: impl FnOnce(UndoRefused) -> E,
         render: impl FnOnce(Mutation<Undone>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         let command = |conn: &mut _, encounter: &mut skirmish_domain::encounter::Encounter| {
             let current = encounter.version;
             let target = to_version.unwrap_or(current - 1);
-            let refuse = |why| Err(MutateError::Domain(refused(why)));
+            let refuse = |why: UndoRefused| Err(MutateError::Domain(E::from(why)));
             if to_version.is_some() && target >= current {
                 return refuse(UndoRefused::NotEarlier { to_version: target, current });
             }
