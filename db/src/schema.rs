@@ -79,8 +79,9 @@ diesel::table! {
 }
 
 diesel::table! {
-    encounter_history (encounter_id, version) {
+    encounter_history (encounter_id, slot) {
         encounter_id -> Text,
+        slot -> Integer,
         version -> BigInt,
         state -> Text,
     }

@@ -1,6 +1,6 @@
 //! An encounter's recent states, for undo. Every change stores, in its own savepoint, the state
-//! the encounter had before it (one JSON snapshot per version) and prunes what is older than
-//! [`HISTORY_DEPTH`] versions, so the table stays bounded however long a fight runs.
+//! the encounter had before it (one JSON snapshot per version) in a ring of [`HISTORY_DEPTH`]
+//! slots, so the table stays bounded however long a fight runs.
 
 use crate::error::DbError;
 use crate::rows::{
@@ -63,22 +63,26 @@ impl Snapshot {
 }
 
 /// Stores `before` (the encounter as it was, at its version, before the change being written)
-/// and forgets the versions that fall out of [`HISTORY_DEPTH`] once the change is made.
+/// in its ring slot, replacing the version [`HISTORY_DEPTH`] older, which falls out of reach once
+/// the change is made.
 pub(super) fn remember_state(conn: &mut SqliteConnection, before: &Encounter) -> Result<(), DbError> {
     let state = serde_json::to_string(&Snapshot::of(before)?)
         .map_err(|e| DbError::Corrupt(format!("snapshot: {e}")))?;
-    let id = before.id.as_str();
     diesel::replace_into(encounter_history::table)
         .values((
-            encounter_history::encounter_id.eq(id),
+            encounter_history::encounter_id.eq(before.id.as_str()),
+            encounter_history::slot.eq(slot(before.version)),
             encounter_history::version.eq(before.version),
             encounter_history::state.eq(state),
         ))
         .execute(conn)?;
-    let oldest_kept = before.version + 1 - HISTORY_DEPTH;
-    let too_old = encounter_history::encounter_id.eq(id).and(encounter_history::version.lt(oldest_kept));
-    diesel::delete(encounter_history::table.filter(too_old)).execute(conn)?;
     Ok(())
+}
+
+/// The ring slot of `version`.
+fn slot(version: i64) -> i32 {
+    // rem_euclid(50) is in 0..50, which fits.
+    version.rem_euclid(HISTORY_DEPTH) as i32
 }
 
 /// The encounter as it was at `version`, if that state is still kept.
@@ -88,7 +92,8 @@ pub(super) fn state_at(
     version: i64,
 ) -> Result<Option<Encounter>, DbError> {
     let state: Option<String> = encounter_history::table
-        .find((id.as_str(), version))
+        .find((id.as_str(), slot(version)))
+        .filter(encounter_history::version.eq(version))
         .select(encounter_history::state)
         .get_result(conn)
         .optional()?;
