@@ -46,7 +46,7 @@ pub(crate) struct EncounterChanges<'a> {
     pub options: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, serde::Serialize, serde::Deserialize)]
 #[diesel(table_name = combatants)]
 pub(crate) struct CombatantRow {
     pub encounter_id: String,
@@ -66,7 +66,7 @@ pub(crate) struct CombatantRow {
     pub state: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, serde::Serialize, serde::Deserialize)]
 #[diesel(table_name = effects)]
 pub(crate) struct EffectRow {
     pub encounter_id: String,

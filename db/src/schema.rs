@@ -78,14 +78,25 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    encounter_history (encounter_id, slot) {
+        encounter_id -> Text,
+        slot -> Integer,
+        version -> BigInt,
+        state -> Text,
+    }
+}
+
 diesel::joinable!(combatants -> encounters (encounter_id));
 diesel::joinable!(effects -> encounters (encounter_id));
 diesel::joinable!(events -> encounters (encounter_id));
+diesel::joinable!(encounter_history -> encounters (encounter_id));
 diesel::allow_tables_to_appear_in_same_query!(
     encounters,
     combatants,
     effects,
     events,
+    encounter_history,
     api_keys,
     idempotency_records
 );

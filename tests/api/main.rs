@@ -37,3 +37,4 @@ mod rulesets;
 mod slow_clients;
 mod spycraft2_fight;
 mod tenants;
+mod undo;

@@ -14,6 +14,7 @@ mod operations;
 mod responses;
 mod rulesets;
 mod typed_route;
+mod undo;
 
 pub use fallback::{RouteTable, not_found_or_method_not_allowed};
 pub use operations::{alias as operation_alias, alias_post, inline_alias as inline_operation_alias};
@@ -27,7 +28,9 @@ use actix_web::dev::HttpServiceFactory;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{HttpResponse, web};
 use rand::RngExt;
-use skirmish_db::{Mutation, Reply, Store, StoredEncounter, StoredResponse, WriteTiming};
+use skirmish_db::{
+    IdempotencyKey, MutateError, Mutation, Reply, Store, StoredEncounter, StoredResponse, WriteTiming,
+};
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
 use std::sync::Arc;
 use utoipa::openapi::path::Paths;
@@ -86,6 +89,7 @@ fn register(routes: &mut impl Register) {
     operations::register_inline(routes);
     routes.add(encounters::get);
     routes.add(advance::advance);
+    routes.add(undo::undo);
     routes.add(encounters::delete);
     routes.add(combatants::add);
     routes.add(combatants::update);
@@ -130,10 +134,25 @@ pub async fn mutate<T: Send + 'static>(
     command: impl FnOnce(&mut Encounter) -> Result<(Vec<Event>, T), ApiError> + Send + 'static,
     render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, ApiError> + Send + 'static,
 ) -> Result<HttpResponse, ApiError> {
+    let write = move |store: &Store, tenant: &str, key: Option<&IdempotencyKey>| {
+        store.mutate(tenant, &EncounterId(id), if_match.0, key, command, render)
+    };
+    change(state, caller, write).await
+}
+
+/// Runs `write` (a store change for the caller's tenant, under the request's idempotency key) on
+/// the blocking pool and sends its reply with its `Server-Timing`.
+pub async fn change(
+    state: &AppState,
+    caller: &Caller,
+    write: impl FnOnce(&Store, &str, Option<&IdempotencyKey>) -> Result<Reply, MutateError<ApiError>>
+    + Send
+    + 'static,
+) -> Result<HttpResponse, ApiError> {
     let store = state.store.clone();
     let (tenant, key) = (caller.tenant.clone(), caller.idempotency());
     let (reply, timing) = web::block(move || {
-        let reply = store.mutate(&tenant, &EncounterId(id), if_match.0, key.as_ref(), command, render);
+        let reply = write(&store, &tenant, key.as_ref());
         (reply, skirmish_db::take_write_timing())
     })
     .await?;

@@ -10,6 +10,7 @@ mod initiative;
 pub mod lenient;
 mod operation;
 mod ruleset;
+mod undo;
 
 pub use combatant::*;
 pub use dice::*;
@@ -19,6 +20,7 @@ pub use event::*;
 pub use initiative::*;
 pub use operation::*;
 pub use ruleset::*;
+pub use undo::*;
 
 /// Most ids a list in a request may hold.
 pub const MAX_LIST_LEN: usize = 200;

@@ -1,6 +1,7 @@
 //! Encounters: create, change, read, list, delete, and their event logs.
 
 use super::children::{insert_all, save_changes};
+use super::history::remember_state;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
 use super::reads::load;
 use super::{NOW, Store};
@@ -84,6 +85,25 @@ impl Store {
         command: impl FnOnce(&mut Encounter) -> Result<(Vec<Event>, T), E>,
         render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
+        let command = |_: &mut SqliteConnection, encounter: &mut Encounter| {
+            command(encounter).map_err(MutateError::Domain)
+        };
+        self.change(tenant, id, expected_version, key, command, render)
+    }
+
+    /// [`Store::mutate`] with a command that may also read the writer's connection (in the
+    /// change's savepoint), as undo does to fetch an earlier state. Every change to an existing
+    /// encounter goes through here: it keeps the state before the change for undo (see
+    /// `history.rs`) and the writer's hot copy (see `hot.rs`) up to date.
+    pub(super) fn change<T, E>(
+        &self,
+        tenant: &str,
+        id: &EncounterId,
+        expected_version: Option<i64>,
+        key: Option<&IdempotencyKey>,
+        command: impl FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>,
+        render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
+    ) -> Result<Reply, MutateError<E>> {
         self.write(|conn| {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
                 return Ok(reply);
@@ -93,10 +113,11 @@ impl Store {
             let current = encounter.version;
             // A request that would fail anyway gets that failure, not 412 (RFC 9110, 13.2.1):
             // the command runs first, and the savepoint discards it on a stale version.
-            let (new_events, output) = command(&mut encounter).map_err(MutateError::Domain)?;
+            let (new_events, output) = command(conn, &mut encounter)?;
             if let Some(expected) = expected_version.filter(|v| *v != current) {
                 return Err(MutateError::VersionMismatch { expected, current });
             }
+            remember_state(conn, &loaded.encounter)?;
             encounter.version += 1;
             let (now, last_seq) = clock_and_last_seq(conn, id)?;
             diesel::update(encounters::table.find(id.as_str()))

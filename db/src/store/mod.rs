@@ -3,16 +3,20 @@
 
 mod children;
 mod encounters;
+mod history;
 mod hot;
 mod idempotency;
 mod keys;
 mod reads;
+mod undo;
 mod writer;
 
 pub use encounters::{Mutation, StoredEncounter, StoredEvent};
+pub use history::HISTORY_DEPTH;
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
 pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
 pub use reads::{EncounterPage, Fresh};
+pub use undo::{UndoRefused, Undone};
 pub use writer::{MAX_BATCH, WriteTiming, take_write_timing};
 
 use crate::connection::{ReaderPool, database_path, open_readers, open_writer};

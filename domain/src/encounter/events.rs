@@ -112,6 +112,12 @@ pub enum Event {
         action: String,
         report: RulesetReport,
     },
+    /// The encounter went back to the state it had at `to_version`; `from_version` is the
+    /// version the undo replaced. The log keeps everything in between, and the dice stay rolled.
+    Undone {
+        from_version: i64,
+        to_version: i64,
+    },
 }
 
 impl Event {
@@ -147,6 +153,9 @@ impl Event {
             Self::AttackResolved { report, .. }
             | Self::DamageApplied { report, .. }
             | Self::ActionTaken { report, .. } => report.summary(),
+            Self::Undone { from_version, to_version } => {
+                format!("Undo: back to the state of version {to_version} (from version {from_version})")
+            }
         }
     }
 }

@@ -1,0 +1,73 @@
+//! Undo: a change like any other (same savepoint, `If-Match`, idempotency key, hot copy), whose
+//! command puts back a kept earlier state. The version still rises and the log gains an
+//! `undone` event; nothing in the log is removed.
+
+use super::history::{HISTORY_DEPTH, state_at};
+use super::idempotency::{IdempotencyKey, Reply, StoredResponse};
+use super::{Mutation, Store};
+use crate::error::MutateError;
+use skirmish_domain::encounter::{EncounterId, Event};
+
+/// Which versions an undo went from and back to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Undone {
+    /// The version the undo replaced.
+    pub from_version: i64,
+    /// The version whose state the encounter has again.
+    pub to_version: i64,
+}
+
+/// Why an undo was refused; nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UndoRefused {
+    /// No earlier state is kept (a fresh encounter has had no change yet).
+    #[error("nothing to undo: the encounter at version {current} has no earlier state kept")]
+    NothingToUndo { current: i64 },
+    /// `to_version` is not an earlier version.
+    #[error("to_version {to_version} is not before the current version {current}")]
+    NotEarlier { to_version: i64, current: i64 },
+    /// `to_version` is older than the kept history.
+    #[error(
+        "to_version {to_version} is no longer kept: undo reaches back {HISTORY_DEPTH} versions \
+         (the earliest kept is {earliest})"
+    )]
+    TooOld { to_version: i64, earliest: i64 },
+}
+
+impl Store {
+    /// Puts the tenant's encounter back to its state at `to_version` (default: the version before
+    /// the current one) as a new version, with an `undone` event; `render` makes the response as
+    /// for [`Store::mutate`]. A refusal becomes the domain error `E`.
+    pub fn undo<E: From<UndoRefused>>(
+        &self,
+        tenant: &str,
+        id: &EncounterId,
+        to_version: Option<i64>,
+        expected_version: Option<i64>,
+        key: Option<&IdempotencyKey>,
+        render: impl FnOnce(Mutation<Undone>) -> Result<StoredResponse, E>,
+    ) -> Result<Reply, MutateError<E>> {
+        let command = |conn: &mut _, encounter: &mut skirmish_domain::encounter::Encounter| {
+            let current = encounter.version;
+            let target = to_version.unwrap_or(current - 1);
+            let refuse = |why: UndoRefused| Err(MutateError::Domain(E::from(why)));
+            if to_version.is_some() && target >= current {
+                return refuse(UndoRefused::NotEarlier { to_version: target, current });
+            }
+            let Some(mut restored) = state_at(conn, id, target)? else {
+                return match to_version {
+                    None => refuse(UndoRefused::NothingToUndo { current }),
+                    Some(_) => {
+                        let earliest = (current - HISTORY_DEPTH).max(1);
+                        refuse(UndoRefused::TooOld { to_version: target, earliest })
+                    }
+                };
+            };
+            restored.version = current;
+            *encounter = restored;
+            let undone = Undone { from_version: current, to_version: target };
+            Ok((vec![Event::Undone { from_version: current, to_version: target }], undone))
+        };
+        self.change(tenant, id, expected_version, key, command, render)
+    }
+}
