@@ -13,7 +13,7 @@ mod store;
 pub use connection::{PRAGMAS, database_path};
 pub use error::{DbError, MutateError};
 pub use store::{
-    ApiKeyInfo, EncounterPage, Fresh, IDEMPOTENCY_TTL_HOURS, IdempotencyKey, KEYS_RECHECK, KeyOwner,
-    MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse, WriteTiming, hex,
-    take_write_timing,
+    ApiKeyInfo, EncounterPage, EventSink, Fresh, IDEMPOTENCY_TTL_HOURS, IdempotencyKey, KEYS_RECHECK,
+    KeyOwner, MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse, WriteTiming,
+    hex, take_write_timing,
 };
