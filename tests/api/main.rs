@@ -36,4 +36,5 @@ mod round_start;
 mod rulesets;
 mod slow_clients;
 mod spycraft2_fight;
+mod streams;
 mod tenants;
