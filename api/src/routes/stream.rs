@@ -12,9 +12,14 @@ use tokio::sync::mpsc;
 /// Frames a stream holds for a slow client before its pump waits.
 const FRAMES_BUFFERED: usize = 64;
 const LAST_EVENT_ID: &str = "Last-Event-ID";
+/// What a client reads: an event, then a heartbeat while nothing happens.
+const STREAM_EXAMPLE: &str = "id: 9\nevent: turn_started\ndata: {\"seq\":9,\"at\":\"2026-11-21T10:00:00.000Z\",\
+    \"kind\":\"turn_started\",\"summary\":\"Vasquez's turn\",\"data\":{\"kind\":\"turn_started\",\
+    \"combatant_id\":\"cmb_1f2e\",\"name\":\"Vasquez\"}}\n\n: heartbeat\n\n";
 
-/// The encounter's events as they are committed, as server-sent events (`text/event-stream`;
-/// `curl -N` shows them). Each event is `id:` its `seq`, `event:` its `kind`, `data:` the same
+/// The encounter's events, live as they are committed (server-sent events).
+///
+/// A `text/event-stream` that `curl -N` shows as it comes. Each event is `id:` its `seq`, `event:` its `kind`, `data:` the same
 /// JSON as the events list returns for it. With `Last-Event-ID: N` the events after `N` are
 /// replayed from the log first, then the live ones follow with no gap and no repeat. An idle
 /// stream gets a `: heartbeat` comment every 15 s (`SKIRMISH_SSE_HEARTBEAT_MS`). At most 16
@@ -31,10 +36,12 @@ const LAST_EVENT_ID: &str = "Last-Event-ID";
     ),
     responses(
         (status = 200, content_type = "text/event-stream", body = EventResponse,
-            description = "A stream of server-sent events; each `data:` is one event as JSON"),
+            description = "A stream of server-sent events; each `data:` is one event as JSON",
+            example = json!(STREAM_EXAMPLE)),
         ReadErrors, AuthErrors,
         (status = 429, content_type = "application/problem+json", body = Problem,
-            description = "Too many open streams for this API key or in all"),
+            description = "Too many open streams for this API key or in all, or the key's rate limit \
+                reached (see Retry-After)"),
     )
 )]
 #[get("/v1/encounters/{id}/stream")]
