@@ -16,7 +16,7 @@ use skirmish_domain::encounter::EncounterId;
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
-use tokio::time::{Instant, interval_at};
+use tokio::time::{Instant, MissedTickBehavior, interval_at};
 
 /// Events read from the log per query while replaying.
 pub const REPLAY_PAGE: i64 = 500;
@@ -75,6 +75,8 @@ impl Pump {
 
     async fn follow(&mut self) -> End {
         let mut ticks = interval_at(Instant::now() + self.heartbeat, self.heartbeat);
+        // After a wait on a slow client, one heartbeat, not a burst of the missed ones.
+        ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
         loop {
             let step = tokio::select! {
                 () = self.frames.closed() => Err(End::ClientLeft),

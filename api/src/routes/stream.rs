@@ -31,8 +31,7 @@ const STREAM_EXAMPLE: &str = "id: 9\nevent: turn_started\ndata: {\"seq\":9,\"at\
     tag = "encounters",
     params(
         ("id" = String, Path, description = "Encounter id"),
-        ("Last-Event-ID" = Option<i64>, Header, minimum = 0, maximum = 9007199254740991_i64,
-            description = "The last `seq` received: only later events are sent"),
+        LastEventIdHeader,
     ),
     responses(
         (status = 200, content_type = "text/event-stream", body = EventResponse,
@@ -78,6 +77,16 @@ pub async fn stream(
         .insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
         .insert_header(("X-Accel-Buffering", HeaderValue::from_static("no")))
         .body(FrameBody(body)))
+}
+
+/// `Last-Event-ID`, which an `EventSource` sends by itself when it reconnects.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code, reason = "only read by the OpenAPI derive")]
+pub struct LastEventIdHeader {
+    /// The last `seq` received: only later events are sent (the missed ones first, from the log).
+    #[param(rename = "Last-Event-ID", nullable = false, minimum = 0, maximum = 9007199254740991_i64)]
+    last_event_id: Option<i64>,
 }
 
 /// The `Last-Event-ID` header: the `seq` the client last received (0 when absent).
