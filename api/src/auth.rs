@@ -40,9 +40,15 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// The header that makes a POST safe to retry.
 pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
 
-/// The tenant a request acts for, set by [`authenticate`].
+/// The tenant a request acts for and the key it presented, set by [`authenticate`].
 #[derive(Debug, Clone)]
-struct Tenant(String);
+struct Tenant {
+    tenant: String,
+    key: String,
+}
+
+/// What stands for the key in open mode, where requests present none.
+pub const OPEN_KEY: &str = "open";
 
 /// Middleware for every `/v1` route: resolves the tenant (or answers 401/429) before any
 /// extractor reads the body or other headers, so an unauthenticated request learns nothing else.
@@ -67,14 +73,14 @@ pub async fn admit(request: ServiceRequest) -> ControlFlow<ServiceResponse<BoxBo
     };
     match tenant_of(request.request(), settings).await {
         Ok(tenant) => {
-            request.extensions_mut().insert(Tenant(tenant));
+            request.extensions_mut().insert(tenant);
             ControlFlow::Continue(request)
         }
         Err(error) => ControlFlow::Break(request.error_response(error).map_into_boxed_body()),
     }
 }
 
-async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> Result<String, ApiError> {
+async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> Result<Tenant, ApiError> {
     let presented = bearer_token(request)?;
     let store = settings.store.clone();
     let Some(secret) = presented else {
@@ -87,7 +93,7 @@ async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> 
         if keys_exist || !settings.loopback_only {
             return Err(ApiError::Unauthorized("send an API key: Authorization: Bearer <key>".into()));
         }
-        return Ok(OPEN_TENANT.to_owned());
+        return Ok(Tenant { tenant: OPEN_TENANT.to_owned(), key: OPEN_KEY.to_owned() });
     };
     // Known in memory for a recently seen active key (see `Store::known_key_owner`).
     let owner = match store.known_key_owner(&secret) {
@@ -100,12 +106,14 @@ async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> 
             .check(&owner.key_id)
             .map_err(|wait| ApiError::TooManyRequests { retry_after: wait.as_secs() + 1 })?;
     }
-    Ok(owner.tenant)
+    Ok(Tenant { tenant: owner.tenant, key: owner.key_id })
 }
 
 /// The caller of a `/v1` route: its tenant (from [`authenticate`]) and idempotency key.
 pub struct Caller {
     pub tenant: String,
+    /// The id of the API key presented ([`OPEN_KEY`] in open mode).
+    pub key: String,
     idempotency_key: Option<String>,
     request: HttpRequest,
 }
@@ -130,10 +138,10 @@ impl FromRequest for Caller {
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
         let caller = || {
-            let tenant = request.extensions().get::<Tenant>().map(|t| t.0.clone()).ok_or_else(|| {
+            let Tenant { tenant, key } = request.extensions().get::<Tenant>().cloned().ok_or_else(|| {
                 ApiError::Internal("no tenant: the authentication middleware did not run".into())
             })?;
-            Ok(Caller { tenant, idempotency_key: idempotency_key(request)?, request: request.clone() })
+            Ok(Caller { tenant, key, idempotency_key: idempotency_key(request)?, request: request.clone() })
         };
         ready(caller())
     }

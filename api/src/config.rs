@@ -20,6 +20,8 @@ pub struct Settings {
     pub connections: ConnectionSettings,
     #[command(flatten)]
     pub api_key: ApiKeySettings,
+    #[command(flatten)]
+    pub streams: StreamSettings,
 }
 
 impl Settings {
@@ -32,6 +34,7 @@ impl Settings {
             rate_limit: RateLimitSettings { rate_limit_per_minute: 600, rate_limit_burst: 60 },
             connections: ConnectionSettings { body_timeout_ms: 10_000, max_connections_per_peer: 64 },
             api_key: ApiKeySettings::default(),
+            streams: StreamSettings::default(),
         }
     }
 }
@@ -74,4 +77,29 @@ pub struct ApiKeySettings {
     /// The tenant that key acts for (default `default`, the tenant of open mode).
     #[arg(long, global = true, env = "SKIRMISH_API_KEY_TENANT")]
     pub api_key_tenant: Option<String>,
+}
+
+/// Live event streams (`GET /v1/encounters/{id}/stream`): how many may be open, how far a reader
+/// may fall behind, how often an idle one hears a heartbeat.
+#[derive(Debug, Clone, Args)]
+pub struct StreamSettings {
+    /// Streams one API key may hold open at once; one more gets 429.
+    #[arg(long, global = true, env = "SKIRMISH_SSE_MAX_STREAMS_PER_KEY", default_value_t = 16)]
+    pub sse_max_streams_per_key: usize,
+    /// Streams open at once in all; one more gets 429.
+    #[arg(long, global = true, env = "SKIRMISH_SSE_MAX_STREAMS", default_value_t = 1024)]
+    pub sse_max_streams: usize,
+    /// Events a stream may fall behind the live ones before it is closed (its client resumes
+    /// with `Last-Event-ID`).
+    #[arg(long, global = true, env = "SKIRMISH_SSE_BUFFER", default_value_t = 256)]
+    pub sse_buffer: usize,
+    /// Milliseconds between heartbeat comments on an idle stream.
+    #[arg(long, global = true, env = "SKIRMISH_SSE_HEARTBEAT_MS", default_value_t = 15_000)]
+    pub sse_heartbeat_ms: u64,
+}
+
+impl Default for StreamSettings {
+    fn default() -> Self {
+        Self { sse_max_streams_per_key: 16, sse_max_streams: 1024, sse_buffer: 256, sse_heartbeat_ms: 15_000 }
+    }
 }

@@ -47,6 +47,8 @@ pub enum ApiError {
     Unauthorized(String),
     #[error("too many requests for this API key; retry in {retry_after} s")]
     TooManyRequests { retry_after: u64 },
+    #[error("{0}")]
+    TooManyStreams(String),
     #[error("this address already holds {limit} open connections; reuse one or close some")]
     TooManyConnections { limit: usize },
     #[error("the request body did not arrive within {after_ms} ms")]
@@ -88,6 +90,7 @@ impl ApiError {
             Self::Unauthorized(_) => ("unauthorized", "Missing, unknown or revoked API key"),
             Self::TooManyRequests { .. } => ("rate-limited", "Too many requests"),
             Self::TooManyConnections { .. } => ("too-many-connections", "Too many connections"),
+            Self::TooManyStreams(_) => ("too-many-streams", "Too many open streams"),
             Self::RequestTimeout { .. } => ("request-timeout", "Request body too slow"),
             Self::NotFound(_) => ("not-found", "Not found"),
             Self::Conflict(_) => ("conflict", "Not possible in the current state"),
@@ -136,6 +139,7 @@ impl ResponseError for ApiError {
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::TooManyConnections { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyStreams(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,

@@ -9,6 +9,7 @@ pub mod extract;
 pub mod front_door;
 pub mod healthcheck;
 pub mod keys;
+pub mod live;
 pub mod logging;
 pub mod openapi;
 mod openapi_generators;

@@ -49,7 +49,7 @@ impl Application {
         let listener = TcpListener::bind(&settings.bind).map_err(bind_error)?;
         let address = listener.local_addr().map_err(bind_error)?;
         let table = web::Data::new(routes::route_table());
-        let state = web::Data::new(AppState::new(store));
+        let state = web::Data::new(AppState::new(store, &settings.streams));
         let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
         let peers = PeerConnections::new(settings.connections.max_connections_per_peer);
         // The access log is written at INFO: below that level its formatting is skipped altogether.

@@ -13,7 +13,7 @@ mod store;
 pub use connection::{PRAGMAS, database_path};
 pub use error::{DbError, MutateError};
 pub use store::{
-    ApiKeyInfo, EncounterPage, Fresh, HISTORY_DEPTH, IDEMPOTENCY_TTL_HOURS, IdempotencyKey, KEYS_RECHECK,
-    KeyOwner, MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse, UndoRefused,
-    Undone, WriteTiming, hex, take_write_timing,
+    ApiKeyInfo, EncounterPage, EventSink, Fresh, HISTORY_DEPTH, IDEMPOTENCY_TTL_HOURS, IdempotencyKey,
+    KEYS_RECHECK, KeyOwner, MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse,
+    UndoRefused, Undone, WriteTiming, hex, take_write_timing,
 };

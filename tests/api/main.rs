@@ -36,5 +36,6 @@ mod round_start;
 mod rulesets;
 mod slow_clients;
 mod spycraft2_fight;
+mod streams;
 mod tenants;
 mod undo;

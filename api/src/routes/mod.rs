@@ -13,6 +13,7 @@ mod initiative;
 mod operations;
 mod responses;
 mod rulesets;
+mod stream;
 mod typed_route;
 mod undo;
 
@@ -20,8 +21,10 @@ pub use fallback::{RouteTable, not_found_or_method_not_allowed};
 pub use operations::{alias as operation_alias, alias_post, inline_alias as inline_operation_alias};
 
 use crate::auth::Caller;
+use crate::config::StreamSettings;
 use crate::error::ApiError;
 use crate::extract::IfMatch;
+use crate::live::LiveStreams;
 use crate::rendered::RenderedEncounters;
 use crate::reply::send;
 use actix_web::dev::HttpServiceFactory;
@@ -43,11 +46,14 @@ pub struct AppState {
     pub store: Store,
     /// Bodies of `GET /v1/encounters/{id}`, by version.
     pub rendered: Arc<RenderedEncounters>,
+    /// Open event streams and the hub that feeds them.
+    pub live: Arc<LiveStreams>,
 }
 
 impl AppState {
-    pub fn new(store: Store) -> Self {
-        Self { store, rendered: Arc::default() }
+    pub fn new(store: Store, streams: &StreamSettings) -> Self {
+        let live = Arc::new(LiveStreams::new(&store, streams));
+        Self { store, rendered: Arc::default(), live }
     }
 }
 
@@ -98,6 +104,7 @@ fn register(routes: &mut impl Register) {
     routes.add(effects::add);
     routes.add(effects::remove);
     routes.add(events::list);
+    routes.add(stream::stream);
     operations::register_stored(routes);
 }
 

@@ -50,7 +50,8 @@ impl Store {
         key: Option<&IdempotencyKey>,
         render: impl FnOnce(Mutation<()>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
-        self.write(|conn| {
+        let mut told = Vec::new();
+        let result = self.write(|conn| {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
                 return Ok(reply);
             }
@@ -61,12 +62,15 @@ impl Store {
             diesel::insert_into(encounters::table).values(row).execute(conn)?;
             insert_all(conn, encounter)?;
             let events = append_events(conn, &encounter.id, 0, &now, new_events)?;
+            told = self.worth_telling(&encounter.id, &events);
             let stored =
                 StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
             let response =
                 render(Mutation { encounter: stored, events, output: () }).map_err(MutateError::Domain)?;
             finish(conn, tenant, key, &encounter.id, response)
-        })
+        });
+        self.tell_if_committed(&encounter.id, &result, &told);
+        result
     }
 
     /// Loads the tenant's encounter, applies `command`, checks `expected_version`, stores what
@@ -104,7 +108,8 @@ impl Store {
         command: impl FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>,
         render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
-        self.write(|conn| {
+        let mut told = Vec::new();
+        let result = self.write(|conn| {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
                 return Ok(reply);
             }
@@ -125,6 +130,7 @@ impl Store {
                 .execute(conn)?;
             save_changes(conn, Some(&loaded.encounter), &encounter)?;
             let events = append_events(conn, id, last_seq, &now, &new_events)?;
+            told = self.worth_telling(id, &events);
             let stored = StoredEncounter { encounter, created_at: loaded.created_at, updated_at: now };
             let kept = stored.clone();
             let response =
@@ -132,7 +138,22 @@ impl Store {
             let reply = finish(conn, tenant, key, id, response)?;
             self.hot.keep(kept);
             Ok(reply)
-        })
+        });
+        self.tell_if_committed(id, &result, &told);
+        result
+    }
+
+    /// A copy of `events` if anybody listens to the encounter, else nothing.
+    fn worth_telling(&self, id: &EncounterId, events: &[StoredEvent]) -> Vec<StoredEvent> {
+        if self.published.wanted(id.as_str()) { events.to_vec() } else { Vec::new() }
+    }
+
+    /// Tells the listeners of `told` once the write returned `Ok`: the write returns only after
+    /// the commit holding it, and an `Err` means it was rolled back (or its commit failed).
+    fn tell_if_committed<T, E>(&self, id: &EncounterId, result: &Result<T, E>, told: &[StoredEvent]) {
+        if result.is_ok() {
+            self.published.committed(id.as_str(), told);
+        }
     }
 
     /// The tenant's encounter as the writer last wrote it, when the database still holds that
@@ -161,14 +182,18 @@ impl Store {
         let target =
             encounters::table.filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)));
         let records = idempotency_records::table.filter(idempotency_records::encounter_id.eq(id.as_str()));
-        self.write(|conn| {
+        let deleted = self.write(|conn| {
             self.hot.forget(id.as_str());
             let deleted = diesel::delete(target).execute(conn)?;
             if deleted > 0 {
                 diesel::delete(records).execute(conn)?;
             }
-            Ok(deleted > 0)
-        })
+            Ok::<_, DbError>(deleted > 0)
+        })?;
+        if deleted {
+            self.published.deleted(id.as_str());
+        }
+        Ok(deleted)
     }
 }
 

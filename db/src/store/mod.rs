@@ -7,6 +7,7 @@ mod history;
 mod hot;
 mod idempotency;
 mod keys;
+mod published;
 mod reads;
 mod undo;
 mod writer;
@@ -15,6 +16,7 @@ pub use encounters::{Mutation, StoredEncounter, StoredEvent};
 pub use history::HISTORY_DEPTH;
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
 pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
+pub use published::EventSink;
 pub use reads::{EncounterPage, Fresh};
 pub use undo::{UndoRefused, Undone};
 pub use writer::{MAX_BATCH, WriteTiming, take_write_timing};
@@ -25,6 +27,7 @@ use diesel::prelude::*;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use hot::HotEncounters;
 use keys::KeysKnown;
+use published::Published;
 use std::sync::Arc;
 use writer::Writer;
 
@@ -43,6 +46,8 @@ pub struct Store {
     keys: Arc<KeysKnown>,
     /// Encounters as the writer last wrote them (see `hot.rs`).
     hot: Arc<HotEncounters>,
+    /// Told of every committed change (see `published.rs`).
+    published: Published,
 }
 
 impl Store {
@@ -57,7 +62,14 @@ impl Store {
             readers: open_readers(path)?,
             keys: KeysKnown::for_path(path),
             hot,
+            published: Published::default(),
         })
+    }
+
+    /// Tells `sink` of every change committed from now on (by this store and its clones): the
+    /// events each appended, once durably committed. One sink per store; false if one was set.
+    pub fn publish_to(&self, sink: Arc<dyn EventSink>) -> bool {
+        self.published.set(sink)
     }
 
     /// Runs `work` on the writer connection, after every earlier write, in its own savepoint of

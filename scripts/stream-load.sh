@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The cost of live streams: POST advance throughput (wrk -t1 -c32, 5 s each, release build,
+# 1 worker) with no stream open, with STREAMS (default 4) `curl -N` streams following the same
+# encounter, and with none again; then how many events the first stream received and its last id
+# (equal when nothing was skipped or repeated). Needs wrk. Every run and stream is time-bounded.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+command -v wrk >/dev/null || { echo "wrk is not installed: apt-get install wrk" >&2; exit 1; }
+cargo build --quiet --release --bin skirmish --manifest-path "$root/Cargo.toml"
+bin="${CARGO_TARGET_DIR:-$root/target}/release/skirmish"
+work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); base="http://127.0.0.1:$port"
+(cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn "$bin" >"$work/server.log" 2>&1) &
+server=$!
+pids=()
+trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; done; kill $server; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 1 50); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.1; done
+J='Content-Type: application/json'
+enc=$(curl -sf -X POST "$base/v1/encounters" -H "$J" -d '{"ruleset":"spycraft2","name":"Load"}' | grep -o '"id":"enc_[0-9a-f]*"' | cut -d'"' -f4)
+for n in 1 2 3 4 5 6; do curl -sf -X POST "$base/v1/encounters/$enc/combatants" -H "$J" -d "{\"name\":\"C$n\",\"side\":\"s\",\"stats\":{\"initiative_bonus\":$n}}" >/dev/null; done
+curl -sf -X POST "$base/v1/encounters/$enc/initiative" -H "$J" -d '{"seed":1}' >/dev/null
+cat >"$work/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"to":"next_turn"}'
+LUA
+run() { wrk -t1 -c32 -d5s --latency -s "$work/post.lua" "$base/v1/encounters/$enc/advance" | awk '/Requests\/sec/ {r=$2} $1=="99%" {p=$2} END {print r" req/s p99 "p}'; }
+echo "0 streams: $(run)"
+for i in $(seq 1 "${STREAMS:-4}"); do timeout 60 curl -sN "$base/v1/encounters/$enc/stream" > "$work/s$i" & pids+=($!); done
+sleep 0.5
+echo "${STREAMS:-4} streams: $(run)"
+sleep 0.3
+echo "events received by stream 1: $(grep -c '^id: ' "$work/s1"); its $(grep "^id: " "$work/s1" | tail -1)"
+echo "0 streams again: $(for p in "${pids[@]}"; do kill $p 2>/dev/null; done; sleep 0.5; run)"
