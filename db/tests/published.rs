@@ -1,12 +1,10 @@
 #![expect(clippy::unwrap_used, reason = "a failed step should fail the test loudly")]
 //! The store tells its event sink of committed changes only, after the commit.
 
+mod common;
+use common::{add_goblin, created_for, version_body};
 use skirmish_db::{EventSink, IdempotencyKey, Mutation, Store, StoredEvent, StoredResponse};
-use skirmish_domain::encounter::{
-    CombatantId, Encounter, EncounterError, EncounterId, Event, Flags, NewCombatant, add_combatant,
-};
-use skirmish_domain::rulesets::{RulesetId, StatBlock, lur_asko};
-use std::convert::Infallible;
+use skirmish_domain::encounter::{Encounter, EncounterError, EncounterId, Event};
 use std::sync::{Arc, Mutex};
 
 const TENANT: &str = "guild";
@@ -54,27 +52,8 @@ fn recorded(dir: &tempfile::TempDir, listening: bool) -> (Store, Arc<Recorder>) 
     (store, recorder)
 }
 
-fn version_body<T, E>(mutation: Mutation<T>) -> Result<StoredResponse, E> {
-    let body = mutation.encounter.encounter.version.to_string();
-    Ok(StoredResponse { status: 200, body, headers: vec![] })
-}
-
 fn created(store: &Store) -> EncounterId {
-    let encounter = Encounter::new(EncounterId("e1".into()), RulesetId::LurAsko, "Bridge".into());
-    let event = Event::EncounterCreated { name: "Bridge".into(), ruleset: "lur-asko".into() };
-    store.create::<Infallible>(TENANT, &encounter, &[event], None, version_body).unwrap();
-    encounter.id
-}
-
-fn add_goblin(encounter: &mut Encounter) -> Result<(Vec<Event>, ()), EncounterError> {
-    let new = NewCombatant {
-        id: CombatantId(format!("gob{}", encounter.combatants.len())),
-        name: "Goblin".into(),
-        side: "monsters".into(),
-        stats: StatBlock::LurAsko(lur_asko::Stats::default()),
-        flags: Flags::default(),
-    };
-    Ok((add_combatant(encounter, new)?, ()))
+    created_for(store, TENANT, "e1")
 }
 
 #[test]

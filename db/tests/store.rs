@@ -1,12 +1,10 @@
 #![expect(clippy::unwrap_used, reason = "a failed step should fail the test loudly")]
 //! Repository behaviour against a real SQLite file.
 
+mod common;
+use common::{add_goblin, created_for, version_body};
 use skirmish_db::{IdempotencyKey, MutateError, Mutation, Store, StoredResponse};
-use skirmish_domain::encounter::{
-    CombatantId, Encounter, EncounterError, EncounterId, Event, Flags, NewCombatant, add_combatant,
-};
-use skirmish_domain::rulesets::{RulesetId, StatBlock, lur_asko};
-use std::convert::Infallible;
+use skirmish_domain::encounter::{Encounter, EncounterError, EncounterId, Event};
 
 const TENANT: &str = "guild";
 
@@ -14,31 +12,8 @@ fn new_store(dir: &tempfile::TempDir) -> Store {
     Store::open(dir.path().join("test.db").to_str().unwrap()).unwrap()
 }
 
-/// A response whose body is the encounter's version after the change.
-fn version_body<T, E>(mutation: Mutation<T>) -> Result<StoredResponse, E> {
-    Ok(StoredResponse {
-        status: 200,
-        body: mutation.encounter.encounter.version.to_string(),
-        headers: vec![],
-    })
-}
-
 fn created(store: &Store, tenant: &str, id: &str) -> EncounterId {
-    let encounter = Encounter::new(EncounterId(id.into()), RulesetId::LurAsko, "Bridge".into());
-    let event = Event::EncounterCreated { name: "Bridge".into(), ruleset: "lur-asko".into() };
-    store.create::<Infallible>(tenant, &encounter, &[event], None, version_body).unwrap();
-    encounter.id
-}
-
-fn add_goblin(encounter: &mut Encounter) -> Result<(Vec<Event>, ()), EncounterError> {
-    let new = NewCombatant {
-        id: CombatantId(format!("gob{}", encounter.combatants.len())),
-        name: "Goblin".into(),
-        side: "monsters".into(),
-        stats: StatBlock::LurAsko(lur_asko::Stats::default()),
-        flags: Flags::default(),
-    };
-    Ok((add_combatant(encounter, new)?, ()))
+    created_for(store, tenant, id)
 }
 
 fn key(key: &str, fingerprint: &str) -> IdempotencyKey {

@@ -2,13 +2,11 @@
 //! Undo's history against a real SQLite file: bounded, deleted with its encounter, and exact
 //! whichever store handle (and so whichever hot copy) made the changes.
 
+mod common;
+use common::{add_goblin, created_for, version_body};
 use diesel::prelude::*;
-use skirmish_db::{HISTORY_DEPTH, MutateError, Mutation, Store, StoredResponse, UndoRefused};
-use skirmish_domain::encounter::{
-    CombatantId, Encounter, EncounterError, EncounterId, Event, Flags, NewCombatant, add_combatant,
-};
-use skirmish_domain::rulesets::{RulesetId, StatBlock, lur_asko};
-use std::convert::Infallible;
+use skirmish_db::{HISTORY_DEPTH, MutateError, Store, UndoRefused};
+use skirmish_domain::encounter::EncounterId;
 
 const TENANT: &str = "guild";
 
@@ -16,30 +14,8 @@ fn path(dir: &tempfile::TempDir) -> String {
     dir.path().join("undo.db").display().to_string()
 }
 
-fn version_body<T, E>(mutation: Mutation<T>) -> Result<StoredResponse, E> {
-    Ok(StoredResponse {
-        status: 200,
-        body: mutation.encounter.encounter.version.to_string(),
-        headers: vec![],
-    })
-}
-
 fn created(store: &Store) -> EncounterId {
-    let encounter = Encounter::new(EncounterId("e1".into()), RulesetId::LurAsko, "Bridge".into());
-    let event = Event::EncounterCreated { name: "Bridge".into(), ruleset: "lur-asko".into() };
-    store.create::<Infallible>(TENANT, &encounter, &[event], None, version_body).unwrap();
-    encounter.id
-}
-
-fn add_goblin(encounter: &mut Encounter) -> Result<(Vec<Event>, ()), EncounterError> {
-    let new = NewCombatant {
-        id: CombatantId(format!("gob{}", encounter.combatants.len())),
-        name: "Goblin".into(),
-        side: "monsters".into(),
-        stats: StatBlock::LurAsko(lur_asko::Stats::default()),
-        flags: Flags::default(),
-    };
-    Ok((add_combatant(encounter, new)?, ()))
+    created_for(store, TENANT, "e1")
 }
 
 fn goblins(store: &Store, id: &EncounterId) -> usize {
