@@ -2,10 +2,45 @@
 
 use serde::{Deserialize, Serialize};
 
-/// An integer in `MIN..=MAX`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(try_from = "i64", into = "i32")]
+/// An integer in `MIN..=MAX`. Read from a JSON integer, or from a number with no fractional part
+/// (`7.0`), which JSON Schema also counts as an integer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(into = "i32")]
 pub struct Score<const MIN: i32, const MAX: i32>(i32);
+
+impl<'de, const MIN: i32, const MAX: i32> Deserialize<'de> for Score<MIN, MAX> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_i64(ScoreVisitor::<MIN, MAX>)
+    }
+}
+
+struct ScoreVisitor<const MIN: i32, const MAX: i32>;
+
+impl<const MIN: i32, const MAX: i32> serde::de::Visitor<'_> for ScoreVisitor<MIN, MAX> {
+    type Value = Score<MIN, MAX>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(formatter, "an integer in {MIN}..={MAX}")
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Self::Value, E> {
+        Score::new(value).map_err(E::custom)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Self::Value, E> {
+        let value = i64::try_from(value).unwrap_or(i64::MAX);
+        Score::new(value).map_err(E::custom)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Self::Value, E> {
+        if value.is_finite() && value.fract() == 0.0 {
+            // A whole number: the cast is exact in range and saturates outside it, where the
+            // bound check refuses it.
+            return Score::new(value as i64).map_err(E::custom);
+        }
+        Err(E::invalid_type(serde::de::Unexpected::Float(value), &self))
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{value} is out of range (expected {min}..={max})")]
@@ -168,5 +203,24 @@ mod measure_tests {
         let read: Measure<0, 10> = serde_json::from_str("3").unwrap();
         assert_eq!(read.get(), 3.0);
         assert_eq!(serde_json::to_string(&read).unwrap(), "3.0");
+    }
+}
+
+#[cfg(test)]
+mod json_integer_tests {
+    use super::Score;
+
+    #[test]
+    fn a_whole_number_written_with_a_fraction_is_an_integer() {
+        let read: Score<1, 100> = serde_json::from_str("12.0").expect("a whole number");
+        assert_eq!(read.get(), 12);
+    }
+
+    #[test]
+    fn fractions_and_out_of_range_whole_numbers_are_refused() {
+        assert!(serde_json::from_str::<Score<1, 100>>("12.5").is_err());
+        assert!(serde_json::from_str::<Score<1, 100>>("101.0").is_err());
+        assert!(serde_json::from_str::<Score<1, 100>>("1e300").is_err());
+        assert!(serde_json::from_str::<Score<1, 100>>("18446744073709551615").is_err());
     }
 }
