@@ -3,7 +3,7 @@ use super::responses::{AuthErrors, ReadErrors};
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::live::{FrameBody, Pump, REPLAY_PAGE};
-use crate::wire::{EventResponse, MAX_SEED};
+use crate::wire::{MAX_SEED, StreamMessage};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, get, rt, web};
 use skirmish_domain::encounter::EncounterId;
@@ -34,7 +34,7 @@ const STREAM_EXAMPLE: &str = "id: 9\nevent: turn_started\ndata: {\"seq\":9,\"at\
         LastEventIdHeader,
     ),
     responses(
-        (status = 200, content_type = "text/event-stream", body = EventResponse,
+        (status = 200, content_type = "text/event-stream", body = StreamMessage,
             description = "A stream of server-sent events; each `data:` is one event as JSON",
             example = json!(STREAM_EXAMPLE)),
         ReadErrors, AuthErrors,

@@ -59,3 +59,20 @@ pub struct EventListResponse {
     /// Pass as `after` to continue from here.
     pub next_after: i64,
 }
+
+/// One server-sent event of `GET /v1/encounters/{id}/stream`, as its fields arrive on the wire
+/// (`id:`, `event:`, `data:` lines). Heartbeats are `:` comments and carry no fields.
+#[derive(Debug, ToSchema)]
+#[schema(example = json!({
+    "id": "4", "event": "initiative_set",
+    "data": "{\"seq\":4,\"at\":\"2026-11-21T10:00:00.000Z\",\"kind\":\"initiative_set\",\"summary\":\"Vasquez has initiative 8\",\"data\":{\"kind\":\"initiative_set\"}}"
+}))]
+pub struct StreamMessage {
+    /// The event's `seq`, as text: send it back as `Last-Event-ID` to resume after it.
+    pub id: String,
+    /// The event's `kind`.
+    pub event: String,
+    /// The event as JSON text, the same object the events list returns (an `EventResponse`).
+    #[schema(content_media_type = "application/json")]
+    pub data: String,
+}
