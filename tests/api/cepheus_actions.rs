@@ -59,7 +59,7 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
     );
     assert_eq!(hasten["dice"], json!([]));
     assert_eq!(kinds(&hasten), ["action_taken", "initiative_changed"]);
-    let changed = &hasten["events"][1]["data"];
+    let changed = &app.logged(&encounter, &hasten).await[1]["data"];
     assert_eq!(
         (&changed["from"], &changed["to"], &changed["reason"]),
         (&json!(6), &json!(8), &json!("hastened"))
@@ -118,7 +118,7 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
     );
     assert_eq!(result["dice"], lead["dice"]);
     assert_eq!(kinds(&lead), ["action_taken", "initiative_changed"]);
-    let changed = &lead["events"][1]["data"];
+    let changed = &app.logged(&encounter, &lead).await[1]["data"];
     assert_eq!(
         (&changed["combatant_id"], &changed["from"], &changed["to"], &changed["reason"]),
         (&json!(hicks), &json!(7), &json!(11), &json!("Leadership, Effect 4"))
@@ -151,7 +151,9 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
 
     // The round ends: both one-round changes are undone (Hicks 11 → 7, Rook 8 → 6).
     let round_two = app.advance(&encounter, "next_turn").await;
-    let changes: Vec<(Value, Value, Value)> = round_two["events"]
+    let changes: Vec<(Value, Value, Value)> = app
+        .logged(&encounter, &round_two)
+        .await
         .as_array()
         .unwrap()
         .iter()

@@ -117,7 +117,13 @@ async fn concurrent_changes_of_different_kinds_each_get_their_own_version_and_lo
     for reply in &replies {
         for event in reply.body["events"].as_array().unwrap() {
             let seq = event["seq"].as_u64().unwrap() as usize;
-            assert_eq!(&log[seq - 1], event, "each reply's events are the log's, at their places");
+            for field in ["seq", "at", "kind", "summary"] {
+                assert_eq!(
+                    log[seq - 1][field],
+                    event[field],
+                    "each reply's events are the log's, at their places"
+                );
+            }
         }
     }
     let stored = app.encounter(&encounter).await;

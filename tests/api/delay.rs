@@ -34,7 +34,11 @@ async fn a_delayed_combatant_acts_later_on_the_current_count() {
     assert_eq!(acted.body["current_turn"]["name"], json!("A"));
     let kinds: Vec<_> = acted.body["events"].as_array().unwrap().iter().map(|e| e["kind"].clone()).collect();
     assert_eq!(kinds, [json!("turn_ended"), json!("initiative_changed"), json!("turn_started")]);
-    assert_eq!(acted.body["events"][1]["data"]["to"], json!(15), "A takes B's count, 15");
+    assert_eq!(
+        app.logged(&encounter, &acted.body).await[1]["data"]["to"],
+        json!(15),
+        "A takes B's count, 15"
+    );
     let after = app.post_json(&path, &json!({})).await;
     assert_eq!(after.body["current_turn"]["name"], json!("C"));
 }
@@ -69,7 +73,8 @@ async fn a_delay_held_past_the_end_of_the_round_is_forfeited_outside_cepheus() {
         (wrapped.body["round"].clone(), wrapped.body["current_turn"]["name"].clone()),
         (json!(2), json!("A"))
     );
-    let skipped = wrapped.body["events"].as_array().unwrap().iter().any(|e| {
+    let logged = app.logged(&encounter, &wrapped.body).await;
+    let skipped = logged.as_array().unwrap().iter().any(|e| {
         e["kind"] == json!("turn_skipped")
             && e["data"]["reason"] == json!("held its action past the end of the round")
     });

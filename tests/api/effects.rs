@@ -187,7 +187,7 @@ async fn removing_an_effect_ends_it_early() {
     assert_eq!((reply.body["version"].clone(), reply.etag()), (json!(6), Some("\"6\"")));
     assert_eq!(reply.body["events"][0]["kind"], json!("effect_removed"));
     assert_eq!(
-        reply.body["events"][0]["data"],
+        app.logged(&encounter, &reply.body).await[0]["data"],
         json!({"kind": "effect_removed", "effect_id": effect, "name": "prone"})
     );
     assert_eq!(app.encounter(&encounter).await["effects"], json!([]));

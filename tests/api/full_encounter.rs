@@ -90,7 +90,7 @@ async fn a_whole_encounter_runs_over_http_and_every_change_is_logged_in_order() 
     let skipped = step(&app, &encounter, "next_turn", (2, Some("Bishop"), &[], &[])).await;
     assert_eq!(skipped["events"][1]["kind"], json!("turn_skipped"));
     assert_eq!(
-        skipped["events"][1]["data"],
+        app.logged(&encounter, &skipped).await[1]["data"],
         json!({"kind": "turn_skipped", "combatant_id": vasquez, "name": "Vasquez", "reason": "defeated"})
     );
 

@@ -292,6 +292,24 @@ impl TestApp {
         }
     }
 
+    /// The log entries, `data` included, of the events a change's response lists (a response
+    /// names each event by `seq`, `kind` and `summary`; its data is read from the log).
+    pub async fn logged(&self, encounter: &str, reply: &Value) -> Value {
+        let listed = reply["events"].as_array().unwrap_or_else(|| panic!("no events in {reply}"));
+        let first = listed.first().and_then(|e| e["seq"].as_i64()).unwrap_or(1);
+        let path =
+            format!("/v1/encounters/{encounter}/events?after={}&limit={}", first - 1, listed.len().max(1));
+        let page = self.get(&path).await.expect_status(200, "list events").body;
+        let entries = page["events"].as_array().cloned().unwrap_or_default();
+        for (notice, entry) in listed.iter().zip(&entries) {
+            for field in ["seq", "at", "kind", "summary"] {
+                assert_eq!(notice[field], entry[field], "the response and the log agree on {field}");
+            }
+        }
+        assert_eq!(entries.len(), listed.len(), "every listed event is in the log");
+        Value::Array(entries)
+    }
+
     /// The kinds of the whole event log, in order.
     pub async fn event_kinds(&self, encounter: &str) -> Vec<String> {
         self.events(encounter).await.iter().map(|e| text(&e["kind"])).collect()

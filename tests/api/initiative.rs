@@ -55,7 +55,7 @@ async fn cepheus_scripted_initiative_rolls_are_used_exactly() {
         json!([{"combatant_id": ids[0], "name": "Vasquez", "initiative": 8, "slot": 1, "simultaneous": false,
                 "acted": false, "defeated": false}])
     );
-    let event = &reply.body["events"][0];
+    let event = &app.logged(&encounter, &reply.body).await[0];
     assert_eq!(event["kind"], json!("initiative_set"));
     assert_eq!(event["data"]["score"], json!(8));
     assert_eq!(event["data"]["explanation"], json!("2D6 (4+3) + DEX DM +1 = 8"));
@@ -114,7 +114,10 @@ async fn cepheus_ambush_gives_the_aware_an_automatic_12_plus_dex_dm() {
     // The aware sniper: 12 + DM +1 = 13, no dice. The surprised guard rolls: 2 + 3 + 0 = 5.
     assert_eq!(scores(&reply), owned(&[("Sniper", 13), ("Guard", 5)]));
     assert_eq!(pluck(&reply["dice"], "purpose"), [json!("initiative: Guard"), json!("initiative: Guard")]);
-    assert_eq!(reply["events"][0]["data"]["explanation"], json!("ambush: automatic 12 + DEX DM +1 = 13"));
+    assert_eq!(
+        app.logged(&encounter, &reply).await[0]["data"]["explanation"],
+        json!("ambush: automatic 12 + DEX DM +1 = 13")
+    );
 }
 
 #[tokio::test]
@@ -160,10 +163,11 @@ async fn adeva_initiative_is_d10_plus_agility_bonus_with_agility_then_roll_off_t
         kinds,
         ["initiative_set", "initiative_set", "initiative_set", "initiative_tie_broken"].map(|k| json!(k))
     );
-    let tie = &reply["events"][3]["data"];
+    let logged = app.logged(&encounter, &reply).await;
+    let tie = &logged[3]["data"];
     assert_eq!(tie["combatant_ids"], json!([ids[0], ids[2]]));
     assert_eq!(pluck(&tie["dice"], "value"), [3, 3, 2, 9].map(|v| json!(v)));
-    assert_eq!(reply["events"][0]["data"]["explanation"], json!("1d10 (7) + AB 3 = 10"));
+    assert_eq!(logged[0]["data"]["explanation"], json!("1d10 (7) + AB 3 = 10"));
     let stored = app.encounter(&encounter).await;
     assert_eq!(stored["combatants"][0]["initiative"]["roll_off"], json!([3, 2]));
     assert_eq!(stored["combatants"][2]["initiative"]["roll_off"], json!([3, 9]));
@@ -183,7 +187,10 @@ async fn spycraft_initiative_is_d20_plus_bonus_with_bonus_then_roll_off_ties() {
 
     assert_eq!(scores(&reply), owned(&[("Pike", 14), ("Reyes", 14), ("Quinn", 14)]));
     assert_eq!(pluck(&reply["dice"], "sides"), vec![json!(20); 5]);
-    assert_eq!(reply["events"][1]["data"]["explanation"], json!("1d20 (12) + Initiative bonus +2 = 14"));
+    assert_eq!(
+        app.logged(&encounter, &reply).await[1]["data"]["explanation"],
+        json!("1d20 (12) + Initiative bonus +2 = 14")
+    );
 }
 
 #[tokio::test]
@@ -206,8 +213,9 @@ async fn arrgs_initiative_is_read_from_the_stat_block_with_agility_then_roll_off
         [json!("initiative roll-off: Anne"), json!("initiative roll-off: Cole")]
     );
     assert_eq!(pluck(&reply["dice"], "sides"), [json!(20), json!(20)]);
-    assert_eq!(reply["events"][1]["data"]["explanation"], json!("Initiative score 15 from the stat block"));
-    assert_eq!(reply["events"][1]["data"]["dice"], json!([]));
+    let logged = app.logged(&encounter, &reply).await;
+    assert_eq!(logged[1]["data"]["explanation"], json!("Initiative score 15 from the stat block"));
+    assert_eq!(logged[1]["data"]["dice"], json!([]));
 }
 
 #[tokio::test]
@@ -242,7 +250,10 @@ async fn lur_asko_takes_fixed_values_and_keeps_join_order_on_ties() {
     assert_eq!(scores(&reply.body), owned(&[("Bel", 9), ("Aro", 5), ("Cai", 5)]));
     assert_eq!(reply.body["dice"], json!([]));
     assert_eq!(pluck(&reply.body["turn_order"], "slot"), [json!(1), json!(2), json!(3)]);
-    assert_eq!(reply.body["events"][0]["data"]["explanation"], json!("5, set by the caller"));
+    assert_eq!(
+        app.logged(&encounter, &reply.body).await[0]["data"]["explanation"],
+        json!("5, set by the caller")
+    );
 }
 
 #[tokio::test]

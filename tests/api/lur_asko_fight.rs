@@ -126,12 +126,9 @@ async fn one_attack_goes_through_every_shield_armour_and_a_weakness_and_its_stun
     }
     let ended = app.advance(&encounter, "next_turn").await;
     assert!(effect_names(&app.encounter(&encounter).await).is_empty());
-    let expired = ended["events"]
-        .as_array()
-        .expect("events")
-        .iter()
-        .find(|e| e["kind"] == "effect_expired")
-        .expect("expired");
+    let logged = app.logged(&encounter, &ended).await;
+    let expired =
+        logged.as_array().expect("events").iter().find(|e| e["kind"] == "effect_expired").expect("expired");
     assert_eq!(expired["data"]["reason"], json!("end of Raider's turn"));
 }
 

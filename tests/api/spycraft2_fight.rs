@@ -195,12 +195,9 @@ async fn an_ambush_and_two_rounds_of_fire_move_the_counts_and_reorder_the_fight(
         scores(&round2["turn_order"]),
         [("Ana".into(), 18), ("Bo".into(), 11), ("Dee".into(), 5), ("Cy".into(), 3)]
     );
-    let changed: Vec<&Value> = round2["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["kind"] == json!("initiative_changed"))
-        .collect();
+    let logged = app.logged(&enc, &round2).await;
+    let changed: Vec<&Value> =
+        logged.as_array().unwrap().iter().filter(|e| e["kind"] == json!("initiative_changed")).collect();
     assert_eq!(changed.len(), 1);
     assert!(text(&changed[0]["data"]["reason"]).contains("lost 5 wounds -2"));
 
@@ -247,7 +244,9 @@ async fn an_ambush_and_two_rounds_of_fire_move_the_counts_and_reorder_the_fight(
         scores(&round3["turn_order"]),
         [("Ana".into(), 19), ("Dee".into(), 15), ("Bo".into(), 9), ("Cy".into(), 1)]
     );
-    let end = round3["events"]
+    let end = app
+        .logged(&enc, &round3)
+        .await
         .as_array()
         .unwrap()
         .iter()

@@ -141,7 +141,7 @@ async fn shoot(app: &TestApp, encounter: &str, vasquez: &str, rook: &str) -> Vec
         "weapon": {"weapon_type": "pistol", "damage_dice": 1}, "range_band": "short", "rolls": [4, 4, 3]});
     let reply = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &body).await;
     let reply = reply.expect_status(200, "Vasquez's shot");
-    reply.body["events"].as_array().cloned().unwrap_or_else(|| panic!("no events in {}", reply.body))
+    app.logged(encounter, &reply.body).await.as_array().cloned().unwrap_or_default()
 }
 
 #[tokio::test]
@@ -153,7 +153,8 @@ async fn a_stream_receives_an_attacks_events_in_order_as_they_commit() {
 
     let mut appended = shoot(&app, &encounter, &vasquez, &rook).await;
     let shot = live.events(1).await;
-    appended.extend(app.advance(&encounter, "next_turn").await["events"].as_array().unwrap().clone());
+    let next_turn = app.advance(&encounter, "next_turn").await;
+    appended.extend(app.logged(&encounter, &next_turn).await.as_array().unwrap().clone());
     let ended = live.events(appended.len() - 1).await;
 
     // Gun Combat 2 + DEX 10 (DM +1) + Pistol at Short (+0) = DM +3; 4 + 4 + 3 = 11 against 8:

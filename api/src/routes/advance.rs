@@ -6,7 +6,7 @@ use crate::extract::{IfMatch, OptionalJson};
 use crate::reply::json_reply;
 use crate::wire::{
     AdvanceRequest, AdvanceResponse, AdvanceTo, CurrentTurn, EffectNotice, EncounterMoment, TurnSlotResponse,
-    events_response,
+    event_notices,
 };
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
@@ -107,7 +107,7 @@ fn render(mutation: Mutation<(Vec<EffectNotice>, Vec<EffectNotice>)>) -> Result<
         turn_order: turn_order(&encounter).into_iter().map(TurnSlotResponse::from).collect(),
         fired,
         expired,
-        events: events_response(mutation.events),
+        events: event_notices(mutation.events),
     };
     json_reply(StatusCode::OK, &body, Some(encounter.version))
 }

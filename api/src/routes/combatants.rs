@@ -6,7 +6,7 @@ use crate::extract::{ApiJson, IfMatch, stats_from_json};
 use crate::reply::json_reply;
 use crate::wire::{
     AddCombatantRequest, CombatantMutationResponse, CombatantResponse, MutationResponse,
-    PatchCombatantRequest, events_response,
+    PatchCombatantRequest, event_notices,
 };
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, patch, post, web};
@@ -26,7 +26,7 @@ fn render_combatant(mutation: Mutation<CombatantId>, status: StatusCode) -> Resu
     let body = CombatantMutationResponse {
         version: encounter.version,
         combatant: CombatantResponse::from(combatant),
-        events: events_response(mutation.events),
+        events: event_notices(mutation.events),
     };
     json_reply(status, &body, Some(encounter.version))
 }
@@ -34,7 +34,7 @@ fn render_combatant(mutation: Mutation<CombatantId>, status: StatusCode) -> Resu
 /// The response of a change that returns only the new version and its events.
 pub fn render_plain(mutation: Mutation<()>) -> Result<StoredResponse, ApiError> {
     let version = mutation.encounter.encounter.version;
-    let body = MutationResponse { version, events: events_response(mutation.events) };
+    let body = MutationResponse { version, events: event_notices(mutation.events) };
     json_reply(StatusCode::OK, &body, Some(version))
 }
 

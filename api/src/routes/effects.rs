@@ -6,7 +6,7 @@ use crate::error::ApiError;
 use crate::extract::{ApiJson, IfMatch};
 use crate::reply::json_reply;
 use crate::wire::{
-    AddEffectRequest, EffectMutationResponse, EffectResponse, MutationResponse, events_response,
+    AddEffectRequest, EffectMutationResponse, EffectResponse, MutationResponse, event_notices,
 };
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, post, web};
@@ -23,7 +23,7 @@ fn render_effect(mutation: Mutation<EffectId>) -> Result<StoredResponse, ApiErro
     let body = EffectMutationResponse {
         version: encounter.version,
         effect: EffectResponse::from(effect),
-        events: events_response(mutation.events),
+        events: event_notices(mutation.events),
     };
     json_reply(StatusCode::CREATED, &body, Some(encounter.version))
 }

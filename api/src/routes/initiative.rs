@@ -6,7 +6,7 @@ use crate::extract::{ApiJson, IfMatch};
 use crate::reply::json_reply;
 use crate::wire::{
     DieResponse, InitiativeResponse, RollInitiativeRequest, TurnSlotResponse, check_list_len, dice_for,
-    events_response,
+    event_notices,
 };
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
@@ -51,7 +51,7 @@ pub async fn roll(
             seed,
             dice: mutation.output.into_iter().map(DieResponse::from).collect(),
             turn_order: turn_order(&encounter).into_iter().map(TurnSlotResponse::from).collect(),
-            events: events_response(mutation.events),
+            events: event_notices(mutation.events),
         };
         json_reply(StatusCode::OK, &body, Some(encounter.version))
     };

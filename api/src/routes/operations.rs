@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::extract::{ApiJson, IfMatch};
 use crate::reply::json_reply;
 use crate::wire::{
-    InlineOperationResponse, OperationInput, OperationResponse, dice_for, events_response, ruleset_request,
+    InlineOperationResponse, OperationInput, OperationResponse, dice_for, event_notices, ruleset_request,
     split_operation_body,
 };
 use actix_web::http::StatusCode;
@@ -89,7 +89,7 @@ fn render<C: Command>(mutation: Mutation<(C::Report, Dice)>, seed: u64) -> Resul
         dice: dice.into_rolls().into_iter().map(Into::into).collect(),
         summary: report.summary(),
         result: report,
-        events: events_response(mutation.events),
+        events: event_notices(mutation.events),
     };
     json_reply(StatusCode::OK, &body, Some(version))
 }

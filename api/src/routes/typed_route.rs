@@ -158,11 +158,13 @@ fn envelope(report: &str, stored: bool) -> RefOr<Schema> {
         .property("result", reference(report))
         .required("result");
     if stored {
-        let event = reference(&<crate::wire::EventResponse as ToSchema>::name());
+        let event = reference(&<crate::wire::EventNotice as ToSchema>::name());
         object = object
             .property(
                 "events",
-                ArrayBuilder::new().items(event).description(Some("The log entries appended")),
+                ArrayBuilder::new()
+                    .items(event)
+                    .description(Some("The log entries appended (their data is in the log and the stream)")),
             )
             .required("events");
     }

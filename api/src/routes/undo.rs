@@ -4,7 +4,7 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{IfMatch, OptionalJson};
 use crate::reply::json_reply;
-use crate::wire::{EncounterResponse, UndoRequest, UndoResponse, events_response};
+use crate::wire::{EncounterResponse, UndoRequest, UndoResponse, event_notices};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use skirmish_db::{HISTORY_DEPTH, Mutation, StoredResponse, UndoRefused, Undone};
@@ -55,7 +55,7 @@ fn render(mutation: Mutation<Undone>) -> Result<StoredResponse, ApiError> {
         from_version,
         to_version,
         encounter: EncounterResponse::from(mutation.encounter),
-        events: events_response(mutation.events),
+        events: event_notices(mutation.events),
     };
     json_reply(StatusCode::OK, &body, Some(version))
 }

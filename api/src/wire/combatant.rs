@@ -1,4 +1,4 @@
-use super::EventResponse;
+use super::EventNotice;
 use serde::{Deserialize, Serialize};
 use skirmish_domain::encounter::Combatant;
 use skirmish_domain::rulesets::{RulesetId, RulesetState};
@@ -105,17 +105,17 @@ pub struct CombatantMutationResponse {
     pub version: i64,
     pub combatant: CombatantResponse,
     /// The log entries this change appended.
-    pub events: Vec<EventResponse>,
+    pub events: Vec<EventNotice>,
 }
 
 /// The result of a change that returns nothing else.
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"version": 4, "events": [{"seq": 4, "at": "2026-11-21T10:00:00.000Z", "kind": "combatant_removed",
-    "summary": "Hicks leaves the fight", "data": {"kind": "combatant_removed", "combatant_id": "cmb_1f2e", "name": "Hicks"}}]}))]
+    "summary": "Hicks leaves the fight"}]}))]
 pub struct MutationResponse {
     /// The encounter's new version.
     pub version: i64,
-    pub events: Vec<EventResponse>,
+    pub events: Vec<EventNotice>,
 }
 
 /// The ruleset's combat state as a plain object (`{}` for rulesets that keep none).

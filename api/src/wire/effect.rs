@@ -1,4 +1,4 @@
-use super::EventResponse;
+use super::EventNotice;
 use serde::{Deserialize, Serialize};
 use skirmish_domain::encounter::{CombatantId, Effect, EffectId, Expiry, Moment, NewEffect};
 use utoipa::ToSchema;
@@ -92,7 +92,7 @@ pub struct EffectResponse {
 pub struct EffectMutationResponse {
     pub version: i64,
     pub effect: EffectResponse,
-    pub events: Vec<EventResponse>,
+    pub events: Vec<EventNotice>,
 }
 
 impl From<MomentWire> for Moment {

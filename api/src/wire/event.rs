@@ -39,6 +39,41 @@ pub fn events_response(events: Vec<StoredEvent>) -> Vec<EventResponse> {
     events.into_iter().map(EventResponse::from).collect()
 }
 
+/// An event a change just logged, as the change's response lists it: where it sits in the log
+/// and its one-line summary. The event's `data` is not repeated here: the response already
+/// carries the report and every die once; the full entry is in `GET /v1/encounters/{id}/events`
+/// and the stream.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "seq": 4, "at": "2026-11-21T10:00:00.000Z", "kind": "initiative_set",
+    "summary": "Vasquez has initiative 8 (2D6 (4+3) + DEX DM +1 = 8)"
+}))]
+pub struct EventNotice {
+    /// Position in the log, from 1, without gaps.
+    pub seq: i64,
+    /// When it was stored (RFC 3339).
+    pub at: String,
+    /// e.g. `combatant_added`, `initiative_set`, `turn_started`, `effect_expired`.
+    pub kind: String,
+    /// The event in one plain-English line, as a chat bot posts it.
+    pub summary: String,
+}
+
+impl From<StoredEvent> for EventNotice {
+    fn from(event: StoredEvent) -> Self {
+        let summary = match event.data.get("summary") {
+            Some(serde_json::Value::String(summary)) => summary.clone(),
+            _ => event.kind.replace('_', " "),
+        };
+        Self { seq: event.seq, at: event.created_at, kind: event.kind, summary }
+    }
+}
+
+/// The events a change logged, as its response lists them.
+pub fn event_notices(events: Vec<StoredEvent>) -> Vec<EventNotice> {
+    events.into_iter().map(EventNotice::from).collect()
+}
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]

@@ -1,4 +1,4 @@
-use super::{CurrentTurn, DieResponse, EventResponse, StatusWire, TurnSlotResponse};
+use super::{CurrentTurn, DieResponse, EventNotice, StatusWire, TurnSlotResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -40,7 +40,7 @@ pub struct InitiativeResponse {
     /// Every die rolled, in order.
     pub dice: Vec<DieResponse>,
     pub turn_order: Vec<TurnSlotResponse>,
-    pub events: Vec<EventResponse>,
+    pub events: Vec<EventNotice>,
 }
 
 /// What `advance` does.
@@ -122,5 +122,5 @@ pub struct AdvanceResponse {
     /// Recurring effects that reached their moment.
     pub fired: Vec<EffectNotice>,
     pub expired: Vec<EffectNotice>,
-    pub events: Vec<EventResponse>,
+    pub events: Vec<EventNotice>,
 }

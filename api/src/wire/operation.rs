@@ -3,7 +3,7 @@
 //! ruleset's report and its one-line summary. The schemas are built per operation in
 //! `routes/typed_route.rs`.
 
-use super::{DieResponse, EventResponse, lenient};
+use super::{DieResponse, EventNotice, lenient};
 use crate::error::ApiError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -74,7 +74,7 @@ pub struct OperationResponse<R> {
     pub summary: String,
     /// The ruleset's report.
     pub result: R,
-    pub events: Vec<EventResponse>,
+    pub events: Vec<EventNotice>,
 }
 
 /// The outcome of a stateless operation (nothing stored): the same report as the stored form.

@@ -1,4 +1,4 @@
-use super::{EncounterResponse, EventResponse};
+use super::{EncounterResponse, EventNotice};
 use serde::{Deserialize, Serialize};
 use skirmish_domain::score::Score;
 use utoipa::ToSchema;
@@ -24,5 +24,5 @@ pub struct UndoResponse {
     pub to_version: i64,
     pub encounter: EncounterResponse,
     /// The `undone` event appended to the log.
-    pub events: Vec<EventResponse>,
+    pub events: Vec<EventNotice>,
 }
