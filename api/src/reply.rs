@@ -3,7 +3,7 @@
 
 use crate::error::ApiError;
 use actix_web::HttpResponse;
-use actix_web::http::StatusCode;
+use actix_web::http::{StatusCode, header};
 use serde::Serialize;
 use skirmish_db::{Reply, StoredResponse};
 
@@ -13,7 +13,10 @@ pub fn json_reply<B: Serialize>(
     body: &B,
     version: Option<i64>,
 ) -> Result<StoredResponse, ApiError> {
-    let body = serde_json::to_string(body).map_err(|error| ApiError::Internal(Box::new(error)))?;
+    let mut bytes = Vec::with_capacity(1024);
+    serde_json::to_writer(&mut bytes, body).map_err(|error| ApiError::Internal(Box::new(error)))?;
+    // serde_json writes UTF-8 only.
+    let body = String::from_utf8(bytes).map_err(|error| ApiError::Internal(Box::new(error)))?;
     let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
     if let Some(version) = version {
         headers.push(("ETag".to_owned(), format!("\"{version}\"")));
@@ -26,10 +29,23 @@ pub fn send(reply: Reply) -> HttpResponse {
     let status = StatusCode::from_u16(reply.response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut response = HttpResponse::build(status);
     for (name, value) in reply.response.headers {
-        response.insert_header((name, value));
+        match known_header(&name) {
+            Some(name) => response.insert_header((name, value)),
+            None => response.insert_header((name, value)),
+        };
     }
     if reply.replayed {
         response.insert_header(("Idempotent-Replayed", "true"));
     }
     if status == StatusCode::NO_CONTENT { response.finish() } else { response.body(reply.response.body) }
+}
+
+/// The headers replies carry, named without parsing the name again.
+fn known_header(name: &str) -> Option<header::HeaderName> {
+    match name {
+        "Content-Type" => Some(header::CONTENT_TYPE),
+        "ETag" => Some(header::ETAG),
+        "Location" => Some(header::LOCATION),
+        _ => None,
+    }
 }

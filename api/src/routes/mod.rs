@@ -84,16 +84,18 @@ impl Register for PathsOnly {
 }
 
 /// Every documented route, wherever it goes. actix tries routes in this order, matching a fixed
-/// path by comparing it but a path with a `{parameter}` by running its regex, so every fixed path
-/// comes first, then the parameterised ones in order of use.
+/// path by comparing it but a path with a `{parameter}` by running its regex, so the fixed paths
+/// come first (but for the encounter read), then the parameterised ones in order of use.
 fn register(routes: &mut impl Register) {
     routes.add(health::healthz);
     routes.add(dice::roll);
     routes.add(rulesets::list);
     routes.add(encounters::list);
     routes.add(encounters::create);
-    operations::register_inline(routes);
+    // The most read route before the stateless operations' fixed paths: its regex fails fast on
+    // them (a literal prefix), while a GET would otherwise compare every one of those paths.
     routes.add(encounters::get);
+    operations::register_inline(routes);
     routes.add(advance::advance);
     routes.add(undo::undo);
     routes.add(encounters::delete);

@@ -25,15 +25,16 @@ impl Store {
         self.read()?.transaction(|conn| load(conn, tenant, id))
     }
 
-    /// The tenant's encounter unless it is still at version `known` (then only that is said),
-    /// in one read transaction: one statement when unchanged, four when not.
+    /// The tenant's encounter unless it is still at version `known` (then only that is said):
+    /// one statement when unchanged (a statement is a snapshot of its own), else the encounter
+    /// read in one read transaction.
     pub fn get_if_changed(
         &self,
         tenant: &str,
         id: &EncounterId,
         known: Option<i64>,
     ) -> Result<Option<Fresh>, DbError> {
-        self.read()?.transaction(|conn| if_changed(conn, tenant, id, known))
+        if_changed(&mut *self.read()?, tenant, id, known)
     }
 
     /// [`Store::get_if_changed`] if a reader is free right now (`None` if all are busy).
@@ -44,7 +45,7 @@ impl Store {
         known: Option<i64>,
     ) -> Option<Result<Option<Fresh>, DbError>> {
         let mut conn = self.readers.try_get()?;
-        Some(conn.transaction(|conn| if_changed(conn, tenant, id, known)))
+        Some(if_changed(&mut *conn, tenant, id, known))
     }
 
     /// [`Store::get`] if a reader is free right now (`None` if all are busy), so a caller that
@@ -150,7 +151,8 @@ fn if_changed(
             Some(_) => {}
         }
     }
-    Ok(load(conn, tenant, id)?.map(|stored| Fresh::Changed(Box::new(stored))))
+    let stored = conn.transaction(|conn| load(conn, tenant, id))?;
+    Ok(stored.map(|stored| Fresh::Changed(Box::new(stored))))
 }
 
 /// Rows grouped by encounter, each group in the order it came.
