@@ -45,7 +45,7 @@ impl Store {
         known: Option<i64>,
     ) -> Option<Result<Option<Fresh>, DbError>> {
         let mut conn = self.readers.try_get()?;
-        Some(if_changed(&mut *conn, tenant, id, known))
+        Some(if_changed(&mut conn, tenant, id, known))
     }
 
     /// [`Store::get`] if a reader is free right now (`None` if all are busy), so a caller that
