@@ -79,6 +79,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_view_path_is_logged_without_its_token() {
+        assert_eq!(loggable_path("/view/vwr_secret/stream"), "/view/vwr_…/stream");
+        assert_eq!(loggable_path("/view/vwr_secret"), "/view/vwr_…");
+        assert_eq!(loggable_path("/v1/encounters/enc_a"), "/v1/encounters/enc_a");
+    }
+
+    #[test]
     fn a_viewer_may_only_get_its_encounter_and_its_stream() {
         let allowed = [(Method::GET, "/v1/encounters/enc_a"), (Method::GET, "/v1/encounters/enc_a/stream")];
         let not_found = [(Method::GET, "/v1/encounters/enc_b"), (Method::GET, "/v1/encounters/enc_b/stream")];
