@@ -52,6 +52,7 @@ async fn grant_in_path(state: &AppState, token: &str) -> Result<ViewerGrant, Api
         (status = 200, content_type = "text/html", body = String, description = "The table view page",
             example = json!("<!doctype html>\n<html lang=\"en\">…<main>…<ol id=\"turn-order\">…</ol>…</main>…</html>")),
         (status = 404, content_type = "text/html", body = String, description = "Unknown, revoked or expired link"),
+        (status = 400, content_type = "application/problem+json", body = Problem, description = "Malformed path"),
     )
 )]
 #[get("/view/{token}")]
@@ -73,6 +74,7 @@ pub async fn view_page(state: web::Data<AppState>, token: web::Path<String>) -> 
         (status = 200, body = ViewerEncounterResponse, headers(("ETag" = String))),
         (status = 404, content_type = "application/problem+json", body = Problem,
             description = "Unknown, revoked or expired link, or the encounter was deleted"),
+        (status = 400, content_type = "application/problem+json", body = Problem, description = "Malformed path"),
     )
 )]
 #[get("/view/{token}/encounter")]
@@ -101,6 +103,8 @@ pub async fn view_encounter(
             description = "Unknown, revoked or expired link, or the encounter was deleted"),
         (status = 429, content_type = "application/problem+json", body = Problem,
             description = "Too many open streams for this link or in all"),
+        (status = 400, content_type = "application/problem+json", body = Problem,
+            description = "Malformed path or `Last-Event-ID`"),
     )
 )]
 #[get("/view/{token}/stream")]

@@ -17,11 +17,11 @@ pub const MAX_VIEWER_LABEL_LEN: usize = 100;
 #[schema(example = json!({"label": "stream overlay", "expires_in_seconds": 14400}))]
 pub struct CreateViewerRequest {
     /// What the link is for (up to 100 characters), shown in the list.
-    #[schema(max_length = 100, nullable = false)]
+    #[schema(max_length = 100)]
     pub label: Option<String>,
     /// The link stops working this many seconds from now (60 to 2592000, i.e. 30 days).
     /// Absent: it works until revoked.
-    #[schema(minimum = 60, maximum = 2592000, nullable = false)]
+    #[schema(minimum = 60, maximum = 2592000)]
     #[serde(default, deserialize_with = "super::lenient::optional_whole")]
     pub expires_in_seconds: Option<u32>,
 }
