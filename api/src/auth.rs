@@ -95,6 +95,17 @@ async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> 
         }
         return Ok(Tenant { tenant: OPEN_TENANT.to_owned(), key: OPEN_KEY.to_owned() });
     };
+    if secret.starts_with(crate::viewers::VIEWER_TOKEN_PREFIX) {
+        let grant = crate::viewers::authorize(request, &secret).await?;
+        if let Some(limiter) = &settings.limiter {
+            limiter
+                .check(&grant.viewer_id)
+                .map_err(|wait| ApiError::TooManyRequests { retry_after: wait.as_secs() + 1 })?;
+        }
+        let tenant = Tenant { tenant: grant.tenant.clone(), key: grant.viewer_id.clone() };
+        request.extensions_mut().insert(crate::viewers::ViewerAccess(grant));
+        return Ok(tenant);
+    }
     // Known in memory for a recently seen active key (see `Store::known_key_owner`).
     let owner = match store.known_key_owner(&secret) {
         Some(owner) => Some(owner),

@@ -53,6 +53,9 @@ pub enum ApiError {
     TooManyConnections { limit: usize },
     #[error("the request body did not arrive within {after_ms} ms")]
     RequestTimeout { after_ms: u128 },
+    /// A credential that may not use this route (a viewer token on anything but its reads).
+    #[error("{0}")]
+    Forbidden(String),
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
@@ -92,6 +95,7 @@ impl ApiError {
             Self::TooManyConnections { .. } => ("too-many-connections", "Too many connections"),
             Self::TooManyStreams(_) => ("too-many-streams", "Too many open streams"),
             Self::RequestTimeout { .. } => ("request-timeout", "Request body too slow"),
+            Self::Forbidden(_) => ("forbidden", "Not allowed with this credential"),
             Self::NotFound(_) => ("not-found", "Not found"),
             Self::Conflict(_) => ("conflict", "Not possible in the current state"),
             Self::PreconditionFailed { .. } => ("stale-version", "Stale version"),
@@ -141,6 +145,7 @@ impl ResponseError for ApiError {
             Self::TooManyConnections { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::TooManyStreams(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,

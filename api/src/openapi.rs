@@ -11,7 +11,7 @@ use utoipa_actix_web::AppExt;
 #[derive(OpenApi)]
 #[openapi(
     modifiers(&BearerAuth),
-    components(schemas(crate::error::Problem)),
+    components(schemas(crate::error::Problem, crate::wire::ViewerEventResponse)),
     security(("bearer" = [])),
     info(
         title = "Skirmish",
@@ -31,6 +31,7 @@ use utoipa_actix_web::AppExt;
         (name = "effects", description = "Conditions and effects with durations"),
         (name = "operations", description = "Ruleset operations on a stored encounter"),
         (name = "rulesets", description = "The rule systems, and stateless operations with inline stat blocks"),
+        (name = "viewers", description = "Read-only viewer links and the table view page"),
         (name = "dice", description = "Dice expressions"),
         (name = "service", description = "Health"),
     )
@@ -46,7 +47,9 @@ impl utoipa::Modify for BearerAuth {
         let scheme = HttpBuilder::new()
             .scheme(HttpAuthScheme::Bearer)
             .description(Some(
-                "An API key from `skirmish keys create --tenant NAME`. Not needed in open mode.",
+                "An API key from `skirmish keys create --tenant NAME`. Not needed in open mode. A viewer \
+                 token (`vwr_…`, from `POST /v1/encounters/{id}/viewers`) may only GET its encounter \
+                 and its stream.",
             ))
             .build();
         openapi

@@ -80,7 +80,7 @@ const ENCOUNTER_EXAMPLE: &str = r#"{"id": "enc_5a1c", "ruleset": "cepheus-engine
   "combatants": [{"id": "cmb_1f2e", "ruleset": "cepheus-engine", "name": "Hicks", "side": "marines",
     "stats": {"str": 7, "dex": 7, "end": 8, "int": 8, "edu": 8, "soc": 7},
     "initiative": {"score": 11, "roll_off": [], "explanation": "2D6 (6+5) + DEX DM +0 = 11"},
-    "surprised": false, "defeated": false, "hidden": false, "acted_this_round": false, "delaying": false,
+    "surprised": false, "defeated": false, "hidden": false, "public": false, "acted_this_round": false, "delaying": false,
     "state": {}}],
   "turn_order": [{"combatant_id": "cmb_1f2e", "name": "Hicks", "initiative": 11, "slot": 1, "simultaneous": false,
     "acted": false, "defeated": false}],
@@ -143,6 +143,7 @@ impl utoipa::Modify for TypedRulesets {
             return;
         };
         let (mut combatants, mut encounters, mut stats, mut options) = (vec![], vec![], vec![], vec![]);
+        let mut states = vec![];
         let (mut combatant_map, mut encounter_map) = (vec![], vec![]);
         for (id, prefix, stats_name, state_name, options_name) in &gathered.rulesets {
             let combatant_name = format!("{prefix}Combatant");
@@ -167,6 +168,9 @@ impl utoipa::Modify for TypedRulesets {
             combatants.push(combatant_name);
             encounters.push(encounter_name);
             stats.push(stats_name.clone());
+            if !NOTHING.iter().any(|empty| empty.ends_with(state_name.as_str())) {
+                states.push(state_name.clone());
+            }
             if !options.contains(options_name) && options_name != "NoOptions" {
                 options.push(options_name.clone());
             }
@@ -180,6 +184,8 @@ impl utoipa::Modify for TypedRulesets {
         let any_stats = one_of(&stats, None);
         set_property(schemas, "AddCombatantRequest", "stats", any_stats.clone());
         set_property(schemas, "PatchCombatantRequest", "stats", or_null(&stats));
+        set_property(schemas, "ViewerCombatant", "stats", any_stats.clone());
+        set_property(schemas, "ViewerCombatant", "state", one_of(&states, None));
         set_property(schemas, "RulesetResponse", "stats_example", any_stats);
         set_property(schemas, "CreateEncounterRequest", "options", or_null(&options));
     }

@@ -57,7 +57,7 @@ impl Application {
         let mut server = HttpServer::new(move || {
             App::new()
                 .wrap(middleware::from_fn(front_door))
-                .wrap(middleware::Condition::new(log_requests, Logger::new("%r %s %b %Dms")))
+                .wrap(middleware::Condition::new(log_requests, access_log()))
                 .app_data(state.clone())
                 .app_data(table.clone())
                 .app_data(auth.clone())
@@ -143,6 +143,16 @@ fn resolves_to_loopback(bind: &str) -> std::io::Result<bool> {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "the address resolves to nothing"));
     }
     Ok(addresses.all(|address| address.ip().is_loopback()))
+}
+
+/// The access log: request line, status, size, time. A viewer token in a `/view/…` path is
+/// written as `vwr_…`, so tokens never reach the log.
+fn access_log() -> Logger {
+    Logger::new("%{request}xi %s %b %Dms").custom_request_replace("request", |request| {
+        let path = crate::viewers::loggable_path(request.path());
+        let query = request.uri().query().map(|q| format!("?{q}")).unwrap_or_default();
+        format!("{} {path}{query} {:?}", request.method(), request.version())
+    })
 }
 
 fn redirect(to: &'static str) -> HttpResponse {

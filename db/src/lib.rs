@@ -17,3 +17,6 @@ pub use store::{
     KEYS_RECHECK, KeyOwner, MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse,
     UndoRefused, Undone, WriteTiming, hex, take_write_timing,
 };
+pub use store::{
+    MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,
+};

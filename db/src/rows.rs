@@ -64,6 +64,9 @@ pub(crate) struct CombatantRow {
     pub acted_this_round: bool,
     pub delaying: bool,
     pub state: String,
+    /// Snapshots taken before the flag existed lack it.
+    #[serde(default)]
+    pub public: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, serde::Serialize, serde::Deserialize)]
@@ -134,6 +137,7 @@ pub(crate) fn combatant_row(encounter: &Encounter, position: usize) -> Result<Co
         acted_this_round: c.acted_this_round,
         delaying: c.delaying,
         state: to_json("state", &c.state)?,
+        public: c.flags.public,
     })
 }
 
@@ -196,7 +200,12 @@ fn combatant_from_row(ruleset: RulesetId, row: CombatantRow) -> Result<Combatant
         side: row.side,
         stats,
         initiative,
-        flags: Flags { surprised: row.surprised, defeated: row.defeated, hidden: row.hidden },
+        flags: Flags {
+            surprised: row.surprised,
+            defeated: row.defeated,
+            hidden: row.hidden,
+            public: row.public,
+        },
         acted_this_round: row.acted_this_round,
         delaying: row.delaying,
         state: serde_json::from_str(&row.state).map_err(|e| corrupt("state", e))?,

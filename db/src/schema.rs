@@ -56,6 +56,7 @@ diesel::table! {
         acted_this_round -> Bool,
         delaying -> Bool,
         state -> Text,
+        public -> Bool,
     }
 }
 
@@ -100,3 +101,16 @@ diesel::allow_tables_to_appear_in_same_query!(
     api_keys,
     idempotency_records
 );
+
+diesel::table! {
+    viewers (id) {
+        id -> Text,
+        tenant -> Text,
+        encounter_id -> Text,
+        token_hash -> Text,
+        label -> Nullable<Text>,
+        created_at -> Text,
+        expires_at -> Nullable<Text>,
+        revoked_at -> Nullable<Text>,
+    }
+}

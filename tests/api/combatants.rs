@@ -24,7 +24,7 @@ async fn an_added_combatant_is_returned_with_the_new_version() {
         shown,
         json!({
             "id": id, "ruleset": "cepheus-engine", "name": "Vasquez", "side": "marines", "stats": cepheus(10), "initiative": null,
-            "surprised": true, "defeated": false, "hidden": false, "acted_this_round": false,
+            "surprised": true, "defeated": false, "hidden": false, "public": false, "acted_this_round": false,
             "delaying": false
         })
     );

@@ -39,3 +39,4 @@ mod spycraft2_fight;
 mod streams;
 mod tenants;
 mod undo;
+mod viewers;

@@ -60,7 +60,12 @@ pub async fn add(
             stats: stats_from_json(encounter.ruleset, "stats", request.stats)?,
             name: request.name,
             side: request.side,
-            flags: Flags { surprised: request.surprised, defeated: false, hidden: request.hidden },
+            flags: Flags {
+                surprised: request.surprised,
+                defeated: false,
+                hidden: request.hidden,
+                public: request.public,
+            },
         };
         Ok((add_combatant(encounter, new)?, combatant_id))
     };
@@ -95,6 +100,7 @@ pub async fn update(
             surprised: request.surprised,
             defeated: request.defeated,
             hidden: request.hidden,
+            public: request.public,
         };
         Ok((update_combatant(encounter, &combatant_id, patch)?, combatant_id))
     };

@@ -4,6 +4,7 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, ApiQuery, etag, options_from_json};
 use crate::reply::{json_reply, send};
+use crate::viewers::ViewerAccess;
 use crate::wire::{CreateEncounterRequest, EncounterListResponse, EncounterResponse, PageQuery};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, get, post, web};
@@ -87,7 +88,9 @@ fn render_created(mutation: Mutation<()>) -> Result<skirmish_db::StoredResponse,
     Ok(reply)
 }
 
-/// One encounter with its combatants, turn order and effects.
+/// One encounter with its combatants, turn order and effects. With a viewer token (`vwr_…`) the
+/// answer is a ViewerEncounterResponse: hidden combatants left out, stat blocks and state only
+/// for public ones.
 #[utoipa::path(operation_id = "get_encounter", 
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id")),
@@ -98,7 +101,11 @@ pub async fn get(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<String>,
+    viewer: Option<web::ReqData<ViewerAccess>>,
 ) -> Result<HttpResponse, ApiError> {
+    if let Some(viewer) = viewer {
+        return super::view::viewer_encounter_reply(&state, viewer.into_inner().0).await;
+    }
     let id = EncounterId(id.into_inner());
     let known = state.rendered.version_of(id.as_str());
     let fresh = match state.store.try_get_if_changed(&caller.tenant, &id, known) {

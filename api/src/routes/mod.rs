@@ -16,6 +16,8 @@ mod rulesets;
 mod stream;
 mod typed_route;
 mod undo;
+mod view;
+mod viewers;
 
 pub use fallback::{RouteTable, not_found_or_method_not_allowed};
 pub use operations::{alias as operation_alias, alias_post, inline_alias as inline_operation_alias};
@@ -27,6 +29,7 @@ use crate::extract::IfMatch;
 use crate::live::LiveStreams;
 use crate::rendered::RenderedEncounters;
 use crate::reply::send;
+use crate::viewers::{ViewerGrants, page};
 use actix_web::dev::HttpServiceFactory;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{HttpResponse, web};
@@ -48,12 +51,14 @@ pub struct AppState {
     pub rendered: Arc<RenderedEncounters>,
     /// Open event streams and the hub that feeds them.
     pub live: Arc<LiveStreams>,
+    /// The active viewer links, in memory.
+    pub viewers: Arc<ViewerGrants>,
 }
 
 impl AppState {
     pub fn new(store: Store, streams: &StreamSettings) -> Self {
         let live = Arc::new(LiveStreams::new(&store, streams));
-        Self { store, rendered: Arc::default(), live }
+        Self { store, rendered: Arc::default(), live, viewers: Arc::default() }
     }
 }
 
@@ -107,7 +112,13 @@ fn register(routes: &mut impl Register) {
     routes.add(effects::remove);
     routes.add(events::list);
     routes.add(stream::stream);
+    routes.add(viewers::create);
+    routes.add(viewers::list);
+    routes.add(viewers::revoke);
     operations::register_stored(routes);
+    routes.add(view::view_page);
+    routes.add(view::view_encounter);
+    routes.add(view::view_stream);
 }
 
 /// Registers every documented route in the OpenAPI builder (see `openapi.rs`).
@@ -118,6 +129,8 @@ pub fn configure(config: &mut ServiceConfig) {
 /// Registers every documented route in the served app. No schema is built here: the OpenAPI
 /// document is built once, on its first request.
 pub fn serve(config: &mut web::ServiceConfig) {
+    config.route(page::STYLE_PATH, web::get().to(page::style));
+    config.route(page::SCRIPT_PATH, web::get().to(page::script));
     register(config);
 }
 

@@ -111,6 +111,12 @@ pub enum AuthErrors {
     )]
     Unauthorized(Problem),
     #[response(
+        status = 403,
+        description = "A viewer token (`vwr_…`) may only GET its encounter and its stream",
+        content_type = "application/problem+json"
+    )]
+    Forbidden(Problem),
+    #[response(
         status = 429,
         description = "Rate limit for this API key reached; see Retry-After",
         content_type = "application/problem+json"

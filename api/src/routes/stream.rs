@@ -3,6 +3,7 @@ use super::responses::{AuthErrors, ReadErrors};
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::live::{FrameBody, Pump, REPLAY_PAGE};
+use crate::viewers::ViewerAccess;
 use crate::wire::{MAX_SEED, StreamMessage};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, get, rt, web};
@@ -26,7 +27,9 @@ const STREAM_EXAMPLE: &str = "id: 9\nevent: turn_started\ndata: {\"seq\":9,\"at\
 /// streams per API key (`SKIRMISH_SSE_MAX_STREAMS_PER_KEY`) and 1024 in all
 /// (`SKIRMISH_SSE_MAX_STREAMS`) are open at once; one more gets 429. A stream that falls more
 /// than 256 events (`SKIRMISH_SSE_BUFFER`) behind is closed: reconnect with `Last-Event-ID`.
-/// Deleting the encounter ends its streams.
+/// Deleting the encounter ends its streams. With a viewer token (`vwr_…`) the stream is the
+/// viewer's: events naming hidden combatants are left out, and `data` is left out of events
+/// naming combatants that are not public (each `data:` is then a ViewerEventResponse).
 #[utoipa::path(operation_id = "stream_events",
     tag = "encounters",
     params(
@@ -49,7 +52,11 @@ pub async fn stream(
     caller: Caller,
     id: web::Path<String>,
     request: HttpRequest,
+    viewer: Option<web::ReqData<ViewerAccess>>,
 ) -> Result<HttpResponse, ApiError> {
+    if let Some(viewer) = viewer {
+        return super::view::viewer_stream(&state, viewer.into_inner().0, &request, true).await;
+    }
     let last = last_event_id(&request)?;
     let live = &state.live;
     let permit = live.limits.admit(&caller.key)?;
@@ -90,7 +97,7 @@ pub struct LastEventIdHeader {
 }
 
 /// The `Last-Event-ID` header: the `seq` the client last received (0 when absent).
-fn last_event_id(request: &HttpRequest) -> Result<i64, ApiError> {
+pub(super) fn last_event_id(request: &HttpRequest) -> Result<i64, ApiError> {
     let Some(value) = request.headers().get(LAST_EVENT_ID) else { return Ok(0) };
     let bad = || ApiError::bad_request(LAST_EVENT_ID, "must be an event's seq: 0 to 2^53 − 1");
     let seq: i64 = value.to_str().map_err(|_| bad())?.trim().parse().map_err(|_| bad())?;

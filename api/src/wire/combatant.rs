@@ -23,8 +23,12 @@ pub struct AddCombatantRequest {
     /// Unaware of its opponents when combat starts.
     #[serde(default)]
     pub surprised: bool,
+    /// Absent from everything a viewer link shows.
     #[serde(default)]
     pub hidden: bool,
+    /// A viewer link sees its stat block and state (hidden from viewers otherwise).
+    #[serde(default)]
+    pub public: bool,
 }
 
 /// Fields to change; absent fields stay as they are.
@@ -42,6 +46,7 @@ pub struct PatchCombatantRequest {
     pub surprised: Option<bool>,
     pub defeated: Option<bool>,
     pub hidden: Option<bool>,
+    pub public: Option<bool>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -66,6 +71,8 @@ pub struct CombatantResponse {
     pub surprised: bool,
     pub defeated: bool,
     pub hidden: bool,
+    /// Viewer links see its stat block and state.
+    pub public: bool,
     /// Has had its turn this round.
     pub acted_this_round: bool,
     /// Holding its action this round (see `advance` with `delay` / `act_now`).
@@ -92,6 +99,7 @@ impl From<Combatant> for CombatantResponse {
             surprised: combatant.flags.surprised,
             defeated: combatant.flags.defeated,
             hidden: combatant.flags.hidden,
+            public: combatant.flags.public,
             acted_this_round: combatant.acted_this_round,
             delaying: combatant.delaying,
             state: state_json(&combatant.state),

@@ -10,6 +10,7 @@ mod keys;
 mod published;
 mod reads;
 mod undo;
+mod viewers;
 mod writer;
 
 pub use encounters::{Mutation, StoredEncounter, StoredEvent};
@@ -19,6 +20,9 @@ pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
 pub use published::EventSink;
 pub use reads::{EncounterPage, Fresh};
 pub use undo::{UndoRefused, Undone};
+pub use viewers::{
+    MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,
+};
 pub use writer::{MAX_BATCH, WriteTiming, take_write_timing};
 
 use crate::connection::{ReaderPool, database_path, open_readers, open_writer};

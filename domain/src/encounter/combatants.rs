@@ -26,6 +26,7 @@ pub struct CombatantPatch {
     pub surprised: Option<bool>,
     pub defeated: Option<bool>,
     pub hidden: Option<bool>,
+    pub public: Option<bool>,
 }
 
 pub fn add_combatant(encounter: &mut Encounter, new: NewCombatant) -> Result<Vec<Event>, EncounterError> {
@@ -91,6 +92,7 @@ fn apply_patch(combatant: &mut Combatant, patch: CombatantPatch) -> Vec<String> 
     set("surprised", patch.surprised.map(|v| combatant.flags.surprised = v).is_some());
     set("defeated", patch.defeated.map(|v| combatant.flags.defeated = v).is_some());
     set("hidden", patch.hidden.map(|v| combatant.flags.hidden = v).is_some());
+    set("public", patch.public.map(|v| combatant.flags.public = v).is_some());
     changed
 }
 

@@ -83,8 +83,11 @@ pub struct Flags {
     pub surprised: bool,
     /// Out of the fight: takes no turns.
     pub defeated: bool,
-    /// Hidden from its opponents.
+    /// Hidden from its opponents (and from viewer links).
     pub hidden: bool,
+    /// Viewer links see its stat block and state (GM-only otherwise).
+    #[serde(default)]
+    pub public: bool,
 }
 
 /// A combatant's place in the initiative order.

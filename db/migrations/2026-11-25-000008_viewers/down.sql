@@ -1,0 +1,2 @@
+DROP TABLE viewers;
+ALTER TABLE combatants DROP COLUMN public;
