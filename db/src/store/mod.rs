@@ -9,6 +9,7 @@ mod idempotency;
 mod keys;
 mod published;
 mod reads;
+mod reverse_diff;
 mod undo;
 mod writer;
 
