@@ -81,7 +81,7 @@ pub(super) fn state_at(
 /// Takes `rows` one version back with `entry`, the entry kept for that version.
 fn step_back(rows: &mut Rows, entry: Entry) -> Result<(), DbError> {
     match entry {
-        (Some(diff), _) => ReverseDiff::decoded(&diff)?.undo(rows),
+        (Some(diff), _) => ReverseDiff::decoded(&diff)?.undo(rows)?,
         (None, Some(snapshot)) => {
             *rows = serde_json::from_str(&snapshot).map_err(|e| DbError::Corrupt(format!("snapshot: {e}")))?;
         }

@@ -2,6 +2,7 @@
 //! indistinguishable from a missing one.
 
 mod children;
+mod combatant_columns;
 mod encounters;
 mod history;
 mod hot;

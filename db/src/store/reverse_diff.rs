@@ -2,14 +2,16 @@
 //! back to the version before it, and nothing more. It holds the encounter row's fields as they
 //! were (name, ruleset and options only when the change altered them) and the earlier image of
 //! exactly the combatant and effect rows the change wrote (as `save_changes` reports them): a
-//! replaced or deleted row comes back as it was, an inserted one goes. Applied to an encounter's
-//! [`Rows`] it gives the rows as they were stored before the change, so a chain of them, newest
-//! first, reaches any kept version exactly.
+//! deleted row comes back whole, a replaced combatant gets back the columns the change altered
+//! (see `combatant_columns.rs`), a replaced effect its row, and an inserted row goes. Applied to
+//! an encounter's [`Rows`] it gives the rows as they were stored before the change, so a chain
+//! of them, newest first, reaches any kept version exactly.
 //!
 //! Stored as CBOR (a length-prefixed binary encoding): the rows' JSON columns (stats, state,
 //! effect data) sit in it as plain strings, not escaped a second time.
 
 use super::children::{ChildrenWritten, Written};
+use super::combatant_columns::{Was, columns_before, restore};
 use crate::error::DbError;
 use crate::rows::{
     CombatantRow, EffectRow, EncounterChanges, EncounterRow, combatant_row, effect_row, encounter_from_rows,
@@ -79,6 +81,15 @@ enum RowUndo<R> {
     Restore(R),
 }
 
+/// How to undo one write to a combatant row.
+#[derive(Debug, Serialize, Deserialize)]
+enum CombatantUndo {
+    /// The change inserted the combatant with this id, deleted this one, or (with an id) altered
+    /// the listed columns of this one: see [`RowUndo`] and `combatant_columns.rs`.
+    Row(RowUndo<CombatantRow>),
+    Revert(String, Vec<Was>),
+}
+
 /// The earlier image of one change's writes (see the module's documentation).
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) struct ReverseDiff {
@@ -92,7 +103,7 @@ pub(super) struct ReverseDiff {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     options: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    combatants: Vec<RowUndo<CombatantRow>>,
+    combatants: Vec<CombatantUndo>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     effects: Vec<RowUndo<EffectRow>>,
 }
@@ -111,15 +122,13 @@ impl ReverseDiff {
             name: (before.name != after.name).then(|| before.name.clone()),
             ruleset: (before.ruleset != after.ruleset).then(|| before.ruleset.as_str().to_owned()),
             options,
-            combatants: undo_writes(&written.combatants, |p| after.combatants[p].id.0.clone(), |p| {
-                combatant_row(before, p)
-            })?,
+            combatants: undo_combatant_writes(before, after, &written.combatants)?,
             effects: undo_writes(&written.effects, |p| after.effects[p].id.0.clone(), |p| effect_row(before, p))?,
         })
     }
 
     /// Takes `rows` (the state the change made) back to the state before it.
-    pub(super) fn undo(self, rows: &mut Rows) {
+    pub(super) fn undo(self, rows: &mut Rows) -> Result<(), DbError> {
         rows.status = self.status;
         rows.round = self.round;
         rows.current_combatant = self.current_combatant;
@@ -133,11 +142,19 @@ impl ReverseDiff {
             rows.options = options;
         }
         for write in self.combatants {
-            undo_write(&mut rows.combatants, write, |c| &c.id);
+            match write {
+                CombatantUndo::Row(write) => undo_write(&mut rows.combatants, write, |c| &c.id),
+                CombatantUndo::Revert(id, columns) => {
+                    let row = rows.combatants.iter_mut().find(|c| c.id == id);
+                    let row = row.ok_or_else(|| DbError::Corrupt(format!("undo diff: no combatant {id}")))?;
+                    columns.into_iter().for_each(|column| restore(row, column));
+                }
+            }
         }
         for write in self.effects {
             undo_write(&mut rows.effects, write, |e| &e.id);
         }
+        Ok(())
     }
 
     /// The diff as stored.
@@ -166,6 +183,27 @@ fn undo_writes<R>(
         None => Ok(RowUndo::Remove(id_after(now))),
     });
     let deleted = written.deleted.iter().map(|&was| row_before(was).map(RowUndo::Restore));
+    replaced.chain(deleted).collect()
+}
+
+/// The undo of each combatant write in `written`: an inserted combatant is removed, a deleted one
+/// restored, and a replaced one gets back the columns the change altered.
+fn undo_combatant_writes(
+    before: &Encounter,
+    after: &Encounter,
+    written: &Written,
+) -> Result<Vec<CombatantUndo>, DbError> {
+    let replaced = written.replaced.iter().map(|&(now, was)| {
+        let combatant = &after.combatants[now];
+        match was {
+            Some(was) => columns_before(before, was, combatant, now)
+                .map(|columns| CombatantUndo::Revert(combatant.id.0.clone(), columns)),
+            None => Ok(CombatantUndo::Row(RowUndo::Remove(combatant.id.0.clone()))),
+        }
+    });
+    let deleted = written.deleted.iter().map(|&was| {
+        combatant_row(before, was).map(|row| CombatantUndo::Row(RowUndo::Restore(row)))
+    });
     replaced.chain(deleted).collect()
 }
 
