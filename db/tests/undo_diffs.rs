@@ -1,16 +1,17 @@
 #![expect(clippy::unwrap_used, reason = "a failed step should fail the test loudly")]
-//! Undo through the kept reverse diffs: after changes of every kind (combatants added and
-//! removed, initiative, effects added and expired, turns, rounds, the end) and undos among them,
-//! an undo to any earlier version gives exactly the encounter stored at that version.
+//! Undo through the kept reverse diffs: after changes of every kind (combatants added, edited and
+//! removed, initiative, effects added and expired, turns, a delay, rounds, the end) and undos
+//! among them, an undo to any earlier version gives exactly the encounter stored at that version.
 
 mod common;
 use common::{add_goblin, created_for, version_body};
 use skirmish_db::{Store, UndoRefused};
 use skirmish_domain::dice::Dice;
 use skirmish_domain::encounter::{
-    Advance, CombatantId, EffectId, Encounter, EncounterError, EncounterId, Event, Expiry, InitiativeRequest,
-    NewEffect, add_effect, advance, remove_combatant, roll_initiative,
+    Advance, CombatantId, CombatantPatch, EffectId, Encounter, EncounterError, EncounterId, Event, Expiry,
+    InitiativeRequest, NewEffect, add_effect, advance, remove_combatant, roll_initiative, update_combatant,
 };
+use skirmish_domain::rulesets::{StatBlock, lur_asko};
 
 const TENANT: &str = "guild";
 
@@ -44,7 +45,19 @@ fn changes() -> Vec<Change> {
             };
             add_effect(e, bless)
         },
+        |e| {
+            let stats = lur_asko::Stats { organic: false, ..Default::default() };
+            let patch = CombatantPatch {
+                name: Some("Boss".into()),
+                side: Some("bosses".into()),
+                stats: Some(StatBlock::LurAsko(stats)),
+                hidden: Some(true),
+                ..Default::default()
+            };
+            update_combatant(e, &goblin("0"), patch)
+        },
         |e| advance(e, Advance::NextTurn),
+        |e| advance(e, Advance::Delay),
         |e| advance(e, Advance::NextTurn),
         |e| remove_combatant(e, &goblin("1")),
         |e| advance(e, Advance::NextRound),

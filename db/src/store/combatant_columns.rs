@@ -58,7 +58,11 @@ pub(super) fn columns_before(
     }
     if old.flags != after.flags {
         let flags = &old.flags;
-        columns.push(Was::Flags { surprised: flags.surprised, defeated: flags.defeated, hidden: flags.hidden });
+        columns.push(Was::Flags {
+            surprised: flags.surprised,
+            defeated: flags.defeated,
+            hidden: flags.hidden,
+        });
     }
     if old.acted_this_round != after.acted_this_round {
         columns.push(Was::Acted(old.acted_this_round));

@@ -83,7 +83,8 @@ fn step_back(rows: &mut Rows, entry: Entry) -> Result<(), DbError> {
     match entry {
         (Some(diff), _) => ReverseDiff::decoded(&diff)?.undo(rows)?,
         (None, Some(snapshot)) => {
-            *rows = serde_json::from_str(&snapshot).map_err(|e| DbError::Corrupt(format!("snapshot: {e}")))?;
+            *rows =
+                serde_json::from_str(&snapshot).map_err(|e| DbError::Corrupt(format!("snapshot: {e}")))?;
         }
         (None, None) => return Err(DbError::Corrupt("an empty history entry".into())),
     }

@@ -84,9 +84,10 @@ enum RowUndo<R> {
 /// How to undo one write to a combatant row.
 #[derive(Debug, Serialize, Deserialize)]
 enum CombatantUndo {
-    /// The change inserted the combatant with this id, deleted this one, or (with an id) altered
-    /// the listed columns of this one: see [`RowUndo`] and `combatant_columns.rs`.
+    /// The change inserted or deleted the row (see [`RowUndo`]).
     Row(RowUndo<CombatantRow>),
+    /// The change altered these columns of the combatant with this id; they get back their
+    /// values (see `combatant_columns.rs`).
     Revert(String, Vec<Was>),
 }
 
@@ -110,7 +111,11 @@ pub(super) struct ReverseDiff {
 
 impl ReverseDiff {
     /// What undoes the change from `before` to `after`, which wrote the rows in `written`.
-    pub(super) fn of(before: &Encounter, after: &Encounter, written: &ChildrenWritten) -> Result<Self, DbError> {
+    pub(super) fn of(
+        before: &Encounter,
+        after: &Encounter,
+        written: &ChildrenWritten,
+    ) -> Result<Self, DbError> {
         let options = (before.options != after.options)
             .then(|| serde_json::to_string(&before.options))
             .transpose()
@@ -123,7 +128,11 @@ impl ReverseDiff {
             ruleset: (before.ruleset != after.ruleset).then(|| before.ruleset.as_str().to_owned()),
             options,
             combatants: undo_combatant_writes(before, after, &written.combatants)?,
-            effects: undo_writes(&written.effects, |p| after.effects[p].id.0.clone(), |p| effect_row(before, p))?,
+            effects: undo_writes(
+                &written.effects,
+                |p| after.effects[p].id.0.clone(),
+                |p| effect_row(before, p),
+            )?,
         })
     }
 
@@ -201,9 +210,10 @@ fn undo_combatant_writes(
             None => Ok(CombatantUndo::Row(RowUndo::Remove(combatant.id.0.clone()))),
         }
     });
-    let deleted = written.deleted.iter().map(|&was| {
-        combatant_row(before, was).map(|row| CombatantUndo::Row(RowUndo::Restore(row)))
-    });
+    let deleted = written
+        .deleted
+        .iter()
+        .map(|&was| combatant_row(before, was).map(|row| CombatantUndo::Row(RowUndo::Restore(row))));
     replaced.chain(deleted).collect()
 }
 

@@ -1,8 +1,7 @@
-#![expect(clippy::unwrap_used, reason = "a failed step should fail the test loudly")]
 //! A database holding the whole-state snapshots written before diffs: migrated, and undone to.
 
 use super::super::reverse_diff::Rows;
-use super::super::{MIGRATIONS, Mutation, StoredResponse, Store};
+use super::super::{MIGRATIONS, Mutation, Store, StoredResponse};
 use crate::schema::encounter_history;
 use diesel::prelude::*;
 use diesel_migrations::MigrationHarness;
