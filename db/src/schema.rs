@@ -84,7 +84,8 @@ diesel::table! {
         encounter_id -> Text,
         slot -> Integer,
         version -> BigInt,
-        state -> Text,
+        diff -> Nullable<Binary>,
+        state -> Nullable<Text>,
     }
 }
 

@@ -7,68 +7,83 @@ use diesel::prelude::*;
 use skirmish_domain::encounter::Encounter;
 use std::collections::{HashMap, HashSet};
 
+/// Which rows of one table a change wrote, by position: each row replaced or inserted (its
+/// position after the change, and its position before if it existed then), and each row deleted
+/// (its position before). Rows not named here were left alone.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Written {
+    pub replaced: Vec<(usize, Option<usize>)>,
+    pub deleted: Vec<usize>,
+}
+
+/// What [`save_changes`] wrote: the combatant rows and the effect rows.
+#[derive(Debug, Default)]
+pub(super) struct ChildrenWritten {
+    pub combatants: Written,
+    pub effects: Written,
+}
+
 /// Stores every combatant and effect of a new encounter.
 pub(super) fn insert_all(conn: &mut SqliteConnection, encounter: &Encounter) -> Result<(), DbError> {
-    save_changes(conn, None, encounter)
+    save_changes(conn, None, encounter).map(drop)
 }
 
 /// Writes the combatants and effects that differ between `before` (as loaded; `None` for a new
 /// encounter) and `after`: a changed or moved one is replaced, a new one inserted, a gone one
-/// deleted, and one that is the same at the same position is left alone.
+/// deleted, and one that is the same at the same position is left alone. Returns which rows it
+/// wrote (undo's history keeps their earlier images: see `history.rs`).
 pub(super) fn save_changes(
     conn: &mut SqliteConnection,
     before: Option<&Encounter>,
     after: &Encounter,
-) -> Result<(), DbError> {
+) -> Result<ChildrenWritten, DbError> {
     let id = after.id.as_str();
     let old = before.map(|b| &b.combatants[..]).unwrap_or_default();
-    let (changed, gone) = diff(old, &after.combatants, |c| c.id.as_str());
-    for position in changed {
+    let combatants = diff(old, &after.combatants, |c| c.id.as_str());
+    for &(position, _) in &combatants.replaced {
         let row = combatant_row(after, position)?;
         diesel::replace_into(combatants::table).values(&row).execute(conn)?;
     }
-    for gone in gone {
-        diesel::delete(combatants::table.find((id, gone))).execute(conn)?;
+    for &gone in &combatants.deleted {
+        diesel::delete(combatants::table.find((id, old[gone].id.as_str()))).execute(conn)?;
     }
     let old = before.map(|b| &b.effects[..]).unwrap_or_default();
-    let (changed, gone) = diff(old, &after.effects, |e| e.id.0.as_str());
-    for position in changed {
+    let effects = diff(old, &after.effects, |e| e.id.0.as_str());
+    for &(position, _) in &effects.replaced {
         let row = effect_row(after, position)?;
         diesel::replace_into(effects::table).values(&row).execute(conn)?;
     }
-    for gone in gone {
-        diesel::delete(effects::table.find((id, gone))).execute(conn)?;
+    for &gone in &effects.deleted {
+        diesel::delete(effects::table.find((id, old[gone].id.0.as_str()))).execute(conn)?;
     }
-    Ok(())
+    Ok(ChildrenWritten { combatants, effects })
 }
 
-/// The positions in `new` whose item is not the same item at the same position in `old`, and
-/// the ids in `old` that are not in `new`.
-fn diff<'a, T: PartialEq>(
-    old: &'a [T],
-    new: &'a [T],
-    id: impl Fn(&'a T) -> &'a str,
-) -> (Vec<usize>, Vec<&'a str>) {
+/// The positions in `new` whose item is not the same item at the same position in `old` (with
+/// the item's position in `old`, if it was there), and the positions in `old` of the items that
+/// are not in `new`.
+fn diff<'a, T: PartialEq>(old: &'a [T], new: &'a [T], id: impl Fn(&'a T) -> &'a str) -> Written {
     let unchanged = |position: usize, item: &T| old.get(position).is_some_and(|o| o == item);
     if old.len() == new.len() && old.iter().zip(new).all(|(o, n)| id(o) == id(n)) {
-        let changed = new.iter().enumerate().filter(|&(p, n)| !unchanged(p, n)).map(|(p, _)| p);
-        return (changed.collect(), Vec::new());
+        let changed = new.iter().enumerate().filter(|&(p, n)| !unchanged(p, n)).map(|(p, _)| (p, Some(p)));
+        return Written { replaced: changed.collect(), deleted: Vec::new() };
     }
     let was: HashMap<&str, usize> = old.iter().enumerate().map(|(p, o)| (id(o), p)).collect();
-    let changed = new
+    let replaced = new
         .iter()
         .enumerate()
-        .filter(|&(p, n)| was.get(id(n)) != Some(&p) || !unchanged(p, n))
-        .map(|(p, _)| p)
+        .map(|(p, n)| (p, n, was.get(id(n)).copied()))
+        .filter(|&(p, n, was)| was != Some(p) || !unchanged(p, n))
+        .map(|(p, _, was)| (p, was))
         .collect();
     let kept: HashSet<&str> = new.iter().map(&id).collect();
-    let gone = old.iter().map(&id).filter(|o| !kept.contains(o)).collect();
-    (changed, gone)
+    let deleted = old.iter().enumerate().filter(|&(_, o)| !kept.contains(id(o))).map(|(p, _)| p).collect();
+    Written { replaced, deleted }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::diff;
+    use super::{Written, diff};
 
     #[test]
     fn only_changed_moved_and_new_items_are_written_and_missing_ones_deleted() {
@@ -79,8 +94,12 @@ mod tests {
         let removed = [("a", 1), ("c", 1), ("d", 1)];
         let moved = diff(&old, &removed, |i| i.0);
 
-        assert_eq!(same, (vec![], vec![]));
-        assert_eq!(one, (vec![1], vec![]));
-        assert_eq!(moved, (vec![1, 2], vec!["b"]), "c moved to 1, d is new at 2, b is gone");
+        assert_eq!(same, Written::default());
+        assert_eq!(one, Written { replaced: vec![(1, Some(1))], deleted: vec![] });
+        assert_eq!(
+            moved,
+            Written { replaced: vec![(1, Some(2)), (2, None)], deleted: vec![1] },
+            "c moved from 2 to 1, d is new at 2, b (at 1) is gone"
+        );
     }
 }

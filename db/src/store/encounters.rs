@@ -1,7 +1,7 @@
 //! Encounters: create, change, read, list, delete, and their event logs.
 
 use super::children::{insert_all, save_changes};
-use super::history::remember_state;
+use super::history::remember_change;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
 use super::reads::load;
 use super::{NOW, Store};
@@ -122,13 +122,13 @@ impl Store {
             if let Some(expected) = expected_version.filter(|v| *v != current) {
                 return Err(MutateError::VersionMismatch { expected, current });
             }
-            remember_state(conn, &loaded.encounter)?;
             encounter.version += 1;
             let (now, last_seq) = clock_and_last_seq(conn, id)?;
             diesel::update(encounters::table.find(id.as_str()))
                 .set((EncounterChanges::from_domain(&encounter)?, encounters::updated_at.eq(&now)))
                 .execute(conn)?;
-            save_changes(conn, Some(&loaded.encounter), &encounter)?;
+            let written = save_changes(conn, Some(&loaded.encounter), &encounter)?;
+            remember_change(conn, &loaded.encounter, &encounter, &written)?;
             let events = append_events(conn, id, last_seq, &now, &new_events)?;
             told = self.worth_telling(id, &events);
             let stored = StoredEncounter { encounter, created_at: loaded.created_at, updated_at: now };

@@ -1,79 +1,40 @@
-//! An encounter's recent states, for undo. Every change stores, in its own savepoint, the state
-//! the encounter had before it (one JSON snapshot per version) in a ring of [`HISTORY_DEPTH`]
-//! slots, so the table stays bounded however long a fight runs.
+//! An encounter's recent history, for undo. Every change stores, in its own savepoint, how to
+//! undo it: a reverse diff (see `reverse_diff.rs`) from the version it made back to the version
+//! before, in a ring of [`HISTORY_DEPTH`] slots, so the table stays bounded however long a fight
+//! runs. Undo to version V applies the kept diffs from the current version back to V.
+//!
+//! Databases written before diffs hold whole-state JSON snapshots in the same ring (migration
+//! `2026-11-25-000009_history_diffs` keeps them in the `state` column): such an entry is read as
+//! the full state at its version, so an undo across the upgrade still works, and every change
+//! since then overwrites one of them with a diff.
 
+use super::children::ChildrenWritten;
+use super::reverse_diff::{ReverseDiff, Rows};
 use crate::error::DbError;
-use crate::rows::{
-    CombatantRow, EffectRow, EncounterChanges, EncounterRow, combatant_row, effect_row, encounter_from_rows,
-};
 use crate::schema::encounter_history;
 use diesel::prelude::*;
-use serde::{Deserialize, Serialize};
-use skirmish_domain::encounter::{Encounter, EncounterId};
+use skirmish_domain::encounter::Encounter;
 
-/// How many versions back an undo can reach: after a change to version V, the states of
+/// How many versions back an undo can reach: after a change to version V, the diffs back to
 /// versions V - 50 to V - 1 are kept.
 pub const HISTORY_DEPTH: i64 = 50;
 
-/// One version's state as its rows would be stored (the id and version are the table's key).
-#[derive(Serialize, Deserialize)]
-struct Snapshot {
-    ruleset: String,
-    name: String,
-    status: String,
-    round: i32,
-    current_combatant: Option<String>,
-    options: String,
-    combatants: Vec<CombatantRow>,
-    effects: Vec<EffectRow>,
-}
-
-impl Snapshot {
-    fn of(encounter: &Encounter) -> Result<Self, DbError> {
-        let row = EncounterChanges::from_domain(encounter)?;
-        let combatants = (0..encounter.combatants.len()).map(|p| combatant_row(encounter, p));
-        let effects = (0..encounter.effects.len()).map(|p| effect_row(encounter, p));
-        Ok(Self {
-            ruleset: row.ruleset.to_owned(),
-            name: row.name.to_owned(),
-            status: row.status.to_owned(),
-            round: row.round,
-            current_combatant: row.current_combatant.map(str::to_owned),
-            options: row.options,
-            combatants: combatants.collect::<Result<_, _>>()?,
-            effects: effects.collect::<Result<_, _>>()?,
-        })
-    }
-
-    fn into_encounter(self, id: &EncounterId, version: i64) -> Result<Encounter, DbError> {
-        let row = EncounterRow {
-            id: id.0.clone(),
-            ruleset: self.ruleset,
-            name: self.name,
-            status: self.status,
-            round: self.round,
-            current_combatant: self.current_combatant,
-            version,
-            created_at: String::new(),
-            updated_at: String::new(),
-            options: self.options,
-        };
-        encounter_from_rows(row, self.combatants, self.effects)
-    }
-}
-
-/// Stores `before` (the encounter as it was, at its version, before the change being written)
-/// in its ring slot, replacing the version [`HISTORY_DEPTH`] older, which falls out of reach once
-/// the change is made.
-pub(super) fn remember_state(conn: &mut SqliteConnection, before: &Encounter) -> Result<(), DbError> {
-    let state = serde_json::to_string(&Snapshot::of(before)?)
-        .map_err(|e| DbError::Corrupt(format!("snapshot: {e}")))?;
+/// Stores how to undo the change from `before` (the encounter as it was, at its version) to
+/// `after`, which wrote the child rows in `written`, in its ring slot, replacing the entry
+/// [`HISTORY_DEPTH`] versions older, which falls out of reach once the change is made.
+pub(super) fn remember_change(
+    conn: &mut SqliteConnection,
+    before: &Encounter,
+    after: &Encounter,
+    written: &ChildrenWritten,
+) -> Result<(), DbError> {
+    let diff = ReverseDiff::of(before, after, written)?.encoded()?;
     diesel::replace_into(encounter_history::table)
         .values((
             encounter_history::encounter_id.eq(before.id.as_str()),
             encounter_history::slot.eq(slot(before.version)),
             encounter_history::version.eq(before.version),
-            encounter_history::state.eq(state),
+            encounter_history::diff.eq(diff),
         ))
         .execute(conn)?;
     Ok(())
@@ -85,20 +46,50 @@ fn slot(version: i64) -> i32 {
     version.rem_euclid(HISTORY_DEPTH) as i32
 }
 
-/// The encounter as it was at `version`, if that state is still kept.
+/// One kept entry: a reverse diff, or (written before diffs) the whole state as JSON.
+type Entry = (Option<Vec<u8>>, Option<String>);
+
+/// The encounter as it was at `version` (before `current`'s version), if every step back to it
+/// is still kept.
 pub(super) fn state_at(
     conn: &mut SqliteConnection,
-    id: &EncounterId,
+    current: &Encounter,
     version: i64,
 ) -> Result<Option<Encounter>, DbError> {
-    let state: Option<String> = encounter_history::table
-        .find((id.as_str(), slot(version)))
-        .filter(encounter_history::version.eq(version))
-        .select(encounter_history::state)
-        .get_result(conn)
-        .optional()?;
-    let Some(state) = state else { return Ok(None) };
-    let snapshot: Snapshot =
-        serde_json::from_str(&state).map_err(|e| DbError::Corrupt(format!("snapshot: {e}")))?;
-    snapshot.into_encounter(id, version).map(Some)
+    let steps = current.version - version;
+    if !(1..=HISTORY_DEPTH).contains(&steps) {
+        return Ok(None);
+    }
+    let kept: Vec<Entry> = encounter_history::table
+        .filter(encounter_history::encounter_id.eq(current.id.as_str()))
+        .filter(encounter_history::version.between(version, current.version - 1))
+        .order(encounter_history::version.desc())
+        .select((encounter_history::diff, encounter_history::state))
+        .load(conn)?;
+    // The versions are distinct slots of the ring (at most HISTORY_DEPTH apart), so all are
+    // there exactly when as many entries came back as there are steps.
+    if i64::try_from(kept.len()) != Ok(steps) {
+        return Ok(None);
+    }
+    let mut rows = Rows::of(current)?;
+    for entry in kept {
+        step_back(&mut rows, entry)?;
+    }
+    rows.into_encounter(&current.id, version).map(Some)
 }
+
+/// Takes `rows` one version back with `entry`, the entry kept for that version.
+fn step_back(rows: &mut Rows, entry: Entry) -> Result<(), DbError> {
+    match entry {
+        (Some(diff), _) => ReverseDiff::decoded(&diff)?.undo(rows)?,
+        (None, Some(snapshot)) => {
+            *rows =
+                serde_json::from_str(&snapshot).map_err(|e| DbError::Corrupt(format!("snapshot: {e}")))?;
+        }
+        (None, None) => return Err(DbError::Corrupt("an empty history entry".into())),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -2,6 +2,7 @@
 //! indistinguishable from a missing one.
 
 mod children;
+mod combatant_columns;
 mod encounters;
 mod history;
 mod hot;
@@ -9,6 +10,7 @@ mod idempotency;
 mod keys;
 mod published;
 mod reads;
+mod reverse_diff;
 mod undo;
 mod viewers;
 mod writer;

@@ -54,7 +54,7 @@ impl Store {
             if to_version.is_some() && target >= current {
                 return refuse(UndoRefused::NotEarlier { to_version: target, current });
             }
-            let Some(mut restored) = state_at(conn, id, target)? else {
+            let Some(mut restored) = state_at(conn, encounter, target)? else {
                 return match to_version {
                     None => refuse(UndoRefused::NothingToUndo { current }),
                     Some(_) => {

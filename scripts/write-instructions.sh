@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Instructions per stored write of a release build, counted by valgrind's callgrind (user space
+# only, and unlike req/s nearly unmoved by other work on the machine): POST
+# /v1/encounters/{id}/advance on a spycraft2 encounter with six combatants, `wrk -t1 -c1 -d8s`
+# (one request at a time, so group commit never batches), one actix worker, counting reset after
+# the setup. Usage: scripts/write-instructions.sh BINARY... (prints one line per binary).
+# Needs valgrind, wrk and curl.
+set -uo pipefail
+[ $# -ge 1 ] || { echo "usage: $0 BINARY..." >&2; exit 2; }
+J='Content-Type: application/json'
+count() { # binary
+  local work port base server vpid out n ir
+  work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); base="http://127.0.0.1:$port"
+  (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 \
+    SKIRMISH_RATE_LIMIT_PER_MINUTE=0 RUST_LOG=warn \
+    timeout 120 valgrind --tool=callgrind --callgrind-out-file="$work/cg.%p" "$1" >"$work/log" 2>&1) &
+  server=$!
+  for _ in $(seq 1 300); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.2; done
+  enc=$(curl -sf -X POST "$base/v1/encounters" -H "$J" -d '{"ruleset":"spycraft2","name":"Load"}' \
+    | grep -o '"id":"enc_[0-9a-f]*"' | cut -d'"' -f4)
+  for n in 1 2 3 4 5 6; do
+    curl -sf -X POST "$base/v1/encounters/$enc/combatants" -H "$J" \
+      -d "{\"name\":\"C$n\",\"side\":\"s\",\"stats\":{\"initiative_bonus\":$n}}" >/dev/null
+  done
+  curl -sf -X POST "$base/v1/encounters/$enc/initiative" -H "$J" -d '{"seed":1}' >/dev/null
+  printf 'wrk.method="POST"\nwrk.headers["Content-Type"]="application/json"\nwrk.body="{\\"to\\":\\"next_turn\\"}"\n' \
+    >"$work/post.lua"
+  vpid=$(pgrep -P "$server" | head -1) # valgrind, started by `timeout`
+  callgrind_control -z "$vpid" >/dev/null 2>&1
+  out=$(timeout 30 wrk -t1 -c1 -d8s -s "$work/post.lua" "$base/v1/encounters/$enc/advance")
+  callgrind_control -d "$vpid" >/dev/null 2>&1
+  for _ in $(seq 1 50); do ls "$work"/cg.*.* >/dev/null 2>&1 && break; sleep 0.2; done
+  sleep 1
+  n=$(awk '/requests in/{print $1}' <<<"$out")
+  ir=$(cat "$work"/cg.*.* 2>/dev/null | awk '/^summary:/{s += $2} END {print s + 0}')
+  printf '%-50s %6s requests  %9s instructions/request\n' "$1" "$n" "$(( n > 0 ? ir / n : 0 ))"
+  kill "$vpid" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"
+}
+for binary in "$@"; do count "$(realpath "$binary")"; done
