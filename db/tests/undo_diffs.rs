@@ -52,6 +52,7 @@ fn changes() -> Vec<Change> {
                 side: Some("bosses".into()),
                 stats: Some(StatBlock::LurAsko(stats)),
                 hidden: Some(true),
+                public: Some(true),
                 ..Default::default()
             };
             update_combatant(e, &goblin("0"), patch)

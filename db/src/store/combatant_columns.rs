@@ -14,8 +14,19 @@ pub(super) enum Was {
     Name(String),
     Side(String),
     Stats(String),
-    Initiative { score: Option<i32>, roll_off: String, explanation: Option<String> },
-    Flags { surprised: bool, defeated: bool, hidden: bool },
+    Initiative {
+        score: Option<i32>,
+        roll_off: String,
+        explanation: Option<String>,
+    },
+    Flags {
+        surprised: bool,
+        defeated: bool,
+        hidden: bool,
+        /// Kept since viewer links (a diff written before reads as not public).
+        #[serde(default)]
+        public: bool,
+    },
     Acted(bool),
     Delaying(bool),
     State(String),
@@ -62,6 +73,7 @@ pub(super) fn columns_before(
             surprised: flags.surprised,
             defeated: flags.defeated,
             hidden: flags.hidden,
+            public: flags.public,
         });
     }
     if old.acted_this_round != after.acted_this_round {
@@ -85,10 +97,11 @@ pub(super) fn restore(row: &mut CombatantRow, column: Was) {
             row.initiative_roll_off = roll_off;
             row.initiative_explanation = explanation;
         }
-        Was::Flags { surprised, defeated, hidden } => {
+        Was::Flags { surprised, defeated, hidden, public } => {
             row.surprised = surprised;
             row.defeated = defeated;
             row.hidden = hidden;
+            row.public = public;
         }
         Was::Acted(acted) => row.acted_this_round = acted,
         Was::Delaying(delaying) => row.delaying = delaying,
