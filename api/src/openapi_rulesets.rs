@@ -89,32 +89,37 @@ const ENCOUNTER_EXAMPLE: &str = r#"{"id": "enc_5a1c", "ruleset": "cepheus-engine
 /// The empty state and options of rulesets that keep none.
 const NOTHING: [&str; 2] = ["/NoState", "/NoOptions"];
 
-/// `oneOf` the named schemas, with a discriminator on `ruleset` when `mapping` is given.
+/// `oneOf` the named schemas, with a discriminator on `ruleset` when `mapping` is given; without
+/// one, `anyOf`: a value may fit several of them (`{}` is a valid stat block or options object of
+/// more than one ruleset), which `oneOf` would call invalid.
 fn one_of(names: &[String], mapping: Option<Vec<(String, String)>>) -> RefOr<Schema> {
+    let Some(mapping) = mapping else { return any_of(names.iter().map(|name| reference(name))) };
     let mut builder = OneOfBuilder::new();
     for name in names {
         builder = builder.item(reference(name));
     }
-    if let Some(mapping) = mapping {
-        let mut discriminator = Discriminator::new("ruleset");
-        for (id, name) in mapping {
-            discriminator.mapping.insert(id, format!("#/components/schemas/{name}"));
-        }
-        builder = builder.discriminator(Some(discriminator));
+    let mut discriminator = Discriminator::new("ruleset");
+    for (id, name) in mapping {
+        discriminator.mapping.insert(id, format!("#/components/schemas/{name}"));
+    }
+    builder.discriminator(Some(discriminator)).into()
+}
+
+fn any_of(items: impl Iterator<Item = RefOr<Schema>>) -> RefOr<Schema> {
+    let mut builder = utoipa::openapi::schema::AnyOfBuilder::new();
+    for item in items {
+        builder = builder.item(item);
     }
     builder.into()
 }
 
-/// A `oneOf` of the named schemas or `null`, for an optional body field whose `null` means "left
-/// out" (serde reads it as `None`), published the way utoipa publishes every other optional field.
+/// `anyOf` the named schemas or `null`, for an optional body field whose `null` means "left out"
+/// (serde reads it as `None`).
 fn or_null(names: &[String]) -> RefOr<Schema> {
-    let mut builder = OneOfBuilder::new().item(Schema::Object(
+    let null = Schema::Object(
         utoipa::openapi::ObjectBuilder::new().schema_type(utoipa::openapi::schema::Type::Null).build(),
-    ));
-    for name in names {
-        builder = builder.item(reference(name));
-    }
-    builder.into()
+    );
+    any_of(std::iter::once(RefOr::T(null)).chain(names.iter().map(|name| reference(name))))
 }
 
 /// Replaces the property `property` of the object schema `schema` (if both exist).
