@@ -15,5 +15,5 @@ pub use error::{DbError, MutateError};
 pub use store::{
     ApiKeyInfo, EncounterPage, EventSink, Fresh, HISTORY_DEPTH, IDEMPOTENCY_TTL_HOURS, IdempotencyKey,
     KEYS_RECHECK, KeyOwner, MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse,
-    UndoRefused, Undone, WriteTiming, hex, take_write_timing,
+    UndoRefused, Undone, WriteObserver, WriteTiming, hex, take_write_timing,
 };
