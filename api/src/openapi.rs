@@ -32,7 +32,7 @@ use utoipa_actix_web::AppExt;
         (name = "operations", description = "Ruleset operations on a stored encounter"),
         (name = "rulesets", description = "The rule systems, and stateless operations with inline stat blocks"),
         (name = "dice", description = "Dice expressions"),
-        (name = "service", description = "Health"),
+        (name = "service", description = "Health and metrics"),
     )
 )]
 struct ApiDoc;
