@@ -57,7 +57,10 @@ impl Scrape {
     }
 
     fn requests(&self, route: &str, method: &str, status: &str) -> f64 {
-        self.value("skirmish_http_requests_total", &[("method", method), ("route", route), ("status", status)])
+        self.value(
+            "skirmish_http_requests_total",
+            &[("method", method), ("route", route), ("status", status)],
+        )
     }
 
     /// The `le` bounds and counts of a histogram's buckets for these labels, lowest bound first.

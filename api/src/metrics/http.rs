@@ -115,10 +115,7 @@ impl HttpSeries {
 }
 
 /// The handle in `slot`, made by `make` the first time.
-fn resolve<M>(
-    slot: &OnceLock<M>,
-    make: impl FnOnce() -> Result<M, prometheus::Error>,
-) -> Option<&M> {
+fn resolve<M>(slot: &OnceLock<M>, make: impl FnOnce() -> Result<M, prometheus::Error>) -> Option<&M> {
     if let Some(handle) = slot.get() {
         return Some(handle);
     }
