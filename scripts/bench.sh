@@ -18,9 +18,9 @@ if ! command -v wrk >/dev/null; then
   echo "installing wrk" >&2
   if [ "$(id -u)" = 0 ]; then apt-get install -y -qq wrk >/dev/null; else sudo apt-get install -y -qq wrk >/dev/null; fi
 fi
-packages=(-p skirmish-bench)
-[ -n "${SKIRMISH_BIN:-}" ] || packages+=(-p skirmish-api --bin skirmish)
-cargo build --quiet --release --manifest-path "$root/Cargo.toml" "${packages[@]}"
+# Two builds: `--bin skirmish` would also filter the bench crate's binaries out.
+cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p skirmish-bench
+[ -n "${SKIRMISH_BIN:-}" ] || cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p skirmish-api --bin skirmish
 target="${CARGO_TARGET_DIR:-$root/target}/release"
 skirmish="${SKIRMISH_BIN:-$target/skirmish}"
 
