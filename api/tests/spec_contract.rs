@@ -182,8 +182,10 @@ fn every_operation_has_an_example() {
             Some(content) => content.get("example").is_some() || has_example(&content["schema"]),
             // A bodiless answer (204) has nothing to show.
             None => operation["responses"].as_object().into_iter().flatten().any(|(status, response)| {
-                // A stream (server-sent events) shows its wire text.
-                let streamed = response["content"]["text/event-stream"].get("example").is_some();
+                // A stream (server-sent events) or a text answer (metrics) shows its wire text.
+                let streamed = ["text/event-stream", "text/plain"]
+                    .iter()
+                    .any(|kind| response["content"][*kind].get("example").is_some());
                 let content = &response["content"]["application/json"];
                 status == "204"
                     || streamed

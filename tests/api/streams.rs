@@ -366,6 +366,22 @@ impl StalledStream {
     }
 }
 
+fn read_len(read: &std::sync::Mutex<Vec<Frame>>) -> usize {
+    read.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+}
+
+/// Whether `done` holds within `limit` (checked every 20 ms).
+async fn within(limit: Duration, done: impl Fn() -> bool) -> bool {
+    let deadline = tokio::time::Instant::now() + limit;
+    while !done() {
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    true
+}
+
 /// Streams open on the server now, as its metrics say.
 async fn open_streams(app: &TestApp) -> String {
     let metrics = app.get("/metrics").await.expect_status(200, "metrics");
@@ -395,20 +411,26 @@ async fn a_stream_whose_client_stops_reading_is_closed_and_resumes_with_every_ev
     // a client that reads keeps up with them.
     const MOST_ADVANCES: usize = 20_000;
     const BATCH: usize = 12;
-    let (app, _) = spawn_app_with(&[], |settings| settings.streams.sse_buffer = 64).await;
+    let (app, _) = spawn_app_with(&[], |settings| {
+        settings.streams.sse_buffer = 64;
+        // An idle stream hears a heartbeat well within a frame's wait.
+        settings.streams.sse_heartbeat_ms = 200;
+    })
+    .await;
     let encounter = long_named_duel(&app).await;
     let stalled = StalledStream::open(&app, &encounter).await;
     let mut reading = EventStream::open(&app, &encounter, None, None).await;
-    let mut read = reading.events(app.events(&encounter).await.len()).await;
-    let reader = tokio::spawn(async move {
-        while read.len() < MOST_ADVANCES * 3 {
-            match tokio::time::timeout(Duration::from_secs(2), reading.next_frame()).await {
-                Ok(frame) if frame.comment.is_none() => read.push(frame),
-                Ok(_) => {}
-                Err(_) => break,
+    let read = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let reader = tokio::spawn({
+        let read = read.clone();
+        async move {
+            loop {
+                let frame = reading.next_frame().await;
+                if frame.comment.is_none() {
+                    read.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(frame);
+                }
             }
         }
-        read
     });
     assert_eq!(open_streams(&app).await, "2", "both streams are open");
     let advance = |_| {
@@ -432,7 +454,9 @@ async fn a_stream_whose_client_stops_reading_is_closed_and_resumes_with_every_ev
     let last_received = received.last().and_then(|frame| frame.id).unwrap_or(0);
     let mut resumed = EventStream::open(&app, &encounter, None, Some(last_received)).await;
     let rest = resumed.events(log.len() - last_received as usize).await;
-    let read = reader.await.unwrap_or_else(|e| panic!("the reading client failed: {e}"));
+    let read_in_full = within(Duration::from_secs(30), || read_len(&read) >= log.len()).await;
+    reader.abort();
+    let read = read.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
 
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     assert_eq!(
@@ -444,5 +468,6 @@ async fn a_stream_whose_client_stops_reading_is_closed_and_resumes_with_every_ev
     assert_eq!(received, as_frames(&log[..received.len()]), "what it got is the log's start, in order");
     let all: Vec<Frame> = received.into_iter().chain(rest).collect();
     assert_eq!(all, as_frames(&log), "with Last-Event-ID the rest follows: every event once, in order");
+    assert!(read_in_full, "the reading client got {} of {} events", read.len(), log.len());
     assert_eq!(read, as_frames(&log), "the client that kept reading got every event on one stream");
 }
