@@ -22,6 +22,8 @@ pub struct Settings {
     pub api_key: ApiKeySettings,
     #[command(flatten)]
     pub streams: StreamSettings,
+    #[command(flatten)]
+    pub metrics: MetricsSettings,
 }
 
 impl Settings {
@@ -35,6 +37,7 @@ impl Settings {
             connections: ConnectionSettings { body_timeout_ms: 10_000, max_connections_per_peer: 64 },
             api_key: ApiKeySettings::default(),
             streams: StreamSettings::default(),
+            metrics: MetricsSettings::default(),
         }
     }
 }
@@ -102,4 +105,24 @@ impl Default for StreamSettings {
     fn default() -> Self {
         Self { sse_max_streams_per_key: 16, sse_max_streams: 1024, sse_buffer: 256, sse_heartbeat_ms: 15_000 }
     }
+}
+
+/// `GET /metrics` (Prometheus): served on the main listener, on a listener of its own, or not at
+/// all.
+#[derive(Debug, Clone, Default, Args)]
+pub struct MetricsSettings {
+    /// `on`: count requests and writes and serve `GET /metrics`; `off`: count nothing, 404.
+    #[arg(long, global = true, env = "SKIRMISH_METRICS", value_enum, default_value_t = MetricsMode::On)]
+    pub metrics: MetricsMode,
+    /// An address of its own for `/metrics` (e.g. 127.0.0.1:9090); then the main listener answers
+    /// it with 404.
+    #[arg(long, global = true, env = "SKIRMISH_METRICS_BIND")]
+    pub metrics_bind: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum MetricsMode {
+    #[default]
+    On,
+    Off,
 }

@@ -1,17 +1,33 @@
 //! The one middleware every request passes, in order: the per-peer connection cap
 //! ([`crate::connections`]), then, guarded against panics ([`crate::panics`]), authentication
-//! ([`crate::auth`]) and the route. One middleware rather than three: each `from_fn` layer costs
-//! a boxed future and a dynamic call per request.
+//! ([`crate::auth`]) and the route, all timed and counted for the metrics ([`crate::metrics`])
+//! unless they are off. One middleware rather than four: each `from_fn` layer costs a boxed
+//! future and a dynamic call per request.
 
 use crate::auth::admit;
 use crate::connections::over_limit;
+use crate::metrics::{Metrics, RequestTimer};
 use crate::panics::guarded;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
+use actix_web::web;
 use std::ops::ControlFlow;
 
 pub async fn front_door(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let Some(metrics) = request.app_data::<web::Data<Metrics>>().cloned() else {
+        return admit_and_serve(request, next).await;
+    };
+    let timer = RequestTimer::start(&request);
+    let served = admit_and_serve(request, next).await;
+    timer.finish(&metrics.http, &served);
+    served
+}
+
+async fn admit_and_serve(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {

@@ -11,6 +11,7 @@ pub mod healthcheck;
 pub mod keys;
 pub mod live;
 pub mod logging;
+pub mod metrics;
 pub mod openapi;
 mod openapi_generators;
 mod openapi_rulesets;

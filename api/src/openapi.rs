@@ -33,7 +33,7 @@ use utoipa_actix_web::AppExt;
         (name = "rulesets", description = "The rule systems, and stateless operations with inline stat blocks"),
         (name = "viewers", description = "Read-only viewer links and the table view page"),
         (name = "dice", description = "Dice expressions"),
-        (name = "service", description = "Health"),
+        (name = "service", description = "Health and metrics"),
     )
 )]
 struct ApiDoc;

@@ -6,6 +6,7 @@ use crate::connections::PeerConnections;
 use crate::error::ApiError;
 use crate::extract::{BodyTimeout, MAX_BODY_BYTES};
 use crate::front_door::front_door;
+use crate::metrics::MetricsListener;
 use crate::openapi::serve_openapi;
 use crate::rate_limit::{RateLimit, RateLimiter};
 use crate::routes::{self, AppState, not_found_or_method_not_allowed};
@@ -31,12 +32,16 @@ pub enum StartupError {
          or bind to 127.0.0.1 to run open on this machine only"
     )]
     OpenModeNotLoopback { address: String },
+    #[error("cannot set up the metrics: {0}")]
+    Metrics(#[from] prometheus::Error),
 }
 
 /// A bound, not yet running server.
 pub struct Application {
     address: SocketAddr,
     server: Server,
+    /// `/metrics` on a listener of its own (`--metrics-bind`).
+    metrics: Option<MetricsListener>,
 }
 
 impl Application {
@@ -49,7 +54,16 @@ impl Application {
         let listener = TcpListener::bind(&settings.bind).map_err(bind_error)?;
         let address = listener.local_addr().map_err(bind_error)?;
         let table = web::Data::new(routes::route_table());
+        let metrics = crate::metrics::record(&settings.metrics, &store, &table)?;
         let state = web::Data::new(AppState::new(store, &settings.streams));
+        let (metrics_page, metrics_listener) =
+            crate::metrics::expose(&settings.metrics, metrics.as_ref(), &state.live).map_err(|source| {
+                StartupError::Bind {
+                    address: settings.metrics.metrics_bind.clone().unwrap_or_default(),
+                    source,
+                }
+            })?;
+        let metrics = metrics.map(web::Data::from);
         let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
         let peers = PeerConnections::new(settings.connections.max_connections_per_peer);
         // The access log is written at INFO: below that level its formatting is skipped altogether.
@@ -61,6 +75,12 @@ impl Application {
                 .app_data(state.clone())
                 .app_data(table.clone())
                 .app_data(auth.clone())
+                .app_data(metrics_page.clone())
+                .configure(|config| {
+                    if let Some(metrics) = &metrics {
+                        config.app_data(metrics.clone());
+                    }
+                })
                 .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
                 .app_data(body_timeout)
                 .app_data(
@@ -84,7 +104,7 @@ impl Application {
         if let Some(workers) = settings.workers {
             server = server.workers(workers.max(1));
         }
-        Ok(Self { address, server: server.run() })
+        Ok(Self { address, server: server.run(), metrics: metrics_listener })
     }
 
     pub fn port(&self) -> u16 {
@@ -95,15 +115,41 @@ impl Application {
         self.address
     }
 
-    /// Serves until the process is told to stop. SIGTERM stops gracefully: in-flight requests
-    /// finish (30 s at most). SIGINT (Ctrl-C) and SIGQUIT stop at once.
-    pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+    /// The address of `/metrics`'s own listener, when it has one.
+    pub fn metrics_address(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().map(|listener| listener.address)
     }
 
-    /// The running server, for tests that stop it.
+    /// Serves until the process is told to stop. SIGTERM stops gracefully: in-flight requests
+    /// finish (30 s at most). SIGINT (Ctrl-C) and SIGQUIT stop at once. The metrics listener, if
+    /// any, stops after the main one.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let (server, metrics) = self.into_servers();
+        let metrics = metrics.map(|metrics| {
+            let handle = metrics.handle();
+            tokio::spawn(metrics);
+            handle
+        });
+        let served = server.await;
+        if let Some(metrics) = metrics {
+            metrics.stop(true).await;
+        }
+        served
+    }
+
+    /// The running server, for tests that stop it. A metrics listener of its own keeps running
+    /// until the process ends (see [`Application::into_servers`]).
     pub fn into_server(self) -> Server {
-        self.server
+        let (server, metrics) = self.into_servers();
+        if let Some(metrics) = metrics {
+            tokio::spawn(metrics);
+        }
+        server
+    }
+
+    /// The running main server and the metrics listener's, if it has one.
+    pub fn into_servers(self) -> (Server, Option<Server>) {
+        (self.server, self.metrics.map(|listener| listener.server))
     }
 }
 

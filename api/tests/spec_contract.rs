@@ -182,14 +182,14 @@ fn every_operation_has_an_example() {
             Some(content) => content.get("example").is_some() || has_example(&content["schema"]),
             // A bodiless answer (204) has nothing to show.
             None => operation["responses"].as_object().into_iter().flatten().any(|(status, response)| {
-                // A stream (server-sent events) shows its wire text.
-                let streamed = response["content"]["text/event-stream"].get("example").is_some();
-                // A page (the table view) shows its HTML.
-                let page = response["content"]["text/html"].get("example").is_some();
+                // A stream (server-sent events), a text answer (metrics) or a page (the table view) shows
+                // its wire text.
+                let streamed = ["text/event-stream", "text/plain", "text/html"]
+                    .iter()
+                    .any(|kind| response["content"][*kind].get("example").is_some());
                 let content = &response["content"]["application/json"];
                 status == "204"
                     || streamed
-                    || page
                     || status.starts_with('2')
                         && (content.get("example").is_some() || has_example(&content["schema"]))
             }),

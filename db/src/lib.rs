@@ -15,7 +15,7 @@ pub use error::{DbError, MutateError};
 pub use store::{
     ApiKeyInfo, EncounterPage, EventSink, Fresh, HISTORY_DEPTH, IDEMPOTENCY_TTL_HOURS, IdempotencyKey,
     KEYS_RECHECK, KeyOwner, MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse,
-    UndoRefused, Undone, WriteTiming, hex, take_write_timing,
+    UndoRefused, Undone, WriteObserver, WriteTiming, hex, take_write_timing,
 };
 pub use store::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,

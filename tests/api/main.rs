@@ -29,6 +29,7 @@ mod idempotency;
 mod initiative;
 mod limits;
 mod lur_asko_fight;
+mod metrics;
 mod operations;
 mod persistence;
 mod rate_limits;

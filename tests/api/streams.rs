@@ -5,6 +5,8 @@ use crate::helpers::{ApiKey, Reply, TestApp, cepheus, concurrently, spawn_app, s
 use reqwest::Method;
 use serde_json::{Value, json};
 use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
 
 /// Longest wait for one frame before a test fails (a live event arrives in milliseconds).
 const FRAME_WAIT: Duration = Duration::from_secs(10);
@@ -316,4 +318,157 @@ async fn deleting_the_encounter_ends_its_streams() {
     app.delete(&format!("/v1/encounters/{encounter}")).await.expect_status(204, "delete");
 
     assert!(stream.ends().await, "the stream ends when its encounter is deleted");
+}
+
+/// A stream whose client reads nothing until told to: a raw connection with a small receive
+/// buffer, so that the server's writes back up after a few kilobytes.
+struct StalledStream(TcpStream);
+
+impl StalledStream {
+    async fn open(app: &TestApp, encounter: &str) -> Self {
+        let address: std::net::SocketAddr =
+            app.address.trim_start_matches("http://").parse().unwrap_or_else(|e| panic!("address: {e}"));
+        let socket = TcpSocket::new_v4().unwrap_or_else(|e| panic!("socket: {e}"));
+        socket.set_recv_buffer_size(4096).unwrap_or_else(|e| panic!("SO_RCVBUF: {e}"));
+        let mut stream = socket.connect(address).await.unwrap_or_else(|e| panic!("connect: {e}"));
+        let request = format!(
+            "GET /v1/encounters/{encounter}/stream HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+        );
+        stream.write_all(request.as_bytes()).await.unwrap_or_else(|e| panic!("request: {e}"));
+        Self(stream)
+    }
+
+    /// Reads everything the server sent until it closed the connection: the response head and
+    /// the body's frames (de-chunked), and whether the body ended properly (its last chunk).
+    async fn read_to_end(mut self) -> (String, Vec<Frame>, bool) {
+        let mut raw = Vec::new();
+        tokio::time::timeout(FRAME_WAIT, self.0.read_to_end(&mut raw))
+            .await
+            .unwrap_or_else(|_| panic!("the server did not close the stream within {FRAME_WAIT:?}"))
+            .unwrap_or_else(|e| panic!("reading the stream: {e}"));
+        let text = String::from_utf8_lossy(&raw).into_owned();
+        let (head, mut chunked) =
+            text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no head in {text:?}"));
+        let mut body = String::new();
+        let mut ended = false;
+        while let Some((size, rest)) = chunked.split_once("\r\n") {
+            let size =
+                usize::from_str_radix(size.trim(), 16).unwrap_or_else(|e| panic!("chunk size {size:?}: {e}"));
+            if size == 0 {
+                ended = true;
+                break;
+            }
+            body.push_str(&rest[..size]);
+            chunked = rest[size..].strip_prefix("\r\n").unwrap_or_else(|| panic!("chunk end in {rest:?}"));
+        }
+        let frames =
+            body.split_inclusive("\n\n").map(parse).filter(|frame| frame.comment.is_none()).collect();
+        (head.to_owned(), frames, ended)
+    }
+}
+
+fn read_len(read: &std::sync::Mutex<Vec<Frame>>) -> usize {
+    read.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+}
+
+/// Whether `done` holds within `limit` (checked every 20 ms).
+async fn within(limit: Duration, done: impl Fn() -> bool) -> bool {
+    let deadline = tokio::time::Instant::now() + limit;
+    while !done() {
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    true
+}
+
+/// Streams open on the server now, as its metrics say.
+async fn open_streams(app: &TestApp) -> String {
+    let metrics = app.get("/metrics").await.expect_status(200, "metrics");
+    let text = metrics.body.as_str().unwrap_or_default().to_owned();
+    let line = text.lines().find(|line| line.starts_with("skirmish_open_streams "));
+    line.unwrap_or_else(|| panic!("no open-streams gauge in {text}"))
+        .trim_start_matches("skirmish_open_streams ")
+        .to_owned()
+}
+
+/// Two Cepheus combatants with the longest names, initiative rolled: each turn's events are
+/// as large as they come.
+async fn long_named_duel(app: &TestApp) -> String {
+    let encounter = app.create_encounter_id("cepheus-engine", "Stalled").await;
+    for (letter, side) in [("A", "marines"), ("B", "raiders")] {
+        app.add_combatant(&encounter, &letter.repeat(100), side, cepheus(7)).await;
+    }
+    app.roll_initiative(&encounter, json!({"rolls": [6, 6, 1, 1]})).await;
+    encounter
+}
+
+#[tokio::test]
+async fn a_stream_whose_client_stops_reading_is_closed_and_resumes_with_every_event_once() {
+    // The server can only tell that a client stopped reading once the kernel's send buffer for
+    // the connection is full (on loopback it grows to `net.ipv4.tcp_wmem`'s maximum, 4 MB here):
+    // turns go by in bounded batches until then. Each batch is fewer events than the buffer, so
+    // a client that reads keeps up with them.
+    const MOST_ADVANCES: usize = 20_000;
+    const BATCH: usize = 12;
+    let (app, _) = spawn_app_with(&[], |settings| {
+        settings.streams.sse_buffer = 64;
+        // An idle stream hears a heartbeat well within a frame's wait.
+        settings.streams.sse_heartbeat_ms = 200;
+    })
+    .await;
+    let encounter = long_named_duel(&app).await;
+    let stalled = StalledStream::open(&app, &encounter).await;
+    let mut reading = EventStream::open(&app, &encounter, None, None).await;
+    let read = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let reader = tokio::spawn({
+        let read = read.clone();
+        async move {
+            loop {
+                let frame = reading.next_frame().await;
+                if frame.comment.is_none() {
+                    read.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(frame);
+                }
+            }
+        }
+    });
+    assert_eq!(open_streams(&app).await, "2", "both streams are open");
+    let advance = |_| {
+        app.request(Method::POST, &format!("/v1/encounters/{encounter}/advance"))
+            .json(&json!({"to": "next_turn"}))
+    };
+
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
+    let mut advances = 0;
+    while advances < MOST_ADVANCES
+        && tokio::time::Instant::now() < deadline
+        && open_streams(&app).await == "2"
+    {
+        let replies = concurrently((0..BATCH).map(advance).collect()).await;
+        assert!(replies.iter().all(|reply| reply.status == 200), "every advance applies");
+        advances += BATCH;
+    }
+    let still_open = open_streams(&app).await;
+    let (head, received, ended) = stalled.read_to_end().await;
+    let log = app.events(&encounter).await;
+    let last_received = received.last().and_then(|frame| frame.id).unwrap_or(0);
+    let mut resumed = EventStream::open(&app, &encounter, None, Some(last_received)).await;
+    let rest = resumed.events(log.len() - last_received as usize).await;
+    let read_in_full = within(Duration::from_secs(30), || read_len(&read) >= log.len()).await;
+    reader.abort();
+    let read = read.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(
+        still_open, "1",
+        "the server closed the stalled stream, not the reading one ({advances} advances)"
+    );
+    assert!(ended, "the server ended the stream properly (its last chunk)");
+    assert!((last_received as usize) < log.len(), "it fell behind: {last_received} of {}", log.len());
+    assert_eq!(received, as_frames(&log[..received.len()]), "what it got is the log's start, in order");
+    let all: Vec<Frame> = received.into_iter().chain(rest).collect();
+    assert_eq!(all, as_frames(&log), "with Last-Event-ID the rest follows: every event once, in order");
+    assert!(read_in_full, "the reading client got {} of {} events", read.len(), log.len());
+    assert_eq!(read, as_frames(&log), "the client that kept reading got every event on one stream");
 }

@@ -5,7 +5,7 @@
 use super::frames::event_frame;
 use actix_web::web::Bytes;
 use skirmish_db::{EventSink, StoredEvent};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio::sync::broadcast;
 
@@ -37,7 +37,12 @@ impl Hub {
         let sender =
             channels.entry(encounter.to_owned()).or_insert_with(|| broadcast::channel(self.capacity).0);
         let receiver = sender.subscribe();
-        Subscription { receiver: Some(receiver), hub: self.clone(), encounter: encounter.to_owned() }
+        Subscription {
+            receiver: Some(receiver),
+            held: VecDeque::new(),
+            hub: self.clone(),
+            encounter: encounter.to_owned(),
+        }
     }
 
     /// Encounters with a channel now (for tests and diagnostics).
@@ -70,6 +75,8 @@ impl EventSink for Hub {
 /// removes the channel.
 pub struct Subscription {
     receiver: Option<broadcast::Receiver<LiveEvent>>,
+    /// Events taken off the channel while the stream waited for its client (see [`Self::hold_next`]).
+    held: VecDeque<LiveEvent>,
     hub: Arc<Hub>,
     encounter: String,
 }
@@ -78,10 +85,29 @@ impl Subscription {
     /// The next live event; `Lagged` when more than the capacity went by unread, `Closed` when
     /// the encounter was deleted.
     pub async fn recv(&mut self) -> Result<LiveEvent, broadcast::error::RecvError> {
+        if let Some(held) = self.held.pop_front() {
+            return Ok(held);
+        }
         match &mut self.receiver {
             Some(receiver) => receiver.recv().await,
             None => Err(broadcast::error::RecvError::Closed),
         }
+    }
+}
+
+impl Subscription {
+    /// Waits for the next live event and holds it for a later [`Self::recv`]: what a stream
+    /// does while its client is not reading, so that falling behind is noticed then and not
+    /// only once the client reads again. `Lagged` once more than the hub's capacity is held
+    /// (or went by unread), `Closed` when the encounter was deleted.
+    pub async fn hold_next(&mut self) -> Result<(), broadcast::error::RecvError> {
+        let Some(receiver) = &mut self.receiver else { return Err(broadcast::error::RecvError::Closed) };
+        let live = receiver.recv().await?;
+        self.held.push_back(live);
+        if self.held.len() > self.hub.capacity {
+            return Err(broadcast::error::RecvError::Lagged(self.held.len() as u64));
+        }
+        Ok(())
     }
 }
 
@@ -131,6 +157,21 @@ mod tests {
         hub.committed("enc_a", &[stored(1), stored(2), stored(3)]);
 
         assert_eq!(slow.recv().await.unwrap_err(), broadcast::error::RecvError::Lagged(1));
+    }
+
+    #[tokio::test]
+    async fn events_held_while_the_client_is_slow_come_first_and_count_against_the_buffer() {
+        let hub = Arc::new(Hub::new(2));
+        let mut slow = hub.subscribe("enc_a");
+
+        hub.committed("enc_a", &[stored(1), stored(2)]);
+        let held = [slow.hold_next().await, slow.hold_next().await];
+        hub.committed("enc_a", &[stored(3)]);
+        let third = slow.hold_next().await;
+
+        assert_eq!(held, [Ok(()), Ok(())]);
+        assert_eq!(third, Err(broadcast::error::RecvError::Lagged(3)), "a third held is beyond the buffer");
+        assert_eq!(slow.recv().await.unwrap().seq, 1, "held events come first, in order");
     }
 
     #[tokio::test]

@@ -5,7 +5,9 @@
 //! a live event already sent from the log is skipped; and a live event that arrives ahead of one
 //! not yet seen (changes committed together are told in any order) sends the gap from the log
 //! first — everything before a told event is committed by then. A stream that falls further
-//! behind than the hub's buffer is closed; its client resumes with `Last-Event-ID`.
+//! behind than the hub's buffer is closed; its client resumes with `Last-Event-ID`. That holds
+//! for a client that stops reading too: while a frame waits for room, the live events that
+//! arrive meanwhile are held (and counted against the buffer), not left unread.
 
 use super::frames::{HEARTBEAT, event_frame};
 use super::hub::{LiveEvent, Subscription};
@@ -116,8 +118,23 @@ impl Pump {
         Ok(())
     }
 
-    async fn send(&self, frame: Bytes) -> Result<(), End> {
-        self.frames.send(frame).await.map_err(|_| End::ClientLeft)
+    /// Sends `frame` once the client has room for it, holding the live events that arrive
+    /// meanwhile; ends the stream if they pass the buffer.
+    async fn send(&mut self, frame: Bytes) -> Result<(), End> {
+        loop {
+            tokio::select! {
+                biased;
+                room = self.frames.reserve() => {
+                    room.map_err(|_| End::ClientLeft)?.send(frame);
+                    return Ok(());
+                }
+                held = self.subscription.hold_next() => match held {
+                    Ok(()) => {}
+                    Err(RecvError::Lagged(missed)) => return Err(End::Lagged(missed)),
+                    Err(RecvError::Closed) => return Err(End::Deleted),
+                },
+            }
+        }
     }
 
     /// The next page of the log after the last event sent.

@@ -33,6 +33,11 @@ impl RouteTable {
         Self { routes }
     }
 
+    /// Every route's path pattern (`/v1/encounters/{id}`).
+    pub fn patterns(&self) -> impl Iterator<Item = String> + '_ {
+        self.routes.iter().map(|(segments, _)| segments.join("/"))
+    }
+
     fn allowed(&self, path: &str) -> Option<String> {
         let segments: Vec<&str> = path.split('/').collect();
         self.routes

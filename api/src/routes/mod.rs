@@ -93,6 +93,7 @@ impl Register for PathsOnly {
 /// come first (but for the encounter read), then the parameterised ones in order of use.
 fn register(routes: &mut impl Register) {
     routes.add(health::healthz);
+    routes.add(crate::metrics::scrape);
     routes.add(dice::roll);
     routes.add(rulesets::list);
     routes.add(encounters::list);

@@ -8,6 +8,7 @@ mod history;
 mod hot;
 mod idempotency;
 mod keys;
+mod observed;
 mod published;
 mod reads;
 mod reverse_diff;
@@ -19,6 +20,7 @@ pub use encounters::{Mutation, StoredEncounter, StoredEvent};
 pub use history::HISTORY_DEPTH;
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
 pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
+pub use observed::WriteObserver;
 pub use published::EventSink;
 pub use reads::{EncounterPage, Fresh};
 pub use undo::{UndoRefused, Undone};
@@ -76,6 +78,12 @@ impl Store {
     /// events each appended, once durably committed. One sink per store; false if one was set.
     pub fn publish_to(&self, sink: Arc<dyn EventSink>) -> bool {
         self.published.set(sink)
+    }
+
+    /// Tells `observer` how long each write takes and how many changes each commit holds, from
+    /// now on (for metrics). One observer per store; false if one was set.
+    pub fn observe_writes(&self, observer: Arc<dyn WriteObserver>) -> bool {
+        self.writer.observed.set(observer)
     }
 
     /// Runs `work` on the writer connection, after every earlier write, in its own savepoint of

@@ -13,6 +13,7 @@
 //! for the changes queued after it in its batch (at most `MAX_BATCH - 1`) and one commit.
 
 use super::hot::HotEncounters;
+use super::observed::Observed;
 use crate::connection::open_writer;
 use crate::error::DbError;
 use diesel::SqliteConnection;
@@ -57,6 +58,8 @@ pub(crate) struct Writer {
     path: Arc<str>,
     /// Forgotten when a commit fails (see `hot.rs`).
     hot: Arc<HotEncounters>,
+    /// Told of each write's timing and each commit's size (see `observed.rs`).
+    pub(crate) observed: Observed,
 }
 
 /// The connection and the transaction open on it, if any.
@@ -106,6 +109,7 @@ impl Writer {
             waiting: AtomicUsize::new(0),
             path: path.into(),
             hot,
+            observed: Observed::default(),
         }
     }
 
@@ -130,6 +134,7 @@ impl Writer {
             self.hot.forget_all();
             self.reopen_if_broken(&mut line);
         } else if line.members >= MAX_BATCH || self.waiting.load(Ordering::SeqCst) == 0 {
+            self.observed.committed(line.members);
             if !line.commit() {
                 self.hot.forget_all();
             }
@@ -143,6 +148,7 @@ impl Writer {
             durable: worked_at.elapsed(),
         };
         LAST_WRITE.with(|last| last.set(Some(timing)));
+        self.observed.wrote(&timing);
         result
     }
 
@@ -243,6 +249,22 @@ mod tests {
         Writer::new(connection, &path, Arc::default())
     }
 
+    /// Remembers what the writer told its observer.
+    #[derive(Default)]
+    struct Recorder {
+        wrote: Mutex<Vec<WriteTiming>>,
+        commits: Mutex<Vec<usize>>,
+    }
+
+    impl super::super::WriteObserver for Recorder {
+        fn wrote(&self, timing: &WriteTiming) {
+            lock(&self.wrote).push(*timing);
+        }
+        fn committed(&self, changes: usize) {
+            lock(&self.commits).push(changes);
+        }
+    }
+
     fn insert(conn: &mut SqliteConnection, n: i32) -> Result<i32, DbError> {
         diesel::sql_query(format!("INSERT INTO t VALUES ({n})")).execute(conn)?;
         Ok(n)
@@ -264,6 +286,8 @@ mod tests {
     fn writers_queued_behind_one_share_its_commit_and_a_refused_one_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let writer = writer(&dir);
+        let recorder = Arc::new(Recorder::default());
+        assert!(writer.observed.set(recorder.clone()));
         let (holding, held) = mpsc::channel();
         let results = thread::scope(|scope| {
             let first = scope.spawn(|| {
@@ -291,6 +315,8 @@ mod tests {
         assert_eq!(results.iter().map(Result::is_ok).collect::<Vec<_>>(), [true, false, true]);
         assert_eq!(commits, 1, "three changes, one commit");
         assert_eq!(stored(&writer), [1, 3], "the refused change's row is gone, its neighbours stay");
+        assert_eq!(*lock(&recorder.commits), [3, 1], "the observer heard the shared commit, then the read's");
+        assert_eq!(lock(&recorder.wrote).len(), 4, "and each change's timing, the refused one's too");
     }
 
     #[test]

@@ -1,0 +1,45 @@
+//! What the settings make of the metrics at start: whether anything is counted, and where
+//! `/metrics` is answered.
+
+use super::{Metrics, MetricsListener, MetricsPage, serve_elsewhere};
+use crate::config::{MetricsMode, MetricsSettings};
+use crate::live::LiveStreams;
+use crate::routes::RouteTable;
+use actix_web::web;
+use skirmish_db::Store;
+use std::sync::Arc;
+
+/// Routes served outside the documented ones (see `startup.rs`).
+const UNDOCUMENTED_ROUTES: [&str; 2] = ["/docs", "/docs/{_:.*}"];
+
+/// The metrics of a new application (`None` when off), told of every write `store` makes.
+pub fn record(
+    settings: &MetricsSettings,
+    store: &Store,
+    table: &RouteTable,
+) -> Result<Option<Arc<Metrics>>, prometheus::Error> {
+    if settings.metrics == MetricsMode::Off {
+        return Ok(None);
+    }
+    let routes = table.patterns().chain(UNDOCUMENTED_ROUTES.map(str::to_owned));
+    let metrics = Arc::new(Metrics::new(routes)?);
+    if !store.observe_writes(metrics.write_observer()) {
+        log::warn!("the store already reports its writes elsewhere: write metrics stay empty");
+    }
+    Ok(Some(metrics))
+}
+
+/// Where `/metrics` is answered: the main listener's page, and the listener of its own if the
+/// settings name an address.
+pub fn expose(
+    settings: &MetricsSettings,
+    metrics: Option<&Arc<Metrics>>,
+    live: &Arc<LiveStreams>,
+) -> std::io::Result<(web::Data<MetricsPage>, Option<MetricsListener>)> {
+    let Some(metrics) = metrics else { return Ok((web::Data::new(MetricsPage::not_here()), None)) };
+    let page = MetricsPage::served(metrics.clone(), live.clone());
+    match &settings.metrics_bind {
+        None => Ok((web::Data::new(page), None)),
+        Some(address) => Ok((web::Data::new(MetricsPage::not_here()), Some(serve_elsewhere(address, page)?))),
+    }
+}
