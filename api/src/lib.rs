@@ -20,6 +20,7 @@ pub mod rendered;
 pub mod reply;
 pub mod routes;
 pub mod startup;
+pub mod webhooks;
 pub mod wire;
 
 pub use config::Settings;

@@ -32,6 +32,7 @@ use utoipa_actix_web::AppExt;
         (name = "operations", description = "Ruleset operations on a stored encounter"),
         (name = "rulesets", description = "The rule systems, and stateless operations with inline stat blocks"),
         (name = "dice", description = "Dice expressions"),
+        (name = "webhooks", description = "Signed deliveries of events to a URL (or a Discord channel), from a durable outbox"),
         (name = "service", description = "Health"),
     )
 )]

@@ -9,6 +9,7 @@ use crate::front_door::front_door;
 use crate::openapi::serve_openapi;
 use crate::rate_limit::{RateLimit, RateLimiter};
 use crate::routes::{self, AppState, not_found_or_method_not_allowed};
+use crate::webhooks::Webhooks;
 use actix_web::dev::Server;
 use actix_web::middleware::{self, Logger};
 use actix_web::{App, HttpResponse, HttpServer, web};
@@ -31,6 +32,8 @@ pub enum StartupError {
          or bind to 127.0.0.1 to run open on this machine only"
     )]
     OpenModeNotLoopback { address: String },
+    #[error("cannot start the webhook deliverer: {0}")]
+    Webhooks(String),
 }
 
 /// A bound, not yet running server.
@@ -49,7 +52,9 @@ impl Application {
         let listener = TcpListener::bind(&settings.bind).map_err(bind_error)?;
         let address = listener.local_addr().map_err(bind_error)?;
         let table = web::Data::new(routes::route_table());
-        let state = web::Data::new(AppState::new(store, &settings.streams));
+        let webhooks =
+            Webhooks::start(&store, &settings.webhooks).map_err(|e| StartupError::Webhooks(e.to_string()))?;
+        let state = web::Data::new(AppState::new(store, &settings.streams, webhooks));
         let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
         let peers = PeerConnections::new(settings.connections.max_connections_per_peer);
         // The access log is written at INFO: below that level its formatting is skipped altogether.

@@ -16,6 +16,7 @@ mod rulesets;
 mod stream;
 mod typed_route;
 mod undo;
+mod webhooks;
 
 pub use fallback::{RouteTable, not_found_or_method_not_allowed};
 pub use operations::{alias as operation_alias, alias_post, inline_alias as inline_operation_alias};
@@ -27,6 +28,7 @@ use crate::extract::IfMatch;
 use crate::live::LiveStreams;
 use crate::rendered::RenderedEncounters;
 use crate::reply::send;
+use crate::webhooks::Webhooks;
 use actix_web::dev::HttpServiceFactory;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{HttpResponse, web};
@@ -48,12 +50,14 @@ pub struct AppState {
     pub rendered: Arc<RenderedEncounters>,
     /// Open event streams and the hub that feeds them.
     pub live: Arc<LiveStreams>,
+    /// The webhook deliverer and its destination rule.
+    pub webhooks: Arc<Webhooks>,
 }
 
 impl AppState {
-    pub fn new(store: Store, streams: &StreamSettings) -> Self {
+    pub fn new(store: Store, streams: &StreamSettings, webhooks: Webhooks) -> Self {
         let live = Arc::new(LiveStreams::new(&store, streams));
-        Self { store, rendered: Arc::default(), live }
+        Self { store, rendered: Arc::default(), live, webhooks: Arc::new(webhooks) }
     }
 }
 
@@ -92,6 +96,8 @@ fn register(routes: &mut impl Register) {
     routes.add(rulesets::list);
     routes.add(encounters::list);
     routes.add(encounters::create);
+    routes.add(webhooks::list);
+    routes.add(webhooks::create);
     operations::register_inline(routes);
     routes.add(encounters::get);
     routes.add(advance::advance);
@@ -105,6 +111,9 @@ fn register(routes: &mut impl Register) {
     routes.add(effects::remove);
     routes.add(events::list);
     routes.add(stream::stream);
+    routes.add(webhooks::get);
+    routes.add(webhooks::delete);
+    routes.add(webhooks::deliveries);
     operations::register_stored(routes);
 }
 

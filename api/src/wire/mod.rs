@@ -11,6 +11,7 @@ pub mod lenient;
 mod operation;
 mod ruleset;
 mod undo;
+mod webhook;
 
 pub use combatant::*;
 pub use dice::*;
@@ -21,6 +22,7 @@ pub use initiative::*;
 pub use operation::*;
 pub use ruleset::*;
 pub use undo::*;
+pub use webhook::*;
 
 /// Most ids a list in a request may hold.
 pub const MAX_LIST_LEN: usize = 200;
