@@ -39,3 +39,5 @@ mod spycraft2_fight;
 mod streams;
 mod tenants;
 mod undo;
+mod webhook_receiver;
+mod webhooks;
