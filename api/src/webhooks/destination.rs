@@ -181,4 +181,14 @@ mod tests {
         assert!(matches!(check_url("http://[::1]/", false).await, Err(Refused::NotPublic { .. })));
         assert!(check_url("https://93.184.215.14/hook", false).await.is_ok());
     }
+
+    #[tokio::test]
+    async fn a_name_resolving_to_loopback_is_refused_at_creation_and_by_the_send_time_resolver() {
+        let created = check_url("http://localhost:9/hook", false).await;
+        let resolved = PublicOnly.resolve("localhost".parse().unwrap()).await;
+
+        assert!(matches!(created, Err(Refused::NotPublic { .. })), "{created:?}");
+        assert!(resolved.is_err(), "no public address for localhost: nothing to connect to");
+        assert!(check_url("http://localhost:9/hook", true).await.is_ok(), "allowed when self-hosting");
+    }
 }

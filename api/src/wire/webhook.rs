@@ -53,6 +53,8 @@ pub struct CreateWebhookRequest {
 
 /// A subscription (its secret is shown only when it is created).
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"id": "wh_3f9a0c1d2e3f4a5b", "url": "https://discord.com/api/webhooks/123/abc", "kinds": ["turn_started"],
+    "encounter_id": "enc_9c1f00aa11bb22cc", "format": "discord", "created_at": "2026-11-25T10:00:00.000Z"}))]
 pub struct WebhookResponse {
     /// `wh_…`
     pub id: String,
@@ -84,6 +86,8 @@ pub struct CreatedWebhookResponse {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"webhooks": [{"id": "wh_3f9a0c1d2e3f4a5b", "url": "https://example.com/hooks/skirmish", "kinds": [],
+    "encounter_id": null, "format": "standard", "created_at": "2026-11-25T10:00:00.000Z"}]}))]
 pub struct WebhookListResponse {
     pub webhooks: Vec<WebhookResponse>,
 }
@@ -151,6 +155,12 @@ impl From<Attempt> for AttemptResponse {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"deliveries": [{"id": "msg_5e0b7d1c2a3f4e5d6c7b8a9f0e1d2c3b", "encounter_id": "enc_9c1f00aa11bb22cc",
+    "seq": 9, "kind": "turn_started", "status": "pending", "next_attempt_at": "2026-11-25T10:00:35.120Z",
+    "created_at": "2026-11-25T10:00:00.000Z",
+    "attempts": [{"at": "2026-11-25T10:00:00.004Z", "status_code": 500, "error": null},
+                 {"at": "2026-11-25T10:00:05.210Z", "status_code": null, "error": "error sending request: operation timed out"}]}],
+    "next_after": 1}))]
 pub struct DeliveryListResponse {
     pub deliveries: Vec<DeliveryResponse>,
     /// Pass as `after` to continue from here.

@@ -208,6 +208,18 @@ impl Store {
             AfterAttempt::Failed => (FAILED, None, 1),
         };
         self.write(|conn| {
+            let updated = diesel::update(d::table.filter(d::id.eq(&delivery.id)))
+                .set((
+                    d::status.eq(status),
+                    d::attempts.eq(number),
+                    d::failures.eq(d::failures + failed),
+                    d::next_attempt_ms.eq(next),
+                ))
+                .execute(conn)?;
+            if updated == 0 {
+                // Its subscription was deleted while it was being sent: nothing left to record.
+                return Ok(());
+            }
             diesel::insert_into(webhook_attempts::table)
                 .values((
                     webhook_attempts::delivery_id.eq(&delivery.id),
@@ -215,14 +227,6 @@ impl Store {
                     webhook_attempts::at_ms.eq(attempt.at_ms),
                     webhook_attempts::status_code.eq(attempt.status_code),
                     webhook_attempts::error.eq(&attempt.error),
-                ))
-                .execute(conn)?;
-            diesel::update(d::table.filter(d::id.eq(&delivery.id)))
-                .set((
-                    d::status.eq(status),
-                    d::attempts.eq(number),
-                    d::failures.eq(d::failures + failed),
-                    d::next_attempt_ms.eq(next),
                 ))
                 .execute(conn)?;
             if let Some(until) = hold_until_ms {
