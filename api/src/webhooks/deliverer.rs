@@ -20,6 +20,9 @@ use tokio::sync::Notify;
 /// Longest the deliverer sleeps without looking for due deliveries.
 pub const POLL: Duration = Duration::from_secs(1);
 
+/// Shortest time between two looks at the outbox.
+const MIN_GAP: Duration = Duration::from_millis(20);
+
 /// Due deliveries picked at once.
 const BATCH: i64 = 64;
 
@@ -112,9 +115,12 @@ impl Deliverer {
                 log::error!("webhook deliverer: cannot read the outbox: {error}");
                 POLL
             });
+            // Commits may wake the loop thousands of times a second: look at the outbox at most
+            // every MIN_GAP, so a busy server pays for one outbox query per gap, not per commit.
+            tokio::time::sleep(MIN_GAP).await;
             tokio::select! {
                 () = self.wake.notified() => {}
-                () = tokio::time::sleep(wait) => {}
+                () = tokio::time::sleep(wait.saturating_sub(MIN_GAP)) => {}
             }
         }
     }
@@ -125,15 +131,20 @@ impl Deliverer {
         let store = self.store.clone();
         let now = now_ms();
         let (skipped, hold_ends) = self.skipped(now);
-        let (due, next) =
-            blocking(move || Ok((store.due_deliveries(now, BATCH, &skipped)?, store.next_due_ms()?))).await?;
-        for (webhook, group) in by_webhook(due) {
-            if self.busy().insert(webhook.clone()) {
-                tokio::spawn(self.clone().send_group(webhook, group));
+        let due = blocking(move || store.due_deliveries(now, BATCH, &skipped)).await?;
+        if !due.is_empty() {
+            for (webhook, group) in by_webhook(due) {
+                if self.busy().insert(webhook.clone()) {
+                    tokio::spawn(self.clone().send_group(webhook, group));
+                }
             }
+            // Each group wakes the loop when it ends.
+            return Ok(POLL);
         }
-        // Wake for the next due delivery or the end of a hold, whichever comes first (a due row
-        // of a busy subscription wakes us when its group ends).
+        // Nothing due now: sleep until the next due delivery or the end of a hold, whichever
+        // comes first (and at most POLL).
+        let store = self.store.clone();
+        let next = blocking(move || store.next_due_ms()).await?;
         let future = |at: Option<i64>| {
             at.filter(|at| *at > now).map(|at| Duration::from_millis((at - now).unsigned_abs()))
         };

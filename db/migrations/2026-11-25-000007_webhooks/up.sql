@@ -36,7 +36,10 @@ CREATE TABLE webhook_deliveries (
     next_attempt_ms BIGINT,
     created_at TEXT NOT NULL
 );
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_ms) WHERE status = 'pending';
+-- Pending rows in order of writing, with what picking due ones filters on, so picking a page
+-- reads this index only and stops at the page. (Not a partial index: the store binds `status` as
+-- a parameter, which a partial index's WHERE cannot be matched against.)
+CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (status, n, next_attempt_ms, webhook_id);
 CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, n);
 
 CREATE TABLE webhook_attempts (
