@@ -133,8 +133,8 @@ diesel::table! {
 }
 
 diesel::table! {
-    webhook_attempts (delivery_id, attempt) {
-        delivery_id -> Text,
+    webhook_attempts (delivery_n, attempt) {
+        delivery_n -> BigInt,
         attempt -> Integer,
         at_ms -> BigInt,
         status_code -> Nullable<Integer>,

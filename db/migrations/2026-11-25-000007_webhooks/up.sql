@@ -18,8 +18,9 @@ CREATE INDEX webhooks_by_tenant ON webhooks (tenant, created_at);
 CREATE TABLE webhook_deliveries (
     -- Order of writing: the page cursor of `GET /v1/webhooks/{id}/deliveries`.
     n INTEGER PRIMARY KEY,
-    -- `msg_…`, the `webhook-id` of every attempt.
-    id TEXT NOT NULL UNIQUE,
+    -- `msg_…`, the `webhook-id` of every attempt (derived from subscription, encounter and seq,
+    -- so unique without an index of its own: rows are found by `n`).
+    id TEXT NOT NULL,
     webhook_id TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
     encounter_id TEXT NOT NULL,
     seq BIGINT NOT NULL,
@@ -43,10 +44,10 @@ CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (status, n, next_a
 CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, n);
 
 CREATE TABLE webhook_attempts (
-    delivery_id TEXT NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+    delivery_n INTEGER NOT NULL REFERENCES webhook_deliveries (n) ON DELETE CASCADE,
     attempt INTEGER NOT NULL,
     at_ms BIGINT NOT NULL,
     status_code INTEGER,
     error TEXT,
-    PRIMARY KEY (delivery_id, attempt)
+    PRIMARY KEY (delivery_n, attempt)
 );

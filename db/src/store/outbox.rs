@@ -19,6 +19,8 @@ pub const FAILED: &str = "failed";
 /// A pending delivery that is due, with what sending it needs.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable)]
 pub struct DueDelivery {
+    /// Its row (the order it was written in).
+    pub n: i64,
     pub id: String,
     pub webhook_id: String,
     pub url: String,
@@ -166,6 +168,7 @@ impl Store {
             .order(d::n)
             .limit(limit)
             .select((
+                d::n,
                 d::id,
                 d::webhook_id,
                 webhooks::url,
@@ -208,7 +211,7 @@ impl Store {
             AfterAttempt::Failed => (FAILED, None, 1),
         };
         self.write(|conn| {
-            let updated = diesel::update(d::table.filter(d::id.eq(&delivery.id)))
+            let updated = diesel::update(d::table.find(delivery.n))
                 .set((
                     d::status.eq(status),
                     d::attempts.eq(number),
@@ -222,7 +225,7 @@ impl Store {
             }
             diesel::insert_into(webhook_attempts::table)
                 .values((
-                    webhook_attempts::delivery_id.eq(&delivery.id),
+                    webhook_attempts::delivery_n.eq(delivery.n),
                     webhook_attempts::attempt.eq(number),
                     webhook_attempts::at_ms.eq(attempt.at_ms),
                     webhook_attempts::status_code.eq(attempt.status_code),
@@ -279,12 +282,12 @@ impl Store {
                 d::created_at,
             ))
             .load(&mut *conn)?;
-        let ids: Vec<&str> = rows.iter().map(|row| row.id.as_str()).collect();
-        let attempts: Vec<(String, i64, Option<i32>, Option<String>)> = webhook_attempts::table
-            .filter(webhook_attempts::delivery_id.eq_any(&ids))
-            .order((webhook_attempts::delivery_id, webhook_attempts::attempt))
+        let ns: Vec<i64> = rows.iter().map(|row| row.n).collect();
+        let attempts: Vec<(i64, i64, Option<i32>, Option<String>)> = webhook_attempts::table
+            .filter(webhook_attempts::delivery_n.eq_any(&ns))
+            .order((webhook_attempts::delivery_n, webhook_attempts::attempt))
             .select((
-                webhook_attempts::delivery_id,
+                webhook_attempts::delivery_n,
                 webhook_attempts::at_ms,
                 webhook_attempts::status_code,
                 webhook_attempts::error,
@@ -294,10 +297,10 @@ impl Store {
     }
 }
 
-fn with_attempts(row: DeliveryRow, attempts: &[(String, i64, Option<i32>, Option<String>)]) -> DeliveryInfo {
+fn with_attempts(row: DeliveryRow, attempts: &[(i64, i64, Option<i32>, Option<String>)]) -> DeliveryInfo {
     let attempts = attempts
         .iter()
-        .filter(|(id, ..)| *id == row.id)
+        .filter(|(n, ..)| *n == row.n)
         .map(|(_, at_ms, status_code, error)| Attempt {
             at_ms: *at_ms,
             status_code: *status_code,
