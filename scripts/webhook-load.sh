@@ -3,7 +3,9 @@
 # release build, 1 worker, rate limit off) with no subscription, with one subscription wanting
 # every event of the encounter (its outbox rows written in each change's transaction, and the
 # deliverer posting them to a local receiver answering 204), with one subscription to another
-# encounter only (matched and skipped in memory), and with none again. Then how many deliveries
+# encounter only (matched and skipped in memory), with one subscription wanting every event
+# whose receiver accepts connections but never answers (the outbox rows are written, but the
+# deliverer waits on its first request: the cost of the outbox alone), and with none again. Then how many deliveries
 # the receiver got and how many were still pending. Needs wrk, curl, python3. Bounded in time.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,10 +27,14 @@ ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Hook).serve_forever()
 PY
 timeout 300 python3 "$work/receiver.py" "$rport" >"$work/received" 2>/dev/null &
 receiver=$!
+bport=$((port + 2))
+timeout 300 python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1024); time.sleep(300)' "$bport" &
+blackhole=$!
 (cd "$work" && exec timeout 300 env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 SKIRMISH_RATE_LIMIT_PER_MINUTE=0 \
   SKIRMISH_WEBHOOKS_ALLOW_PRIVATE=true RUST_LOG=warn "$bin" >"$work/server.log" 2>&1) &
 server=$!
-trap 'kill $server $receiver 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $server $receiver $blackhole 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 50); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.1; done
 J='Content-Type: application/json'
 new_encounter() {
@@ -50,5 +56,8 @@ echo "  deliveries received: $(wc -l <"$work/received") 2 s after the run, of $(
 curl -sf -X DELETE "$base/v1/webhooks/$hook" >/dev/null
 hook=$(curl -sf -X POST "$base/v1/webhooks" -H "$J" -d "{\"url\":\"http://127.0.0.1:$rport/hook\",\"encounter_id\":\"$other\"}" | hook_id)
 echo "1 subscription, other encounter: $(run)"
+curl -sf -X DELETE "$base/v1/webhooks/$hook" >/dev/null
+hook=$(curl -sf -X POST "$base/v1/webhooks" -H "$J" -d "{\"url\":\"http://127.0.0.1:$bport/hook\",\"encounter_id\":\"$enc\"}" | hook_id)
+echo "1 subscription, never answered:  $(run)"
 curl -sf -X DELETE "$base/v1/webhooks/$hook" >/dev/null
 echo "no subscription again:           $(run)"

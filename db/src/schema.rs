@@ -123,7 +123,7 @@ diesel::table! {
         seq -> BigInt,
         kind -> Text,
         event_at -> Text,
-        data -> Text,
+        summary -> Text,
         status -> Text,
         failures -> Integer,
         attempts -> Integer,
@@ -143,4 +143,4 @@ diesel::table! {
 }
 
 diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
-diesel::allow_tables_to_appear_in_same_query!(webhooks, webhook_deliveries, webhook_attempts);
+diesel::allow_tables_to_appear_in_same_query!(events, webhooks, webhook_deliveries, webhook_attempts);

@@ -14,12 +14,18 @@ pub struct Announced {
 }
 
 impl Announced {
-    /// The delivery's event, its summary taken out of the logged data (as the events list does).
+    /// The delivery's event: its data as the log holds it (without the summary, as the events
+    /// list shows it; `null` if the encounter was deleted before the delivery was sent).
     pub fn from_delivery(delivery: &DueDelivery) -> Self {
-        let mut data: Value = serde_json::from_str(&delivery.data).unwrap_or(Value::Null);
-        let summary = match data.as_object_mut().and_then(|fields| fields.remove("summary")) {
-            Some(Value::String(summary)) => summary,
-            _ => delivery.kind.replace('_', " "),
+        let mut data: Value =
+            delivery.data.as_deref().and_then(|text| serde_json::from_str(text).ok()).unwrap_or(Value::Null);
+        if let Some(fields) = data.as_object_mut() {
+            fields.remove("summary");
+        }
+        let summary = if delivery.summary.is_empty() {
+            delivery.kind.replace('_', " ")
+        } else {
+            delivery.summary.clone()
         };
         Self {
             kind: delivery.kind.clone(),

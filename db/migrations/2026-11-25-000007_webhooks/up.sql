@@ -26,8 +26,9 @@ CREATE TABLE webhook_deliveries (
     seq BIGINT NOT NULL,
     kind TEXT NOT NULL,
     event_at TEXT NOT NULL,
-    -- The event's data (with its summary) as the log holds it.
-    data TEXT NOT NULL,
+    -- The event's one-line summary; its data is read from the log when it is sent (so a change
+    -- writes a short row per delivery, not a second copy of the event).
+    summary TEXT NOT NULL,
     -- pending | delivered | failed
     status TEXT NOT NULL,
     -- Failed attempts counted towards giving up (a rate-limit answer is not one).

@@ -7,7 +7,7 @@ use super::encounters::StoredEvent;
 use super::keys::hex;
 use super::webhooks::Webhook;
 use crate::error::DbError;
-use crate::schema::{webhook_attempts, webhook_deliveries, webhooks};
+use crate::schema::{events, webhook_attempts, webhook_deliveries, webhooks};
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
 
@@ -30,8 +30,9 @@ pub struct DueDelivery {
     pub seq: i64,
     pub kind: String,
     pub event_at: String,
-    /// The event's data as the log holds it (with its `summary`), JSON text.
-    pub data: String,
+    pub summary: String,
+    /// The event's data as the log holds it (JSON text); `None` once its encounter was deleted.
+    pub data: Option<String>,
     /// Attempts made so far.
     pub attempts: i32,
     /// Failed attempts so far (rate-limit answers excluded).
@@ -115,7 +116,11 @@ pub(crate) fn enqueue(
                 webhook_deliveries::seq.eq(event.seq),
                 webhook_deliveries::kind.eq(&event.kind),
                 webhook_deliveries::event_at.eq(&event.created_at),
-                webhook_deliveries::data.eq(event.data.to_string()),
+                webhook_deliveries::summary.eq(event
+                    .data
+                    .get("summary")
+                    .and_then(|s| s.as_str())
+                    .unwrap_or_default()),
                 webhook_deliveries::status.eq(PENDING),
                 webhook_deliveries::next_attempt_ms.eq(Some(now_ms)),
                 webhook_deliveries::created_at.eq(&event.created_at),
@@ -163,6 +168,7 @@ impl Store {
         use webhook_deliveries as d;
         Ok(d::table
             .inner_join(webhooks::table)
+            .left_join(events::table.on(events::encounter_id.eq(d::encounter_id).and(events::seq.eq(d::seq))))
             .filter(d::status.eq(PENDING).and(d::next_attempt_ms.le(now_ms)))
             .filter(d::webhook_id.ne_all(busy))
             .order(d::n)
@@ -178,7 +184,8 @@ impl Store {
                 d::seq,
                 d::kind,
                 d::event_at,
-                d::data,
+                d::summary,
+                events::data.nullable(),
                 d::attempts,
                 d::failures,
             ))
