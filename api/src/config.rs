@@ -24,6 +24,8 @@ pub struct Settings {
     pub streams: StreamSettings,
     #[command(flatten)]
     pub metrics: MetricsSettings,
+    #[command(flatten)]
+    pub webhooks: WebhookSettings,
 }
 
 impl Settings {
@@ -38,6 +40,7 @@ impl Settings {
             api_key: ApiKeySettings::default(),
             streams: StreamSettings::default(),
             metrics: MetricsSettings::default(),
+            webhooks: WebhookSettings::default(),
         }
     }
 }
@@ -125,4 +128,37 @@ pub enum MetricsMode {
     #[default]
     On,
     Off,
+}
+
+/// Webhook deliveries (`/v1/webhooks`): which destinations may be reached, how long a request
+/// may take, how retries are spaced.
+#[derive(Debug, Clone, Args)]
+pub struct WebhookSettings {
+    /// Deliver to loopback, private, link-local and unique-local addresses too (self-hosting on
+    /// one machine or a LAN). Off by default: such destinations are refused at creation and at
+    /// every send.
+    #[arg(long, global = true, env = "SKIRMISH_WEBHOOKS_ALLOW_PRIVATE", default_value_t = false, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    pub webhooks_allow_private: bool,
+    /// Milliseconds of the first retry delay; later ones are multiples of it (5 s, 30 s, 2 min,
+    /// 10 min, 1 h, 2 h, then every 4 h at the default 5000).
+    #[arg(long, global = true, env = "SKIRMISH_WEBHOOKS_RETRY_BASE_MS", default_value_t = 5_000)]
+    pub webhooks_retry_base_ms: u64,
+    /// Failed attempts after which a delivery is marked failed (12: about 23 h at the default
+    /// base). Rate-limit answers (429) do not count.
+    #[arg(long, global = true, env = "SKIRMISH_WEBHOOKS_MAX_ATTEMPTS", default_value_t = 12)]
+    pub webhooks_max_attempts: u32,
+    /// Milliseconds one delivery request may take in all (connecting included).
+    #[arg(long, global = true, env = "SKIRMISH_WEBHOOKS_TIMEOUT_MS", default_value_t = 10_000)]
+    pub webhooks_timeout_ms: u64,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        Self {
+            webhooks_allow_private: false,
+            webhooks_retry_base_ms: 5_000,
+            webhooks_max_attempts: 12,
+            webhooks_timeout_ms: 10_000,
+        }
+    }
 }

@@ -22,6 +22,7 @@ pub mod reply;
 pub mod routes;
 pub mod startup;
 pub mod viewers;
+pub mod webhooks;
 pub mod wire;
 
 pub use config::Settings;

@@ -33,6 +33,7 @@ use utoipa_actix_web::AppExt;
         (name = "rulesets", description = "The rule systems, and stateless operations with inline stat blocks"),
         (name = "viewers", description = "Read-only viewer links and the table view page"),
         (name = "dice", description = "Dice expressions"),
+        (name = "webhooks", description = "Signed deliveries of events to a URL (or a Discord channel), from a durable outbox"),
         (name = "service", description = "Health and metrics"),
     )
 )]

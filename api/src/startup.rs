@@ -10,6 +10,7 @@ use crate::metrics::MetricsListener;
 use crate::openapi::serve_openapi;
 use crate::rate_limit::{RateLimit, RateLimiter};
 use crate::routes::{self, AppState, not_found_or_method_not_allowed};
+use crate::webhooks::Webhooks;
 use actix_web::dev::Server;
 use actix_web::middleware::{self, Logger};
 use actix_web::{App, HttpResponse, HttpServer, web};
@@ -34,6 +35,8 @@ pub enum StartupError {
     OpenModeNotLoopback { address: String },
     #[error("cannot set up the metrics: {0}")]
     Metrics(#[from] prometheus::Error),
+    #[error("cannot start the webhook deliverer: {0}")]
+    Webhooks(String),
 }
 
 /// A bound, not yet running server.
@@ -55,7 +58,9 @@ impl Application {
         let address = listener.local_addr().map_err(bind_error)?;
         let table = web::Data::new(routes::route_table());
         let metrics = crate::metrics::record(&settings.metrics, &store, &table)?;
-        let state = web::Data::new(AppState::new(store, &settings.streams));
+        let webhooks = Webhooks::start(&store, &settings.webhooks, metrics.clone())
+            .map_err(|e| StartupError::Webhooks(e.to_string()))?;
+        let state = web::Data::new(AppState::new(store, &settings.streams, webhooks));
         let (metrics_page, metrics_listener) =
             crate::metrics::expose(&settings.metrics, metrics.as_ref(), &state.live).map_err(|source| {
                 StartupError::Bind {

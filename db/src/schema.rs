@@ -115,3 +115,47 @@ diesel::table! {
         revoked_at -> Nullable<Text>,
     }
 }
+
+diesel::table! {
+    webhooks (id) {
+        id -> Text,
+        tenant -> Text,
+        url -> Text,
+        kinds -> Text,
+        encounter_id -> Nullable<Text>,
+        format -> Text,
+        secret -> Text,
+        created_at -> Text,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (n) {
+        n -> BigInt,
+        id -> Text,
+        webhook_id -> Text,
+        encounter_id -> Text,
+        seq -> BigInt,
+        kind -> Text,
+        event_at -> Text,
+        summary -> Text,
+        status -> Text,
+        failures -> Integer,
+        attempts -> Integer,
+        next_attempt_ms -> Nullable<BigInt>,
+        created_at -> Text,
+    }
+}
+
+diesel::table! {
+    webhook_attempts (delivery_n, attempt) {
+        delivery_n -> BigInt,
+        attempt -> Integer,
+        at_ms -> BigInt,
+        status_code -> Nullable<Integer>,
+        error -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
+diesel::allow_tables_to_appear_in_same_query!(events, webhooks, webhook_deliveries, webhook_attempts);

@@ -41,3 +41,5 @@ mod streams;
 mod tenants;
 mod undo;
 mod viewers;
+mod webhook_receiver;
+mod webhooks;

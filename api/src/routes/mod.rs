@@ -18,6 +18,7 @@ mod typed_route;
 mod undo;
 mod view;
 mod viewers;
+mod webhooks;
 
 pub use fallback::{RouteTable, not_found_or_method_not_allowed};
 pub use operations::{alias as operation_alias, alias_post, inline_alias as inline_operation_alias};
@@ -30,6 +31,7 @@ use crate::live::LiveStreams;
 use crate::rendered::RenderedEncounters;
 use crate::reply::send;
 use crate::viewers::{ViewerGrants, page};
+use crate::webhooks::Webhooks;
 use actix_web::dev::HttpServiceFactory;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::{HttpResponse, web};
@@ -53,12 +55,14 @@ pub struct AppState {
     pub live: Arc<LiveStreams>,
     /// The active viewer links, in memory.
     pub viewers: Arc<ViewerGrants>,
+    /// The webhook deliverer and its destination rule.
+    pub webhooks: Arc<Webhooks>,
 }
 
 impl AppState {
-    pub fn new(store: Store, streams: &StreamSettings) -> Self {
+    pub fn new(store: Store, streams: &StreamSettings, webhooks: Webhooks) -> Self {
         let live = Arc::new(LiveStreams::new(&store, streams));
-        Self { store, rendered: Arc::default(), live, viewers: Arc::default() }
+        Self { store, rendered: Arc::default(), live, viewers: Arc::default(), webhooks: Arc::new(webhooks) }
     }
 }
 
@@ -98,6 +102,8 @@ fn register(routes: &mut impl Register) {
     routes.add(rulesets::list);
     routes.add(encounters::list);
     routes.add(encounters::create);
+    routes.add(webhooks::list);
+    routes.add(webhooks::create);
     // The most read route before the stateless operations' fixed paths: its regex fails fast on
     // them (a literal prefix), while a GET would otherwise compare every one of those paths.
     routes.add(encounters::get);
@@ -116,6 +122,9 @@ fn register(routes: &mut impl Register) {
     routes.add(viewers::create);
     routes.add(viewers::list);
     routes.add(viewers::revoke);
+    routes.add(webhooks::get);
+    routes.add(webhooks::delete);
+    routes.add(webhooks::deliveries);
     operations::register_stored(routes);
     routes.add(view::view_page);
     routes.add(view::view_encounter);

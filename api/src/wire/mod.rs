@@ -12,6 +12,7 @@ mod operation;
 mod ruleset;
 mod undo;
 mod viewer;
+mod webhook;
 
 pub use combatant::*;
 pub use dice::*;
@@ -23,6 +24,7 @@ pub use operation::*;
 pub use ruleset::*;
 pub use undo::*;
 pub use viewer::*;
+pub use webhook::*;
 
 /// Most ids a list in a request may hold.
 pub const MAX_LIST_LEN: usize = 200;

@@ -50,7 +50,7 @@ impl Store {
         key: Option<&IdempotencyKey>,
         render: impl FnOnce(Mutation<()>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
-        let mut told = Vec::new();
+        let (mut told, mut enqueued) = (Vec::new(), false);
         let result = self.write(|conn| {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
                 return Ok(reply);
@@ -62,6 +62,7 @@ impl Store {
             diesel::insert_into(encounters::table).values(row).execute(conn)?;
             insert_all(conn, encounter)?;
             let events = append_events(conn, &encounter.id, 0, &now, new_events)?;
+            enqueued = self.enqueue_deliveries(conn, tenant, encounter.id.as_str(), &events)?;
             told = self.worth_telling(&encounter.id, &events);
             let stored =
                 StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
@@ -70,6 +71,7 @@ impl Store {
             finish(conn, tenant, key, &encounter.id, response)
         });
         self.tell_if_committed(&encounter.id, &result, &told);
+        self.wake_if_enqueued(enqueued, &result);
         result
     }
 
@@ -108,7 +110,7 @@ impl Store {
         command: impl FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>,
         render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
-        let mut told = Vec::new();
+        let (mut told, mut enqueued) = (Vec::new(), false);
         let result = self.write(|conn| {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
                 return Ok(reply);
@@ -130,6 +132,7 @@ impl Store {
             let written = save_changes(conn, Some(&loaded.encounter), &encounter)?;
             remember_change(conn, &loaded.encounter, &encounter, &written)?;
             let events = append_events(conn, id, last_seq, &now, &new_events)?;
+            enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
             told = self.worth_telling(id, &events);
             let stored = StoredEncounter { encounter, created_at: loaded.created_at, updated_at: now };
             let kept = stored.clone();
@@ -140,6 +143,7 @@ impl Store {
             Ok(reply)
         });
         self.tell_if_committed(id, &result, &told);
+        self.wake_if_enqueued(enqueued, &result);
         result
     }
 

@@ -9,11 +9,13 @@ mod hot;
 mod idempotency;
 mod keys;
 mod observed;
+mod outbox;
 mod published;
 mod reads;
 mod reverse_diff;
 mod undo;
 mod viewers;
+mod webhooks;
 mod writer;
 
 pub use encounters::{Mutation, StoredEncounter, StoredEvent};
@@ -21,12 +23,16 @@ pub use history::HISTORY_DEPTH;
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
 pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
 pub use observed::WriteObserver;
+pub use outbox::{
+    AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, MAX_DELIVERIES_PAGE, PENDING, now_ms,
+};
 pub use published::EventSink;
 pub use reads::{EncounterPage, Fresh};
 pub use undo::{UndoRefused, Undone};
 pub use viewers::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,
 };
+pub use webhooks::{MAX_WEBHOOKS_PER_TENANT, NewWebhook, Webhook};
 pub use writer::{MAX_BATCH, WriteTiming, take_write_timing};
 
 use crate::connection::{ReaderPool, database_path, open_readers, open_writer};
@@ -37,6 +43,7 @@ use hot::HotEncounters;
 use keys::KeysKnown;
 use published::Published;
 use std::sync::Arc;
+use webhooks::Subscriptions;
 use writer::Writer;
 
 const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
@@ -56,6 +63,8 @@ pub struct Store {
     hot: Arc<HotEncounters>,
     /// Told of every committed change (see `published.rs`).
     published: Published,
+    /// Webhook subscriptions by tenant (see `webhooks.rs`).
+    subscriptions: Arc<Subscriptions>,
 }
 
 impl Store {
@@ -65,13 +74,16 @@ impl Store {
         let mut writer = open_writer(path)?;
         writer.run_pending_migrations(MIGRATIONS).map_err(|e| DbError::Migration(e.to_string()))?;
         let hot = Arc::new(HotEncounters::default());
-        Ok(Self {
+        let store = Self {
             writer: Arc::new(Writer::new(writer, path, hot.clone())),
             readers: open_readers(path)?,
             keys: KeysKnown::for_path(path),
             hot,
             published: Published::default(),
-        })
+            subscriptions: Arc::default(),
+        };
+        store.load_subscriptions()?;
+        Ok(store)
     }
 
     /// Tells `sink` of every change committed from now on (by this store and its clones): the
