@@ -14,7 +14,7 @@ use reqwest::header::{CONTENT_TYPE, RETRY_AFTER};
 use reqwest::{Client, StatusCode, Url};
 use skirmish_db::{AfterAttempt, Attempt, DbError, DueDelivery, Store, now_ms};
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 use std::time::Duration;
 use tokio::sync::Notify;
 
@@ -53,7 +53,10 @@ impl Outcome {
 
 pub(crate) struct Deliverer {
     store: Store,
-    client: Client,
+    /// Built on the first delivery: its TLS roots take a few MB that a server without
+    /// subscriptions never needs.
+    client: OnceLock<Client>,
+    timeout: Duration,
     allow_private: bool,
     retry_base: Duration,
     max_failures: i32,
@@ -73,21 +76,11 @@ impl Deliverer {
         settings: &WebhookSettings,
         metrics: Option<Arc<Metrics>>,
     ) -> Result<Self, reqwest::Error> {
-        // One process-wide TLS provider; a second install (a second app in tests) is a no-op.
-        let _ = rustls::crypto::ring::default_provider().install_default();
         let timeout = Duration::from_millis(settings.webhooks_timeout_ms.max(1));
-        let mut client = Client::builder()
-            .no_proxy()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(timeout.min(Duration::from_secs(5)))
-            .timeout(timeout)
-            .user_agent(concat!("Skirmish-Webhooks/", env!("CARGO_PKG_VERSION")));
-        if !settings.webhooks_allow_private {
-            client = client.dns_resolver(Arc::new(PublicOnly));
-        }
         Ok(Self {
             store,
-            client: client.build()?,
+            client: OnceLock::new(),
+            timeout,
             allow_private: settings.webhooks_allow_private,
             retry_base: Duration::from_millis(settings.webhooks_retry_base_ms.max(1)),
             max_failures: i32::try_from(settings.webhooks_max_attempts.max(1)).unwrap_or(i32::MAX),
@@ -194,8 +187,11 @@ impl Deliverer {
             Ok(signed) => signed,
             Err(error) => return failed(error.to_string()),
         };
-        let request = self
-            .client
+        let client = match self.client() {
+            Ok(client) => client,
+            Err(error) => return failed(error_chain(&error)),
+        };
+        let request = client
             .post(url)
             .header(CONTENT_TYPE, "application/json")
             .header("webhook-id", &delivery.id)
@@ -206,6 +202,27 @@ impl Deliverer {
             Err(error) => failed(error_chain(&error)),
             Ok(response) => self.judge(response).await,
         }
+    }
+
+    /// The HTTP client, built on first use: no proxy, no redirects, timeouts, and (unless private
+    /// destinations are allowed) a resolver that keeps only public addresses.
+    fn client(&self) -> Result<&Client, reqwest::Error> {
+        if let Some(client) = self.client.get() {
+            return Ok(client);
+        }
+        // One process-wide TLS provider; a second install (a second app in tests) is a no-op.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let mut builder = Client::builder()
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(self.timeout.min(Duration::from_secs(5)))
+            .timeout(self.timeout)
+            .user_agent(concat!("Skirmish-Webhooks/", env!("CARGO_PKG_VERSION")));
+        if !self.allow_private {
+            builder = builder.dns_resolver(Arc::new(PublicOnly));
+        }
+        let built = builder.build()?;
+        Ok(self.client.get_or_init(|| built))
     }
 
     /// The URL to post to, or why not (an IP literal is checked here: no resolver sees it).
