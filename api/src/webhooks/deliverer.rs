@@ -76,6 +76,9 @@ impl Deliverer {
         settings: &WebhookSettings,
         metrics: Option<Arc<Metrics>>,
     ) -> Result<Self, reqwest::Error> {
+        // One process-wide TLS provider (cheap: the client and its roots come later); a second
+        // install (a second app in tests) is a no-op.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let timeout = Duration::from_millis(settings.webhooks_timeout_ms.max(1));
         Ok(Self {
             store,
@@ -210,8 +213,6 @@ impl Deliverer {
         if let Some(client) = self.client.get() {
             return Ok(client);
         }
-        // One process-wide TLS provider; a second install (a second app in tests) is a no-op.
-        let _ = rustls::crypto::ring::default_provider().install_default();
         let mut builder = Client::builder()
             .no_proxy()
             .redirect(reqwest::redirect::Policy::none())
