@@ -13,6 +13,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 count="${COUNT:-1000}"; count=$(( count < 100 ? 100 : (count > 5000 ? 5000 : count) ))
 warm=200
+. "$root/scripts/lib/encounter.sh"
 command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 # Two builds: `--bin skirmish` in one command would select that binary in every package named.
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p skirmish-bench --bins
@@ -75,13 +76,7 @@ stop
 
 echo "skirmish under callgrind" >&2
 start_under_callgrind "$skirmish"
-encounter=$(curl -sf -X POST "$base/v1/encounters" -H "$json" -d '{"ruleset":"spycraft2","name":"Bench"}' |
-  grep -o '"id":"enc_[0-9a-f]*"' | head -1 | cut -d'"' -f4)
-for n in 1 2 3 4 5 6; do
-  curl -sf -X POST "$base/v1/encounters/$encounter/combatants" -H "$json" \
-    -d "{\"name\":\"C$n\",\"side\":\"s$((n % 2))\",\"stats\":{\"initiative_bonus\":$n}}" >/dev/null
-done
-curl -sf -X POST "$base/v1/encounters/$encounter/initiative" -H "$json" -d '{"seed":1}' >/dev/null
+encounter=$(six_combatant_encounter "$base")
 healthz=$(per_request GET "$base/healthz")
 rolled=$(per_request POST "$base/v1/dice/roll" "$dice")
 attacked=$(per_request POST "$base/v1/rulesets/cepheus-engine/attacks" "$attack")

@@ -9,7 +9,7 @@
 set -uo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 BEFORE_BINARY AFTER_BINARY" >&2; exit 2; }
 reps="${REPS:-3}"; reps=$(( reps < 1 ? 1 : (reps > 5 ? 5 : reps) ))
-J='Content-Type: application/json'
+. "$(dirname "$0")/lib/encounter.sh"
 cpu_ticks() { # pid: its user + system CPU time so far, in clock ticks
   awk '{print $14 + $15}' "/proc/$1/stat"
 }
@@ -20,13 +20,7 @@ run() { # label binary
     SKIRMISH_RATE_LIMIT_PER_MINUTE=0 RUST_LOG=warn "$2" >"$work/log" 2>&1) &
   server=$!
   for _ in $(seq 1 50); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.1; done
-  enc=$(curl -sf -X POST "$base/v1/encounters" -H "$J" -d '{"ruleset":"spycraft2","name":"Load"}' \
-    | grep -o '"id":"enc_[0-9a-f]*"' | cut -d'"' -f4)
-  for n in 1 2 3 4 5 6; do
-    curl -sf -X POST "$base/v1/encounters/$enc/combatants" -H "$J" \
-      -d "{\"name\":\"C$n\",\"side\":\"s\",\"stats\":{\"initiative_bonus\":$n}}" >/dev/null
-  done
-  curl -sf -X POST "$base/v1/encounters/$enc/initiative" -H "$J" -d '{"seed":1}' >/dev/null
+  enc=$(six_combatant_encounter "$base")
   printf 'wrk.method="POST"\nwrk.headers["Content-Type"]="application/json"\nwrk.body="{\\"to\\":\\"next_turn\\"}"\n' \
     >"$work/post.lua"
   local cpu_before; cpu_before=$(cpu_ticks "$server")

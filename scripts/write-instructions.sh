@@ -7,7 +7,7 @@
 # Needs valgrind, wrk and curl.
 set -uo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 BINARY..." >&2; exit 2; }
-J='Content-Type: application/json'
+. "$(dirname "$0")/lib/encounter.sh"
 count() { # binary
   local work port base server vpid out n ir
   work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); base="http://127.0.0.1:$port"
@@ -16,13 +16,7 @@ count() { # binary
     timeout 120 valgrind --tool=callgrind --callgrind-out-file="$work/cg.%p" "$1" >"$work/log" 2>&1) &
   server=$!
   for _ in $(seq 1 300); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.2; done
-  enc=$(curl -sf -X POST "$base/v1/encounters" -H "$J" -d '{"ruleset":"spycraft2","name":"Load"}' \
-    | grep -o '"id":"enc_[0-9a-f]*"' | cut -d'"' -f4)
-  for n in 1 2 3 4 5 6; do
-    curl -sf -X POST "$base/v1/encounters/$enc/combatants" -H "$J" \
-      -d "{\"name\":\"C$n\",\"side\":\"s\",\"stats\":{\"initiative_bonus\":$n}}" >/dev/null
-  done
-  curl -sf -X POST "$base/v1/encounters/$enc/initiative" -H "$J" -d '{"seed":1}' >/dev/null
+  enc=$(six_combatant_encounter "$base")
   printf 'wrk.method="POST"\nwrk.headers["Content-Type"]="application/json"\nwrk.body="{\\"to\\":\\"next_turn\\"}"\n' \
     >"$work/post.lua"
   vpid=$(pgrep -P "$server" | head -1) # valgrind, started by `timeout`
