@@ -7,7 +7,7 @@ mod hub;
 mod limits;
 mod pump;
 
-pub use body::FrameBody;
+pub use body::{FrameBody, event_stream};
 pub use frames::{HEARTBEAT, event_frame};
 pub use hub::{Hub, LiveEvent, Subscription};
 pub use limits::{StreamLimits, StreamPermit};

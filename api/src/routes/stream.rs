@@ -2,10 +2,9 @@ use super::AppState;
 use super::responses::{AuthErrors, ReadErrors};
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
-use crate::live::{FrameBody, Pump, REPLAY_PAGE};
+use crate::live::{Pump, REPLAY_PAGE, event_stream};
 use crate::viewers::ViewerAccess;
 use crate::wire::{MAX_SEED, StreamMessage};
-use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, get, rt, web};
 use skirmish_domain::encounter::EncounterId;
 use tokio::sync::mpsc;
@@ -79,11 +78,7 @@ pub async fn stream(
         frames,
     };
     rt::spawn(pump.run(first));
-    Ok(HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
-        .insert_header(("X-Accel-Buffering", HeaderValue::from_static("no")))
-        .body(FrameBody(body)))
+    Ok(event_stream(body))
 }
 
 /// `Last-Event-ID`, which an `EventSource` sends by itself when it reconnects.

@@ -6,11 +6,11 @@
 use super::AppState;
 use super::stream::{LastEventIdHeader, last_event_id};
 use crate::error::{ApiError, Problem};
-use crate::live::FrameBody;
+use crate::live::event_stream;
 use crate::viewers::redact::viewer_encounter;
 use crate::viewers::{ViewerPump, page};
 use crate::wire::{StreamMessage, ViewerEncounterResponse};
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, rt, web};
 use skirmish_db::ViewerGrant;
 use skirmish_domain::encounter::EncounterId;
@@ -164,9 +164,5 @@ pub async fn viewer_stream(
         named,
     };
     rt::spawn(pump.run(first));
-    Ok(HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
-        .insert_header(("X-Accel-Buffering", HeaderValue::from_static("no")))
-        .body(FrameBody(body)))
+    Ok(event_stream(body))
 }
