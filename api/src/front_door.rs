@@ -1,9 +1,11 @@
 //! The one middleware every request passes, in order: the per-peer connection cap
 //! ([`crate::connections`]), then, guarded against panics ([`crate::panics`]), authentication
 //! ([`crate::auth`]) and the route, all timed and counted for the metrics ([`crate::metrics`])
-//! unless they are off. One middleware rather than four: each `from_fn` layer costs a boxed
-//! future and a dynamic call per request.
+//! unless they are off, and written to the access log ([`crate::access_log`]) when INFO is on.
+//! One middleware rather than five: each layer costs a boxed future and a dynamic call per
+//! request.
 
+use crate::access_log::AccessLine;
 use crate::auth::admit;
 use crate::connections::over_limit;
 use crate::metrics::{Metrics, RequestTimer};
@@ -18,12 +20,19 @@ pub async fn front_door(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let Some(metrics) = request.app_data::<web::Data<Metrics>>().cloned() else {
-        return admit_and_serve(request, next).await;
+    let access = AccessLine::start(&request);
+    let served = match request.app_data::<web::Data<Metrics>>().cloned() {
+        None => admit_and_serve(request, next).await,
+        Some(metrics) => {
+            let timer = RequestTimer::start(&request);
+            let served = admit_and_serve(request, next).await;
+            timer.finish(&metrics.http, &served);
+            served
+        }
     };
-    let timer = RequestTimer::start(&request);
-    let served = admit_and_serve(request, next).await;
-    timer.finish(&metrics.http, &served);
+    if let Some(access) = access {
+        access.finish(&served);
+    }
     served
 }
 

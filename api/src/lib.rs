@@ -1,6 +1,7 @@
 //! The Skirmish HTTP service: actix-web routes over the domain and the SQLite store, with an
 //! OpenAPI document generated from the routes.
 
+pub mod access_log;
 pub mod auth;
 pub mod config;
 pub mod connections;

@@ -12,7 +12,7 @@ use crate::rate_limit::{RateLimit, RateLimiter};
 use crate::routes::{self, AppState, not_found_or_method_not_allowed};
 use crate::webhooks::Webhooks;
 use actix_web::dev::Server;
-use actix_web::middleware::{self, Logger};
+use actix_web::middleware;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use skirmish_db::{DbError, Store};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
@@ -71,12 +71,9 @@ impl Application {
         let metrics = metrics.map(web::Data::from);
         let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
         let peers = PeerConnections::new(settings.connections.max_connections_per_peer);
-        // The access log is written at INFO: below that level its formatting is skipped altogether.
-        let log_requests = log::log_enabled!(target: "actix_web::middleware::logger", log::Level::Info);
         let mut server = HttpServer::new(move || {
             App::new()
                 .wrap(middleware::from_fn(front_door))
-                .wrap(middleware::Condition::new(log_requests, access_log()))
                 .app_data(state.clone())
                 .app_data(table.clone())
                 .app_data(auth.clone())
@@ -194,16 +191,6 @@ fn resolves_to_loopback(bind: &str) -> std::io::Result<bool> {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "the address resolves to nothing"));
     }
     Ok(addresses.all(|address| address.ip().is_loopback()))
-}
-
-/// The access log: request line, status, size, time. A viewer token in a `/view/…` path is
-/// written as `vwr_…`, so tokens never reach the log.
-fn access_log() -> Logger {
-    Logger::new("%{request}xi %s %b %Dms").custom_request_replace("request", |request| {
-        let path = crate::viewers::loggable_path(request.path());
-        let query = request.uri().query().map(|q| format!("?{q}")).unwrap_or_default();
-        format!("{} {path}{query} {:?}", request.method(), request.version())
-    })
 }
 
 fn redirect(to: &'static str) -> HttpResponse {
