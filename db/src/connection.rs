@@ -11,7 +11,8 @@ use diesel::{Connection, SqliteConnection};
 pub const PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; \
                        PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;";
 
-/// Readers in the pool.
+/// Readers in the pool, at most; one is opened at start and the others when reads overlap (an idle
+/// server keeps one connection's page cache, not four).
 const READERS: u32 = 4;
 
 /// The file path in a database URL: `sqlite://path`, `sqlite:path` or a plain path.
@@ -41,6 +42,7 @@ pub(crate) fn open_readers(path: &str) -> Result<ReaderPool, DbError> {
     // test doubled the statements of every read.
     Ok(Pool::builder()
         .max_size(READERS)
+        .min_idle(Some(1))
         .test_on_check_out(false)
         .connection_customizer(Box::new(Pragmas))
         .build(ConnectionManager::new(path))?)
