@@ -107,6 +107,9 @@ pub async fn get(
         return super::view::viewer_encounter_reply(&state, viewer.into_inner().0).await;
     }
     let id = EncounterId(id.into_inner());
+    if let Some((version, body)) = current_kept(&state, &caller.tenant, id.as_str()) {
+        return Ok(encounter_reply(version, body));
+    }
     let known = state.rendered.version_of(id.as_str());
     let fresh = match state.store.try_get_if_changed(&caller.tenant, &id, known) {
         Some(fresh) => fresh?,
@@ -116,23 +119,39 @@ pub async fn get(
         }
     };
     let (version, body) = match fresh.ok_or_else(|| ApiError::NotFound("encounter not found".into()))? {
-        Fresh::Changed(stored) => render_and_keep(&state, *stored)?,
+        Fresh::Changed(stored) => render_and_keep(&state, &caller.tenant, *stored)?,
         Fresh::Unchanged(version) => match state.rendered.body(id.as_str(), version) {
             Some(body) => (version, body),
             // Another request replaced the kept body meanwhile: read it in full.
-            None => render_and_keep(&state, load(&state, &caller, id.0).await?)?,
+            None => render_and_keep(&state, &caller.tenant, load(&state, &caller, id.0).await?)?,
         },
     };
-    Ok(HttpResponse::Ok().insert_header(etag(version)).content_type("application/json").body(body))
+    Ok(encounter_reply(version, body))
 }
 
-/// Renders an encounter as `GET` answers it and keeps the body for its version.
-fn render_and_keep(state: &AppState, stored: StoredEncounter) -> Result<(i64, web::Bytes), ApiError> {
+/// The kept body of the tenant's encounter `id`, with no SQL, when the store's record of its own
+/// commits says the encounter is still at the kept version (see `rendered.rs`).
+fn current_kept(state: &AppState, tenant: &str, id: &str) -> Option<(i64, web::Bytes)> {
+    let version = state.store.settled_version(id)?;
+    Some((version, state.rendered.body_of_tenant(id, tenant, version)?))
+}
+
+fn encounter_reply(version: i64, body: web::Bytes) -> HttpResponse {
+    HttpResponse::Ok().insert_header(etag(version)).content_type("application/json").body(body)
+}
+
+/// Renders the tenant's encounter as `GET` answers it and keeps the body for its version.
+fn render_and_keep(
+    state: &AppState,
+    tenant: &str,
+    stored: StoredEncounter,
+) -> Result<(i64, web::Bytes), ApiError> {
     let (id, version) = (stored.encounter.id.0.clone(), stored.encounter.version);
     let body =
         serde_json::to_vec(&EncounterResponse::from(stored)).map_err(|e| ApiError::Internal(Box::new(e)))?;
     let body = web::Bytes::from(body);
-    state.rendered.keep(id, version, body.clone());
+    let settled = state.store.settled_version(&id);
+    state.rendered.keep(id, tenant, version, body.clone(), settled);
     Ok((version, body))
 }
 
