@@ -21,6 +21,15 @@ pub enum DbError {
     /// stored.
     #[error("the transaction holding this change was not committed: {0}")]
     CommitFailed(String),
+    /// Another process (another server) holds the database file's lock.
+    #[error(
+        "the database {database} is in use by another Skirmish server (it holds the lock file \
+         {lock_file}); stop that server or use another database file"
+    )]
+    InUse { database: String, lock_file: String },
+    /// The lock file could not be opened or locked.
+    #[error("{0}")]
+    Lock(String),
 }
 
 /// Why a mutation did not happen. Only `Db` is the server's fault.

@@ -6,20 +6,22 @@
 
 mod connection;
 mod error;
+mod exclusive;
 mod rows;
 pub mod schema;
 mod store;
 
 pub use connection::{PRAGMAS, database_path};
 pub use error::{DbError, MutateError};
+pub use exclusive::{DatabaseLock, lock_path};
 pub use store::{
     AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, MAX_DELIVERIES_PAGE,
     MAX_WEBHOOKS_PER_TENANT, NewWebhook, PENDING, Webhook, now_ms,
 };
 pub use store::{
-    ApiKeyInfo, EncounterPage, EventSink, Fresh, HISTORY_DEPTH, IDEMPOTENCY_TTL_HOURS, IdempotencyKey,
-    KEYS_RECHECK, KeyOwner, MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent, StoredResponse,
-    UndoRefused, Undone, WriteObserver, WriteTiming, hex, take_write_timing,
+    ApiKeyInfo, DELETED, EncounterPage, EventSink, Fresh, HISTORY_DEPTH, IDEMPOTENCY_TTL_HOURS,
+    IdempotencyKey, KEYS_RECHECK, KeyOwner, MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent,
+    StoredResponse, UndoRefused, Undone, WriteObserver, WriteTiming, hex, take_write_timing,
 };
 pub use store::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,

@@ -97,6 +97,17 @@ pub async fn spawn_app_with(
     (start(dir, db_path, settings).await, keys)
 }
 
+/// The `skirmish` binary beside this test binary (`cargo test --workspace` builds it; with a
+/// narrower run, `cargo build --bin skirmish` first).
+pub fn skirmish_binary() -> std::path::PathBuf {
+    let test_binary = std::env::current_exe().unwrap_or_else(|e| panic!("no test binary path: {e}"));
+    let debug_dir =
+        test_binary.parent().and_then(|deps| deps.parent()).unwrap_or_else(|| panic!("no target dir"));
+    let binary = debug_dir.join("skirmish");
+    assert!(binary.exists(), "{} is missing: run `cargo build --bin skirmish` first", binary.display());
+    binary
+}
+
 /// A fresh directory and the path of a database file in it (not created yet).
 pub fn temp_db() -> (TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("cannot create a temp dir: {e}"));

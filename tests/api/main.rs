@@ -15,6 +15,7 @@ mod cepheus_stateless;
 mod combatants;
 mod concurrency;
 mod concurrent_writers;
+mod current_reads;
 mod delay;
 mod dice;
 mod effects;

@@ -2,7 +2,9 @@
 //! with the same `webhook-id`, deliveries resumed after a SIGKILL, Discord's body and limits, and
 //! the destination rule. A receiver on 127.0.0.1 (`webhook_receiver.rs`) plays the subscriber.
 
-use crate::helpers::{TestApp, cepheus, spawn_app, spawn_app_with, spawn_app_with_keys, text};
+use crate::helpers::{
+    TestApp, cepheus, skirmish_binary, spawn_app, spawn_app_with, spawn_app_with_keys, text,
+};
 use crate::webhook_receiver::{Received, Receiver, plain, signature_is_valid};
 use base64::Engine;
 use reqwest::Method;
@@ -376,17 +378,6 @@ async fn discord_bodies_fit_every_limit_even_for_a_huge_summary_and_a_429_retry_
 }
 
 // ---- a real binary killed with SIGKILL ----
-
-/// The `skirmish` binary beside this test binary (`cargo test --workspace` builds it; with a
-/// narrower run, `cargo build --bin skirmish` first).
-fn skirmish_binary() -> std::path::PathBuf {
-    let test_binary = std::env::current_exe().unwrap_or_else(|e| panic!("no test binary path: {e}"));
-    let debug_dir =
-        test_binary.parent().and_then(|deps| deps.parent()).unwrap_or_else(|| panic!("no target dir"));
-    let binary = debug_dir.join("skirmish");
-    assert!(binary.exists(), "{} is missing: run `cargo build --bin skirmish` first", binary.display());
-    binary
-}
 
 /// A server process, killed when dropped.
 struct Server {

@@ -2,11 +2,13 @@ use super::responses::{AuthErrors, IdempotencyHeader, MutationErrors, ReadErrors
 use super::{AppState, load, new_id};
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, ApiQuery, etag, options_from_json};
+use crate::extract::{ApiJson, ApiQuery, options_from_json};
+use crate::rendered::Answer;
 use crate::reply::{json_reply, send};
 use crate::viewers::ViewerAccess;
 use crate::wire::{CreateEncounterRequest, EncounterListResponse, EncounterResponse, PageQuery};
 use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, delete, get, post, web};
 use skirmish_db::{Fresh, Mutation, StoredEncounter};
 use skirmish_domain::encounter::{Encounter, EncounterId, Event, MAX_NAME_LEN};
@@ -107,6 +109,9 @@ pub async fn get(
         return super::view::viewer_encounter_reply(&state, viewer.into_inner().0).await;
     }
     let id = EncounterId(id.into_inner());
+    if let Some(answer) = current_kept(&state, &caller.tenant, id.as_str()) {
+        return Ok(encounter_reply(answer));
+    }
     let known = state.rendered.version_of(id.as_str());
     let fresh = match state.store.try_get_if_changed(&caller.tenant, &id, known) {
         Some(fresh) => fresh?,
@@ -115,25 +120,42 @@ pub async fn get(
             web::block(move || store.get_if_changed(&tenant, &id, known)).await??
         }
     };
-    let (version, body) = match fresh.ok_or_else(|| ApiError::NotFound("encounter not found".into()))? {
-        Fresh::Changed(stored) => render_and_keep(&state, *stored)?,
+    let answer = match fresh.ok_or_else(|| ApiError::NotFound("encounter not found".into()))? {
+        Fresh::Changed(stored) => render_and_keep(&state, &caller.tenant, *stored)?,
         Fresh::Unchanged(version) => match state.rendered.body(id.as_str(), version) {
-            Some(body) => (version, body),
+            Some(answer) => answer,
             // Another request replaced the kept body meanwhile: read it in full.
-            None => render_and_keep(&state, load(&state, &caller, id.0).await?)?,
+            None => render_and_keep(&state, &caller.tenant, load(&state, &caller, id.0).await?)?,
         },
     };
-    Ok(HttpResponse::Ok().insert_header(etag(version)).content_type("application/json").body(body))
+    Ok(encounter_reply(answer))
 }
 
-/// Renders an encounter as `GET` answers it and keeps the body for its version.
-fn render_and_keep(state: &AppState, stored: StoredEncounter) -> Result<(i64, web::Bytes), ApiError> {
+/// The kept answer for the tenant's encounter `id`, with no SQL, when the store's record of its
+/// own commits says the encounter is still at the kept version (see `rendered.rs`).
+fn current_kept(state: &AppState, tenant: &str, id: &str) -> Option<Answer> {
+    let version = state.store.settled_version(id)?;
+    state.rendered.body_of_tenant(id, tenant, version)
+}
+
+const JSON: HeaderValue = HeaderValue::from_static("application/json");
+
+fn encounter_reply(answer: Answer) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::ETAG, answer.etag))
+        .insert_header((header::CONTENT_TYPE, JSON))
+        .body(answer.json)
+}
+
+/// Renders the tenant's encounter as `GET` answers it and keeps the answer for its version.
+fn render_and_keep(state: &AppState, tenant: &str, stored: StoredEncounter) -> Result<Answer, ApiError> {
     let (id, version) = (stored.encounter.id.0.clone(), stored.encounter.version);
     let body =
         serde_json::to_vec(&EncounterResponse::from(stored)).map_err(|e| ApiError::Internal(Box::new(e)))?;
-    let body = web::Bytes::from(body);
-    state.rendered.keep(id, version, body.clone());
-    Ok((version, body))
+    let answer = Answer::new(version, web::Bytes::from(body)).map_err(|e| ApiError::Internal(Box::new(e)))?;
+    let settled = state.store.settled_version(&id);
+    state.rendered.keep(id, tenant, answer.clone(), settled);
+    Ok(answer)
 }
 
 /// Deletes an encounter and its event log.

@@ -1,6 +1,7 @@
 //! Encounters: create, change, read, list, delete, and their event logs.
 
 use super::children::{insert_all, save_changes};
+use super::committed::DELETED;
 use super::history::remember_change;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
 use super::reads::load;
@@ -68,7 +69,9 @@ impl Store {
                 StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
             let response =
                 render(Mutation { encounter: stored, events, output: () }).map_err(MutateError::Domain)?;
-            finish(conn, tenant, key, &encounter.id, response)
+            let reply = finish(conn, tenant, key, &encounter.id, response)?;
+            self.writer.note_changed(encounter.id.as_str(), encounter.version);
+            Ok(reply)
         });
         self.tell_if_committed(&encounter.id, &result, &told);
         self.wake_if_enqueued(enqueued, &result);
@@ -139,6 +142,7 @@ impl Store {
             let response =
                 render(Mutation { encounter: stored, events, output }).map_err(MutateError::Domain)?;
             let reply = finish(conn, tenant, key, id, response)?;
+            self.writer.note_changed(id.as_str(), kept.encounter.version);
             self.hot.keep(kept);
             Ok(reply)
         });
@@ -191,6 +195,7 @@ impl Store {
             let deleted = diesel::delete(target).execute(conn)?;
             if deleted > 0 {
                 diesel::delete(records).execute(conn)?;
+                self.writer.note_changed(id.as_str(), DELETED);
             }
             Ok::<_, DbError>(deleted > 0)
         })?;

@@ -3,6 +3,7 @@
 
 mod children;
 mod combatant_columns;
+mod committed;
 mod encounters;
 mod history;
 mod hot;
@@ -18,6 +19,7 @@ mod viewers;
 mod webhooks;
 mod writer;
 
+pub use committed::DELETED;
 pub use encounters::{Mutation, StoredEncounter, StoredEvent};
 pub use history::HISTORY_DEPTH;
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
@@ -37,6 +39,8 @@ pub use writer::{MAX_BATCH, WriteTiming, take_write_timing};
 
 use crate::connection::{ReaderPool, database_path, open_readers, open_writer};
 use crate::error::DbError;
+use crate::exclusive::{DatabaseLock, lock_exclusively};
+use committed::CommittedVersions;
 use diesel::prelude::*;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use hot::HotEncounters;
@@ -65,22 +69,41 @@ pub struct Store {
     published: Published,
     /// Webhook subscriptions by tenant (see `webhooks.rs`).
     subscriptions: Arc<Subscriptions>,
+    /// The latest committed version of the encounters changed lately (see `committed.rs`).
+    committed: Arc<CommittedVersions>,
+    /// Held by a server's store: no other process may use the file (see `exclusive.rs`).
+    _exclusive: Option<Arc<DatabaseLock>>,
 }
 
 impl Store {
     /// Opens (creating if needed) the database at `url` and applies pending migrations.
     pub fn open(url: &str) -> Result<Self, DbError> {
+        Self::open_holding(url, None)
+    }
+
+    /// [`Store::open`] for a server: first takes the database file's exclusive lock for as long
+    /// as this store (or a clone) lives, and fails with [`DbError::InUse`] if another process
+    /// holds it. Stores of this process share the lock (see `exclusive.rs`).
+    pub fn open_exclusive(url: &str) -> Result<Self, DbError> {
+        let lock = lock_exclusively(database_path(url))?;
+        Self::open_holding(url, lock)
+    }
+
+    fn open_holding(url: &str, exclusive: Option<Arc<DatabaseLock>>) -> Result<Self, DbError> {
         let path = database_path(url);
         let mut writer = open_writer(path)?;
         writer.run_pending_migrations(MIGRATIONS).map_err(|e| DbError::Migration(e.to_string()))?;
         let hot = Arc::new(HotEncounters::default());
+        let committed = CommittedVersions::for_path(path);
         let store = Self {
-            writer: Arc::new(Writer::new(writer, path, hot.clone())),
+            writer: Arc::new(Writer::new(writer, path, hot.clone(), committed.clone())),
             readers: open_readers(path)?,
             keys: KeysKnown::for_path(path),
             hot,
             published: Published::default(),
             subscriptions: Arc::default(),
+            committed,
+            _exclusive: exclusive,
         };
         store.load_subscriptions()?;
         Ok(store)
@@ -110,6 +133,15 @@ impl Store {
         work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         self.writer.write(work)
+    }
+
+    /// The version of encounter `id` as last durably committed through a store of this process,
+    /// when no commit changing it is under way ([`DELETED`] once deleted); `None` when not known
+    /// (never changed lately, forgotten, or being committed). Once a change's write returned,
+    /// this answers its version, a later one or `None`. No SQL: with the server's exclusive lock nobody
+    /// else changes the file.
+    pub fn settled_version(&self, id: &str) -> Option<i64> {
+        self.committed.settled(id)
     }
 
     pub(crate) fn read(

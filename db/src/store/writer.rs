@@ -12,6 +12,7 @@
 //! commit is writing to disk, from the changes that queued up meanwhile. A caller waits at most
 //! for the changes queued after it in its batch (at most `MAX_BATCH - 1`) and one commit.
 
+use super::committed::{Changed, CommittedVersions};
 use super::hot::HotEncounters;
 use super::observed::Observed;
 use crate::connection::open_writer;
@@ -58,6 +59,11 @@ pub(crate) struct Writer {
     path: Arc<str>,
     /// Forgotten when a commit fails (see `hot.rs`).
     hot: Arc<HotEncounters>,
+    /// Told of each committed transaction's changed encounters (see `committed.rs`).
+    committed: Arc<CommittedVersions>,
+    /// The encounters the open transaction changed, noted by its changes (touched only by the
+    /// holder of `line`).
+    changed: Mutex<Vec<Changed>>,
     /// Told of each write's timing and each commit's size (see `observed.rs`).
     pub(crate) observed: Observed,
 }
@@ -101,7 +107,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Writer {
-    pub(crate) fn new(connection: SqliteConnection, path: &str, hot: Arc<HotEncounters>) -> Self {
+    pub(crate) fn new(
+        connection: SqliteConnection,
+        path: &str,
+        hot: Arc<HotEncounters>,
+        committed: Arc<CommittedVersions>,
+    ) -> Self {
         let line = Line { connection, open: None, members: 0 };
         Self {
             line: Mutex::new(line),
@@ -109,8 +120,17 @@ impl Writer {
             waiting: AtomicUsize::new(0),
             path: path.into(),
             hot,
+            committed,
+            changed: Mutex::default(),
             observed: Observed::default(),
         }
+    }
+
+    /// Notes, from inside a change's `work`, that it leaves encounter `id` at `version`
+    /// ([`super::DELETED`] if it deleted it): recorded once the transaction is durably committed
+    /// and before any of its changes is answered (dropped if the change fails).
+    pub(crate) fn note_changed(&self, id: &str, version: i64) {
+        lock(&self.changed).push((id.to_owned(), version));
     }
 
     /// Runs `work` in its own savepoint of the shared transaction and returns once that
@@ -127,16 +147,22 @@ impl Writer {
         self.waiting.fetch_sub(1, Ordering::SeqCst);
         let started_at = Instant::now();
         let batch = line.join()?;
+        let noted_before = lock(&self.changed).len();
         let result = line.run(work);
         let worked_at = Instant::now();
+        if result.is_err() {
+            lock(&self.changed).truncate(noted_before);
+        }
         if line.open.is_none() {
             // The savepoint could not be undone: the transaction was abandoned and settled.
-            self.hot.forget_all();
+            self.forget_all();
             self.reopen_if_broken(&mut line);
         } else if line.members >= MAX_BATCH || self.waiting.load(Ordering::SeqCst) == 0 {
             self.observed.committed(line.members);
-            if !line.commit() {
-                self.hot.forget_all();
+            let changed = std::mem::take(&mut *lock(&self.changed));
+            let generation = self.committed.committing(&changed);
+            if !line.commit(|| self.committed.committed(generation, &changed)) {
+                self.forget_all();
             }
             self.commits.fetch_add(1, Ordering::SeqCst);
         }
@@ -150,6 +176,13 @@ impl Writer {
         LAST_WRITE.with(|last| last.set(Some(timing)));
         self.observed.wrote(&timing);
         result
+    }
+
+    /// After a failed or abandoned transaction: what it changed is unknown.
+    fn forget_all(&self) {
+        lock(&self.changed).clear();
+        self.hot.forget_all();
+        self.committed.forget_all();
     }
 
     /// After a transaction was abandoned, a connection that no longer answers is replaced.
@@ -200,8 +233,9 @@ impl Line {
         result
     }
 
-    /// Commits the open transaction; false if that failed.
-    fn commit(&mut self) -> bool {
+    /// Commits the open transaction, calls `on_durable` once it is committed (before any change
+    /// in it is answered); false if the commit failed.
+    fn commit(&mut self, on_durable: impl FnOnce()) -> bool {
         let Some(batch) = self.open.take() else { return true };
         let outcome = self.connection.batch_execute("COMMIT").map_err(|error| {
             // A failed COMMIT may leave the transaction open; it must not linger.
@@ -212,6 +246,9 @@ impl Line {
             log::error!("a commit of {} changes failed: {message}", self.members);
         }
         let committed = outcome.is_ok();
+        if committed {
+            on_durable();
+        }
         batch.settle(outcome);
         committed
     }
@@ -246,7 +283,7 @@ mod tests {
         let path = dir.path().join("w.db").display().to_string();
         let mut connection = open_writer(&path).unwrap();
         connection.batch_execute("CREATE TABLE t (n INTEGER NOT NULL)").unwrap();
-        Writer::new(connection, &path, Arc::default())
+        Writer::new(connection, &path, Arc::default(), Arc::default())
     }
 
     /// Remembers what the writer told its observer.
