@@ -127,6 +127,12 @@ impl Store {
         Ok(())
     }
 
+    /// Whether any tenant holds a subscription (known in memory, no query). With none, no
+    /// delivery is pending either: a subscription's deliveries are deleted with it.
+    pub fn has_webhooks(&self) -> bool {
+        self.subscriptions.any.load(Ordering::Acquire)
+    }
+
     /// Calls `wake` after every commit that wrote deliveries. One per store; false if set.
     pub fn wake_deliverer_with(&self, wake: impl Fn() + Send + Sync + 'static) -> bool {
         self.subscriptions.wake.set(Box::new(wake)).is_ok()
