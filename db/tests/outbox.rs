@@ -94,6 +94,23 @@ fn subscriptions_are_capped_per_tenant_and_deleting_one_stops_its_deliveries() {
 }
 
 #[test]
+fn the_store_knows_without_a_query_whether_any_subscription_exists() {
+    let (dir, store) = store();
+    assert!(!store.has_webhooks());
+    store.create_webhook(&hook("wh_all", TENANT, &[])).unwrap().unwrap();
+    created_for(&store, TENANT, "enc_1");
+    assert!(store.has_webhooks());
+    assert_eq!(due(&store).len(), 1);
+
+    let reopened = Store::open(&dir.path().join("outbox.db").display().to_string()).unwrap();
+    assert!(reopened.has_webhooks(), "loaded when the store opens");
+    assert!(store.delete_webhook(TENANT, "wh_all").unwrap());
+
+    assert!(!store.has_webhooks());
+    assert!(due(&store).is_empty(), "no subscription, so nothing pending: the deliverer may skip the outbox");
+}
+
+#[test]
 fn an_attempt_is_recorded_and_a_retry_keeps_the_delivery_id() {
     let (_dir, store) = store();
     store.create_webhook(&hook("wh_all", TENANT, &[])).unwrap().unwrap();
