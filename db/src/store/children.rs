@@ -1,5 +1,6 @@
 //! Writing an encounter's combatants and effects: only the rows that changed.
 
+use super::statements::{ReplaceCombatant, ReplaceEffect};
 use crate::error::DbError;
 use crate::rows::{combatant_row, effect_row};
 use crate::schema::{combatants, effects};
@@ -42,7 +43,7 @@ pub(super) fn save_changes(
     let combatants = diff(old, &after.combatants, |c| c.id.as_str());
     for &(position, _) in &combatants.replaced {
         let row = combatant_row(after, position)?;
-        diesel::replace_into(combatants::table).values(&row).execute(conn)?;
+        ReplaceCombatant(&row).execute(conn)?;
     }
     for &gone in &combatants.deleted {
         diesel::delete(combatants::table.find((id, old[gone].id.as_str()))).execute(conn)?;
@@ -51,7 +52,7 @@ pub(super) fn save_changes(
     let effects = diff(old, &after.effects, |e| e.id.0.as_str());
     for &(position, _) in &effects.replaced {
         let row = effect_row(after, position)?;
-        diesel::replace_into(effects::table).values(&row).execute(conn)?;
+        ReplaceEffect(&row).execute(conn)?;
     }
     for &gone in &effects.deleted {
         diesel::delete(effects::table.find((id, old[gone].id.0.as_str()))).execute(conn)?;

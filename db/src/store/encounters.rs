@@ -1,16 +1,15 @@
 //! Encounters: create, change, read, list, delete, and their event logs.
 
+use super::Store;
 use super::children::{insert_all, save_changes};
 use super::history::remember_change;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
 use super::reads::load;
-use super::{NOW, Store};
+use super::statements::{Clock, ClockAndLastSeq, InsertEvent, UpdateEncounter};
 use crate::error::{DbError, MutateError};
 use crate::rows::{EncounterChanges, NewEncounterRow, event_row};
-use crate::schema::{encounters, events, idempotency_records};
-use diesel::dsl::{max, sql};
+use crate::schema::{encounters, idempotency_records};
 use diesel::prelude::*;
-use diesel::sql_types::Text;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
 
 /// An encounter with its storage timestamps.
@@ -55,7 +54,7 @@ impl Store {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
                 return Ok(reply);
             }
-            let now: String = diesel::select(sql::<Text>(NOW)).get_result(conn)?;
+            let now: String = Clock.get_result(conn)?;
             let state = EncounterChanges::from_domain(encounter)?;
             let stamps = (encounters::created_at.eq(&now), encounters::updated_at.eq(&now));
             let row = (NewEncounterRow { state, tenant }, stamps);
@@ -126,9 +125,8 @@ impl Store {
             }
             encounter.version += 1;
             let (now, last_seq) = clock_and_last_seq(conn, id)?;
-            diesel::update(encounters::table.find(id.as_str()))
-                .set((EncounterChanges::from_domain(&encounter)?, encounters::updated_at.eq(&now)))
-                .execute(conn)?;
+            let changes = EncounterChanges::from_domain(&encounter)?;
+            UpdateEncounter { changes: &changes, updated_at: &now }.execute(conn)?;
             let written = save_changes(conn, Some(&loaded.encounter), &encounter)?;
             remember_change(conn, &loaded.encounter, &encounter, &written)?;
             let events = append_events(conn, id, last_seq, &now, &new_events)?;
@@ -218,10 +216,8 @@ fn finish<E>(
 /// SQLite's clock (the change's one timestamp) and the encounter's last event number, in one
 /// statement.
 fn clock_and_last_seq(conn: &mut SqliteConnection, id: &EncounterId) -> Result<(String, i64), DbError> {
-    let (now, last): (String, Option<i64>) = events::table
-        .filter(events::encounter_id.eq(id.as_str()))
-        .select((sql::<Text>(NOW), max(events::seq)))
-        .get_result(conn)?;
+    let (now, last): (String, Option<i64>) =
+        ClockAndLastSeq { encounter_id: id.as_str() }.get_result(conn)?;
     Ok((now, last.unwrap_or(0)))
 }
 
@@ -244,10 +240,10 @@ fn append_events(
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .unzip();
-    // One cached statement per row: diesel runs a multi-row insert on SQLite in a transaction of
+    // One kept statement per row: diesel runs a multi-row insert on SQLite in a transaction of
     // its own, which cannot nest in the writer's savepoint.
     for row in &rows {
-        diesel::insert_into(events::table).values(row).execute(conn)?;
+        InsertEvent(row).execute(conn)?;
     }
     Ok(rows
         .into_iter()

@@ -14,10 +14,11 @@
 
 use super::hot::HotEncounters;
 use super::observed::Observed;
+use super::statements::{BeginImmediate, Commit, ReleaseChange, SavepointChange};
 use crate::connection::open_writer;
 use crate::error::DbError;
-use diesel::SqliteConnection;
 use diesel::connection::SimpleConnection;
+use diesel::{RunQueryDsl, SqliteConnection};
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -170,7 +171,7 @@ impl Line {
             self.members += 1;
             return Ok(batch.clone());
         }
-        self.connection.batch_execute("BEGIN IMMEDIATE")?;
+        BeginImmediate.execute(&mut self.connection)?;
         let batch = Arc::new(Batch::default());
         self.open = Some(batch.clone());
         self.members = 1;
@@ -184,7 +185,7 @@ impl Line {
         &mut self,
         work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
     ) -> Result<T, E> {
-        if let Err(error) = self.connection.batch_execute("SAVEPOINT change") {
+        if let Err(error) = SavepointChange.execute(&mut self.connection) {
             self.abandon(&error);
             return Err(DbError::from(error).into());
         }
@@ -192,8 +193,12 @@ impl Line {
             Ok(result) => result,
             Err(payload) => Err(DbError::Panicked(panic_message(payload.as_ref())).into()),
         };
-        let end = if result.is_ok() { "RELEASE change" } else { "ROLLBACK TO change; RELEASE change" };
-        if let Err(error) = self.connection.batch_execute(end) {
+        let ended = if result.is_ok() {
+            ReleaseChange.execute(&mut self.connection).map(drop)
+        } else {
+            self.connection.batch_execute("ROLLBACK TO change; RELEASE change")
+        };
+        if let Err(error) = ended {
             self.abandon(&error);
             return result.and(Err(DbError::from(error).into()));
         }
@@ -203,7 +208,7 @@ impl Line {
     /// Commits the open transaction; false if that failed.
     fn commit(&mut self) -> bool {
         let Some(batch) = self.open.take() else { return true };
-        let outcome = self.connection.batch_execute("COMMIT").map_err(|error| {
+        let outcome = Commit.execute(&mut self.connection).map(drop).map_err(|error| {
             // A failed COMMIT may leave the transaction open; it must not linger.
             let _ = self.connection.batch_execute("ROLLBACK");
             error.to_string()
