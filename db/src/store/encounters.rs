@@ -39,8 +39,9 @@ pub struct Mutation<T> {
 
 impl Store {
     /// Stores a new encounter for `tenant` with its first events; `render` turns the result into
-    /// the response, which an idempotency key keeps for replays. If `render` fails, nothing is
-    /// stored. Returns once the change is durable (see [`Store::mutate`]).
+    /// the response, which an idempotency key keeps for replays (then rendered in the change's
+    /// savepoint: if it fails, nothing is stored; without a key it runs after the commit, outside
+    /// the writer). Returns once the change is durable (see [`Store::mutate`]).
     pub fn create<E>(
         &self,
         tenant: &str,
@@ -50,9 +51,9 @@ impl Store {
         render: impl FnOnce(Mutation<()>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         let (mut told, mut enqueued) = (Vec::new(), false);
-        let result = self.write(|conn| {
+        let written = self.write(|conn| {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                return Ok(reply);
+                return Ok(Done::Replied(reply));
             }
             let now: String = Clock.get_result(conn)?;
             let state = EncounterChanges::from_domain(encounter)?;
@@ -65,21 +66,29 @@ impl Store {
             told = self.worth_telling(&encounter.id, &events);
             let stored =
                 StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
-            let response =
-                render(Mutation { encounter: stored, events, output: () }).map_err(MutateError::Domain)?;
-            finish(conn, tenant, key, &encounter.id, response)
+            answer(
+                conn,
+                tenant,
+                key,
+                &encounter.id,
+                Mutation { encounter: stored, events, output: () },
+                render,
+            )
         });
-        self.tell_if_committed(&encounter.id, &result, &told);
-        self.wake_if_enqueued(enqueued, &result);
-        result
+        self.tell_if_committed(&encounter.id, &written, &told);
+        self.wake_if_enqueued(enqueued, &written);
+        written.and_then(Done::reply)
     }
 
     /// Loads the tenant's encounter, applies `command`, checks `expected_version`, stores what
     /// changed (version + 1) with the events it returned and renders the response from what was
     /// written — all in one savepoint on the single writer, so concurrent changes to one encounter
     /// apply one after another and an idempotency key's retry replays instead of applying again.
-    /// If the command or `render` fails, the savepoint rolls back and nothing is stored. Returns
-    /// only once the transaction holding the change is durably committed (group commit: see
+    /// If the command fails, the savepoint rolls back and nothing is stored. `render` runs in the
+    /// savepoint only when an idempotency key keeps its response (and if it fails, nothing is
+    /// stored); without a key nothing in the transaction needs the response, so it runs after
+    /// the commit, outside the writer (and if it fails, the change stays stored). Returns only
+    /// once the transaction holding the change is durably committed (group commit: see
     /// `writer.rs`).
     pub fn mutate<T, E>(
         &self,
@@ -110,9 +119,9 @@ impl Store {
         render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         let (mut told, mut enqueued) = (Vec::new(), false);
-        let result = self.write(|conn| {
+        let written = self.write(|conn| {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                return Ok(reply);
+                return Ok(Done::Replied(reply));
             }
             let loaded = self.hot_or_load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
             let mut encounter = loaded.encounter.clone();
@@ -134,15 +143,13 @@ impl Store {
             told = self.worth_telling(id, &events);
             let stored = StoredEncounter { encounter, created_at: loaded.created_at, updated_at: now };
             let kept = stored.clone();
-            let response =
-                render(Mutation { encounter: stored, events, output }).map_err(MutateError::Domain)?;
-            let reply = finish(conn, tenant, key, id, response)?;
+            let done = answer(conn, tenant, key, id, Mutation { encounter: stored, events, output }, render)?;
             self.hot.keep(kept);
-            Ok(reply)
+            Ok(done)
         });
-        self.tell_if_committed(id, &result, &told);
-        self.wake_if_enqueued(enqueued, &result);
-        result
+        self.tell_if_committed(id, &written, &told);
+        self.wake_if_enqueued(enqueued, &written);
+        written.and_then(Done::reply)
     }
 
     /// A copy of `events` if anybody listens to the encounter, else nothing.
@@ -199,18 +206,48 @@ impl Store {
     }
 }
 
-/// Keeps the response for the idempotency key, if any, and hands it back.
-fn finish<E>(
+/// What a change's savepoint hands back: the reply, when it was made in the savepoint (a replay,
+/// or a response an idempotency key keeps), or the change as stored with its renderer, to render
+/// once the writer is released.
+enum Done<T, R> {
+    Replied(Reply),
+    Unrendered(Mutation<T>, R),
+}
+
+impl<T, R> Done<T, R> {
+    /// The reply, rendered now if the savepoint left that for later.
+    fn reply<E>(self) -> Result<Reply, MutateError<E>>
+    where
+        R: FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
+    {
+        match self {
+            Done::Replied(reply) => Ok(reply),
+            Done::Unrendered(mutation, render) => {
+                let response = render(mutation).map_err(MutateError::Domain)?;
+                Ok(Reply { response, replayed: false })
+            }
+        }
+    }
+}
+
+/// With an idempotency key, renders the response and keeps it for the key in the change's
+/// savepoint (a retry must find it in the same commit as the change); without one, leaves the
+/// rendering for after the commit, outside the writer.
+fn answer<T, E, R>(
     conn: &mut SqliteConnection,
     tenant: &str,
     key: Option<&IdempotencyKey>,
     encounter: &EncounterId,
-    response: StoredResponse,
-) -> Result<Reply, MutateError<E>> {
-    if let Some(key) = key {
-        remember(conn, tenant, key, Some(encounter.as_str()), &response)?;
-    }
-    Ok(Reply { response, replayed: false })
+    mutation: Mutation<T>,
+    render: R,
+) -> Result<Done<T, R>, MutateError<E>>
+where
+    R: FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
+{
+    let Some(key) = key else { return Ok(Done::Unrendered(mutation, render)) };
+    let response = render(mutation).map_err(MutateError::Domain)?;
+    remember(conn, tenant, key, Some(encounter.as_str()), &response)?;
+    Ok(Done::Replied(Reply { response, replayed: false }))
 }
 
 /// SQLite's clock (the change's one timestamp) and the encounter's last event number, in one

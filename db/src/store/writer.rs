@@ -33,7 +33,8 @@ pub const MAX_BATCH: usize = 64;
 pub struct WriteTiming {
     /// Waiting for the writer connection (behind earlier changes).
     pub queued: Duration,
-    /// The change itself in its savepoint: reads, rules, writes, rendering the response.
+    /// The change itself in its savepoint: reads, rules, writes (and rendering the response when
+    /// an idempotency key keeps it; otherwise the response is rendered after the commit).
     pub work: Duration,
     /// From the end of the work until the transaction holding it was durably committed.
     pub durable: Duration,
