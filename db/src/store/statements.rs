@@ -214,3 +214,80 @@ row_statement!(
         "REPLACE INTO encounter_history (encounter_id, slot, version, diff)",
     [encounter_id: Text, slot: Integer, version: BigInt, diff: Nullable<Binary>]
 );
+
+/// Rewrites an existing combatant row in place (cheaper than a REPLACE, which deletes the row and
+/// its index entry and inserts both again).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct UpdateCombatant<'a>(pub &'a CombatantRow);
+
+impl QueryId for UpdateCombatant<'_> {
+    type QueryId = UpdateCombatant<'static>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl QueryFragment<Sqlite> for UpdateCombatant<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        let row = self.0;
+        out.push_sql("UPDATE combatants SET position = ");
+        out.push_bind_param::<Integer, _>(&row.position)?;
+        out.push_sql(", name = ");
+        out.push_bind_param::<Text, _>(&row.name)?;
+        out.push_sql(", side = ");
+        out.push_bind_param::<Text, _>(&row.side)?;
+        out.push_sql(", stats = ");
+        out.push_bind_param::<Text, _>(&row.stats)?;
+        out.push_sql(", initiative = ");
+        out.push_bind_param::<Nullable<Integer>, _>(&row.initiative)?;
+        out.push_sql(", initiative_roll_off = ");
+        out.push_bind_param::<Text, _>(&row.initiative_roll_off)?;
+        out.push_sql(", initiative_explanation = ");
+        out.push_bind_param::<Nullable<Text>, _>(&row.initiative_explanation)?;
+        out.push_sql(", surprised = ");
+        out.push_bind_param::<Bool, _>(&row.surprised)?;
+        out.push_sql(", defeated = ");
+        out.push_bind_param::<Bool, _>(&row.defeated)?;
+        out.push_sql(", hidden = ");
+        out.push_bind_param::<Bool, _>(&row.hidden)?;
+        out.push_sql(", acted_this_round = ");
+        out.push_bind_param::<Bool, _>(&row.acted_this_round)?;
+        out.push_sql(", delaying = ");
+        out.push_bind_param::<Bool, _>(&row.delaying)?;
+        out.push_sql(", state = ");
+        out.push_bind_param::<Text, _>(&row.state)?;
+        out.push_sql(", public = ");
+        out.push_bind_param::<Bool, _>(&row.public)?;
+        out.push_sql(" WHERE encounter_id = ");
+        out.push_bind_param::<Text, _>(&row.encounter_id)?;
+        out.push_sql(" AND id = ");
+        out.push_bind_param::<Text, _>(&row.id)?;
+        Ok(())
+    }
+}
+
+impl RunQueryDsl<SqliteConnection> for UpdateCombatant<'_> {}
+
+/// Rewrites an existing effect row in place.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct UpdateEffect<'a>(pub &'a EffectRow);
+
+impl QueryId for UpdateEffect<'_> {
+    type QueryId = UpdateEffect<'static>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl QueryFragment<Sqlite> for UpdateEffect<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        let row = self.0;
+        out.push_sql("UPDATE effects SET position = ");
+        out.push_bind_param::<Integer, _>(&row.position)?;
+        out.push_sql(", data = ");
+        out.push_bind_param::<Text, _>(&row.data)?;
+        out.push_sql(" WHERE encounter_id = ");
+        out.push_bind_param::<Text, _>(&row.encounter_id)?;
+        out.push_sql(" AND id = ");
+        out.push_bind_param::<Text, _>(&row.id)?;
+        Ok(())
+    }
+}
+
+impl RunQueryDsl<SqliteConnection> for UpdateEffect<'_> {}
