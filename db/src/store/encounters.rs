@@ -11,6 +11,7 @@ use crate::rows::{EncounterChanges, NewEncounterRow, event_row};
 use crate::schema::{encounters, idempotency_records};
 use diesel::prelude::*;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
+use std::sync::Arc;
 
 /// An encounter with its storage timestamps.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,14 +67,8 @@ impl Store {
             told = self.worth_telling(&encounter.id, &events);
             let stored =
                 StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
-            answer(
-                conn,
-                tenant,
-                key,
-                &encounter.id,
-                Mutation { encounter: stored, events, output: () },
-                render,
-            )
+            let stored = Stored { encounter: Arc::new(stored), events, output: () };
+            answer(conn, tenant, key, &encounter.id, stored, render)
         });
         self.tell_if_committed(&encounter.id, &written, &told);
         self.wake_if_enqueued(enqueued, &written);
@@ -141,9 +136,10 @@ impl Store {
             let events = append_events(conn, id, last_seq, &now, &new_events)?;
             enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
             told = self.worth_telling(id, &events);
-            let stored = StoredEncounter { encounter, created_at: loaded.created_at, updated_at: now };
+            let created_at = loaded.created_at.clone();
+            let stored = Arc::new(StoredEncounter { encounter, created_at, updated_at: now });
             let kept = stored.clone();
-            let done = answer(conn, tenant, key, id, Mutation { encounter: stored, events, output }, render)?;
+            let done = answer(conn, tenant, key, id, Stored { encounter: stored, events, output }, render)?;
             self.hot.keep(kept);
             Ok(done)
         });
@@ -172,7 +168,7 @@ impl Store {
         conn: &mut SqliteConnection,
         tenant: &str,
         id: &EncounterId,
-    ) -> Result<Option<StoredEncounter>, DbError> {
+    ) -> Result<Option<Arc<StoredEncounter>>, DbError> {
         let stored_version: Option<i64> = encounters::table
             .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
             .select(encounters::version)
@@ -181,7 +177,7 @@ impl Store {
         let Some(version) = stored_version else { return Ok(None) };
         match self.hot.take(id.as_str(), version) {
             Some(kept) => Ok(Some(kept)),
-            None => load(conn, tenant, id),
+            None => Ok(load(conn, tenant, id)?.map(Arc::new)),
         }
     }
 
@@ -206,12 +202,28 @@ impl Store {
     }
 }
 
+/// A change as stored, before it is rendered: its encounter is shared with the writer's hot copy
+/// (see `hot.rs`), so that copying it for the renderer can wait until the writer is released.
+struct Stored<T> {
+    encounter: Arc<StoredEncounter>,
+    events: Vec<StoredEvent>,
+    output: T,
+}
+
+impl<T> Stored<T> {
+    /// The change for its renderer (the encounter copied if the hot copy still shares it).
+    fn into_mutation(self) -> Mutation<T> {
+        let encounter = Arc::unwrap_or_clone(self.encounter);
+        Mutation { encounter, events: self.events, output: self.output }
+    }
+}
+
 /// What a change's savepoint hands back: the reply, when it was made in the savepoint (a replay,
 /// or a response an idempotency key keeps), or the change as stored with its renderer, to render
 /// once the writer is released.
 enum Done<T, R> {
     Replied(Reply),
-    Unrendered(Mutation<T>, R),
+    Unrendered(Stored<T>, R),
 }
 
 impl<T, R> Done<T, R> {
@@ -222,8 +234,8 @@ impl<T, R> Done<T, R> {
     {
         match self {
             Done::Replied(reply) => Ok(reply),
-            Done::Unrendered(mutation, render) => {
-                let response = render(mutation).map_err(MutateError::Domain)?;
+            Done::Unrendered(stored, render) => {
+                let response = render(stored.into_mutation()).map_err(MutateError::Domain)?;
                 Ok(Reply { response, replayed: false })
             }
         }
@@ -238,14 +250,14 @@ fn answer<T, E, R>(
     tenant: &str,
     key: Option<&IdempotencyKey>,
     encounter: &EncounterId,
-    mutation: Mutation<T>,
+    stored: Stored<T>,
     render: R,
 ) -> Result<Done<T, R>, MutateError<E>>
 where
     R: FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
 {
-    let Some(key) = key else { return Ok(Done::Unrendered(mutation, render)) };
-    let response = render(mutation).map_err(MutateError::Domain)?;
+    let Some(key) = key else { return Ok(Done::Unrendered(stored, render)) };
+    let response = render(stored.into_mutation()).map_err(MutateError::Domain)?;
     remember(conn, tenant, key, Some(encounter.as_str()), &response)?;
     Ok(Done::Replied(Reply { response, replayed: false }))
 }
