@@ -114,6 +114,9 @@ impl Store {
         render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         let (mut told, mut enqueued) = (Vec::new(), false);
+        // The encounter as it was before the change and the events as the command made them, freed
+        // once the writer is released.
+        let mut retired = None;
         let written = self.write(|conn| {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
                 return Ok(Done::Replied(reply));
@@ -141,8 +144,10 @@ impl Store {
             let kept = stored.clone();
             let done = answer(conn, tenant, key, id, Stored { encounter: stored, events, output }, render)?;
             self.hot.keep(kept);
+            retired = Some((loaded, new_events));
             Ok(done)
         });
+        drop(retired);
         self.tell_if_committed(id, &written, &told);
         self.wake_if_enqueued(enqueued, &written);
         written.and_then(Done::reply)
