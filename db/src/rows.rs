@@ -169,7 +169,9 @@ pub(crate) fn event_row(
         encounter_id: encounter_id.0.clone(),
         seq,
         kind,
-        data: data.to_string(),
+        // Straight into a buffer: the same text as `data.to_string()`, without `fmt`'s
+        // per-piece writes.
+        data: to_json("event", &data)?,
         created_at: now.to_owned(),
     };
     Ok((row, data))

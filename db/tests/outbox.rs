@@ -4,7 +4,9 @@
 
 mod common;
 use common::{add_goblin, created_for, version_body};
-use skirmish_db::{AfterAttempt, Attempt, Mutation, NewWebhook, Store, StoredResponse, now_ms};
+use skirmish_db::{
+    AfterAttempt, Attempt, IdempotencyKey, Mutation, NewWebhook, Store, StoredResponse, now_ms,
+};
 use skirmish_domain::encounter::EncounterError;
 
 const TENANT: &str = "guild";
@@ -68,7 +70,9 @@ fn no_subscription_or_a_rolled_back_change_writes_no_delivery() {
     assert!(due(&store).is_empty(), "nobody subscribed");
 
     store.create_webhook(&hook("wh_all", TENANT, &[])).unwrap().unwrap();
-    let outcome = store.mutate(TENANT, &id, None, None, add_goblin, unrenderable);
+    // A response that a key keeps is rendered in the savepoint; its failure rolls the change back.
+    let key = IdempotencyKey { key: "k1".into(), fingerprint: "f1".into() };
+    let outcome = store.mutate(TENANT, &id, None, Some(&key), add_goblin, unrenderable);
 
     assert!(outcome.is_err());
     assert!(due(&store).is_empty(), "the rolled-back savepoint took its deliveries with it");

@@ -69,7 +69,9 @@ fn committed_changes_are_told_once_after_their_commit_and_refused_ones_never() {
     assert!(store.mutate(TENANT, &id, None, None, refused, version_body).is_err());
     let failing =
         |_: Mutation<()>| Err::<StoredResponse, _>(EncounterError::Conflict("cannot render".into()));
-    assert!(store.mutate(TENANT, &id, None, None, add_goblin, failing).is_err());
+    // A response that a key keeps is rendered in the savepoint; its failure rolls the change back.
+    let kept = IdempotencyKey { key: "k2".into(), fingerprint: "f2".into() };
+    assert!(store.mutate(TENANT, &id, None, Some(&kept), add_goblin, failing).is_err());
     assert!(store.mutate(TENANT, &id, Some(1), None, add_goblin, version_body).is_err(), "stale version");
     store.mutate(TENANT, &id, None, None, add_goblin, version_body).unwrap();
     assert!(store.delete(TENANT, &id).unwrap());

@@ -52,15 +52,58 @@ fn a_stale_version_or_a_refused_command_changes_nothing() {
 }
 
 #[test]
-fn a_failed_render_rolls_the_change_back() {
+fn a_failed_render_of_a_kept_response_rolls_the_change_back() {
     let dir = tempfile::tempdir().unwrap();
     let store = new_store(&dir);
     let id = created(&store, TENANT, "e1");
     let failing =
         |_: Mutation<()>| Err::<StoredResponse, _>(EncounterError::Conflict("cannot render".into()));
-    assert!(store.mutate(TENANT, &id, None, None, add_goblin, failing).is_err());
+    assert!(store.mutate(TENANT, &id, None, Some(&key("k1", "f")), add_goblin, failing).is_err());
     let stored = store.get(TENANT, &id).unwrap().unwrap();
     assert_eq!((stored.encounter.version, stored.encounter.combatants.len()), (1, 0));
+}
+
+#[test]
+fn without_a_key_the_response_is_rendered_after_the_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = new_store(&dir);
+    let id = created(&store, TENANT, "e1");
+    let failing =
+        |_: Mutation<()>| Err::<StoredResponse, _>(EncounterError::Conflict("cannot render".into()));
+    let refused = store.mutate(TENANT, &id, None, None, add_goblin, failing).unwrap_err();
+    assert!(matches!(refused, MutateError::Domain(EncounterError::Conflict(_))), "{refused:?}");
+    let stored = store.get(TENANT, &id).unwrap().unwrap();
+    assert_eq!(
+        (stored.encounter.version, stored.encounter.combatants.len()),
+        (2, 1),
+        "nothing in the transaction needed the response, so the change was already committed"
+    );
+}
+
+/// Everything a change hands its renderer but the clock, as one body.
+fn whole_body<E>(mutation: Mutation<()>) -> Result<StoredResponse, E> {
+    let events: Vec<_> =
+        mutation.events.iter().map(|e| (e.seq, e.kind.clone(), e.data.to_string())).collect();
+    let body =
+        format!("{:?} {events:?} {}", mutation.encounter.encounter, mutation.encounter.created_at.len());
+    Ok(StoredResponse { status: 200, body, headers: vec![("ETag".into(), "\"2\"".into())] })
+}
+
+#[test]
+fn a_keyed_and_an_unkeyed_identical_change_answer_byte_identical_bodies() {
+    let (keyed_dir, unkeyed_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (keyed_store, unkeyed_store) = (new_store(&keyed_dir), new_store(&unkeyed_dir));
+    let keyed_id = created(&keyed_store, TENANT, "e1");
+    let unkeyed_id = created(&unkeyed_store, TENANT, "e1");
+    let k = key("k1", "f");
+
+    let keyed = keyed_store.mutate(TENANT, &keyed_id, None, Some(&k), add_goblin, whole_body).unwrap();
+    let unkeyed = unkeyed_store.mutate(TENANT, &unkeyed_id, None, None, add_goblin, whole_body).unwrap();
+    let replayed = keyed_store.mutate(TENANT, &keyed_id, None, Some(&k), add_goblin, whole_body).unwrap();
+
+    assert!(keyed.response.body.contains("Goblin"), "{}", keyed.response.body);
+    assert_eq!(keyed.response, unkeyed.response, "rendered in the savepoint or after the commit alike");
+    assert_eq!((replayed.response, replayed.replayed), (unkeyed.response, true));
 }
 
 #[test]

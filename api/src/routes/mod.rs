@@ -198,8 +198,8 @@ pub async fn change(
 const SERVER_TIMING: HeaderName = HeaderName::from_static("server-timing");
 
 /// `Server-Timing` (W3C) of a stored change, in milliseconds: `queue` waiting for the writer,
-/// `work` the change in its transaction (load, rules, writes, rendering), `commit` until the
-/// transaction holding it was durably on disk.
+/// `work` the change in its transaction (load, rules, writes; rendering too when an idempotency
+/// key keeps the response), `commit` until the transaction holding it was durably on disk.
 fn server_timing(timing: WriteTiming) -> HeaderValue {
     let ms = |duration: std::time::Duration| duration.as_secs_f64() * 1000.0;
     let text = format!(

@@ -1,5 +1,6 @@
 //! Writing an encounter's combatants and effects: only the rows that changed.
 
+use super::statements::{ReplaceCombatant, ReplaceEffect, UpdateCombatant, UpdateEffect};
 use crate::error::DbError;
 use crate::rows::{combatant_row, effect_row};
 use crate::schema::{combatants, effects};
@@ -40,18 +41,24 @@ pub(super) fn save_changes(
     let id = after.id.as_str();
     let old = before.map(|b| &b.combatants[..]).unwrap_or_default();
     let combatants = diff(old, &after.combatants, |c| c.id.as_str());
-    for &(position, _) in &combatants.replaced {
+    for &(position, was) in &combatants.replaced {
         let row = combatant_row(after, position)?;
-        diesel::replace_into(combatants::table).values(&row).execute(conn)?;
+        // A row that was there is rewritten in place; should it be missing after all, it is
+        // written whole.
+        if was.is_none() || UpdateCombatant(&row).execute(conn)? == 0 {
+            ReplaceCombatant(&row).execute(conn)?;
+        }
     }
     for &gone in &combatants.deleted {
         diesel::delete(combatants::table.find((id, old[gone].id.as_str()))).execute(conn)?;
     }
     let old = before.map(|b| &b.effects[..]).unwrap_or_default();
     let effects = diff(old, &after.effects, |e| e.id.0.as_str());
-    for &(position, _) in &effects.replaced {
+    for &(position, was) in &effects.replaced {
         let row = effect_row(after, position)?;
-        diesel::replace_into(effects::table).values(&row).execute(conn)?;
+        if was.is_none() || UpdateEffect(&row).execute(conn)? == 0 {
+            ReplaceEffect(&row).execute(conn)?;
+        }
     }
     for &gone in &effects.deleted {
         diesel::delete(effects::table.find((id, old[gone].id.0.as_str()))).execute(conn)?;

@@ -1,18 +1,18 @@
 //! Encounters: create, change, read, list, delete, and their event logs.
 
+use super::Store;
 use super::children::{insert_all, save_changes};
 use super::committed::DELETED;
 use super::history::remember_change;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
 use super::reads::load;
-use super::{NOW, Store};
+use super::statements::{Clock, ClockAndLastSeq, InsertEvent, UpdateEncounter};
 use crate::error::{DbError, MutateError};
 use crate::rows::{EncounterChanges, NewEncounterRow, event_row};
-use crate::schema::{encounters, events, idempotency_records};
-use diesel::dsl::{max, sql};
+use crate::schema::{encounters, idempotency_records};
 use diesel::prelude::*;
-use diesel::sql_types::Text;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
+use std::sync::Arc;
 
 /// An encounter with its storage timestamps.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,8 +41,9 @@ pub struct Mutation<T> {
 
 impl Store {
     /// Stores a new encounter for `tenant` with its first events; `render` turns the result into
-    /// the response, which an idempotency key keeps for replays. If `render` fails, nothing is
-    /// stored. Returns once the change is durable (see [`Store::mutate`]).
+    /// the response, which an idempotency key keeps for replays (then rendered in the change's
+    /// savepoint: if it fails, nothing is stored; without a key it runs after the commit, outside
+    /// the writer). Returns once the change is durable (see [`Store::mutate`]).
     pub fn create<E>(
         &self,
         tenant: &str,
@@ -52,11 +53,11 @@ impl Store {
         render: impl FnOnce(Mutation<()>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         let (mut told, mut enqueued) = (Vec::new(), false);
-        let result = self.write(|conn| {
+        let written = self.write(|conn| {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                return Ok(reply);
+                return Ok(Done::Replied(reply));
             }
-            let now: String = diesel::select(sql::<Text>(NOW)).get_result(conn)?;
+            let now: String = Clock.get_result(conn)?;
             let state = EncounterChanges::from_domain(encounter)?;
             let stamps = (encounters::created_at.eq(&now), encounters::updated_at.eq(&now));
             let row = (NewEncounterRow { state, tenant }, stamps);
@@ -67,23 +68,25 @@ impl Store {
             told = self.worth_telling(&encounter.id, &events);
             let stored =
                 StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
-            let response =
-                render(Mutation { encounter: stored, events, output: () }).map_err(MutateError::Domain)?;
-            let reply = finish(conn, tenant, key, &encounter.id, response)?;
+            let stored = Stored { encounter: Arc::new(stored), events, output: () };
+            let done = answer(conn, tenant, key, &encounter.id, stored, render)?;
             self.writer.note_changed(encounter.id.as_str(), encounter.version);
-            Ok(reply)
+            Ok(done)
         });
-        self.tell_if_committed(&encounter.id, &result, &told);
-        self.wake_if_enqueued(enqueued, &result);
-        result
+        self.tell_if_committed(&encounter.id, &written, &told);
+        self.wake_if_enqueued(enqueued, &written);
+        written.and_then(Done::reply)
     }
 
     /// Loads the tenant's encounter, applies `command`, checks `expected_version`, stores what
     /// changed (version + 1) with the events it returned and renders the response from what was
     /// written — all in one savepoint on the single writer, so concurrent changes to one encounter
     /// apply one after another and an idempotency key's retry replays instead of applying again.
-    /// If the command or `render` fails, the savepoint rolls back and nothing is stored. Returns
-    /// only once the transaction holding the change is durably committed (group commit: see
+    /// If the command fails, the savepoint rolls back and nothing is stored. `render` runs in the
+    /// savepoint only when an idempotency key keeps its response (and if it fails, nothing is
+    /// stored); without a key nothing in the transaction needs the response, so it runs after
+    /// the commit, outside the writer (and if it fails, the change stays stored). Returns only
+    /// once the transaction holding the change is durably committed (group commit: see
     /// `writer.rs`).
     pub fn mutate<T, E>(
         &self,
@@ -114,9 +117,12 @@ impl Store {
         render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         let (mut told, mut enqueued) = (Vec::new(), false);
-        let result = self.write(|conn| {
+        // The encounter as it was before the change and the events as the command made them, freed
+        // once the writer is released.
+        let mut retired = None;
+        let written = self.write(|conn| {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                return Ok(reply);
+                return Ok(Done::Replied(reply));
             }
             let loaded = self.hot_or_load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
             let mut encounter = loaded.encounter.clone();
@@ -129,26 +135,26 @@ impl Store {
             }
             encounter.version += 1;
             let (now, last_seq) = clock_and_last_seq(conn, id)?;
-            diesel::update(encounters::table.find(id.as_str()))
-                .set((EncounterChanges::from_domain(&encounter)?, encounters::updated_at.eq(&now)))
-                .execute(conn)?;
+            let changes = EncounterChanges::from_domain(&encounter)?;
+            UpdateEncounter { changes: &changes, updated_at: &now }.execute(conn)?;
             let written = save_changes(conn, Some(&loaded.encounter), &encounter)?;
             remember_change(conn, &loaded.encounter, &encounter, &written)?;
             let events = append_events(conn, id, last_seq, &now, &new_events)?;
             enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
             told = self.worth_telling(id, &events);
-            let stored = StoredEncounter { encounter, created_at: loaded.created_at, updated_at: now };
+            let created_at = loaded.created_at.clone();
+            let stored = Arc::new(StoredEncounter { encounter, created_at, updated_at: now });
             let kept = stored.clone();
-            let response =
-                render(Mutation { encounter: stored, events, output }).map_err(MutateError::Domain)?;
-            let reply = finish(conn, tenant, key, id, response)?;
+            let done = answer(conn, tenant, key, id, Stored { encounter: stored, events, output }, render)?;
             self.writer.note_changed(id.as_str(), kept.encounter.version);
             self.hot.keep(kept);
-            Ok(reply)
+            retired = Some((loaded, new_events));
+            Ok(done)
         });
-        self.tell_if_committed(id, &result, &told);
-        self.wake_if_enqueued(enqueued, &result);
-        result
+        drop(retired);
+        self.tell_if_committed(id, &written, &told);
+        self.wake_if_enqueued(enqueued, &written);
+        written.and_then(Done::reply)
     }
 
     /// A copy of `events` if anybody listens to the encounter, else nothing.
@@ -171,7 +177,7 @@ impl Store {
         conn: &mut SqliteConnection,
         tenant: &str,
         id: &EncounterId,
-    ) -> Result<Option<StoredEncounter>, DbError> {
+    ) -> Result<Option<Arc<StoredEncounter>>, DbError> {
         let stored_version: Option<i64> = encounters::table
             .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
             .select(encounters::version)
@@ -180,7 +186,7 @@ impl Store {
         let Some(version) = stored_version else { return Ok(None) };
         match self.hot.take(id.as_str(), version) {
             Some(kept) => Ok(Some(kept)),
-            None => load(conn, tenant, id),
+            None => Ok(load(conn, tenant, id)?.map(Arc::new)),
         }
     }
 
@@ -206,27 +212,71 @@ impl Store {
     }
 }
 
-/// Keeps the response for the idempotency key, if any, and hands it back.
-fn finish<E>(
+/// A change as stored, before it is rendered: its encounter is shared with the writer's hot copy
+/// (see `hot.rs`), so that copying it for the renderer can wait until the writer is released.
+struct Stored<T> {
+    encounter: Arc<StoredEncounter>,
+    events: Vec<StoredEvent>,
+    output: T,
+}
+
+impl<T> Stored<T> {
+    /// The change for its renderer (the encounter copied if the hot copy still shares it).
+    fn into_mutation(self) -> Mutation<T> {
+        let encounter = Arc::unwrap_or_clone(self.encounter);
+        Mutation { encounter, events: self.events, output: self.output }
+    }
+}
+
+/// What a change's savepoint hands back: the reply, when it was made in the savepoint (a replay,
+/// or a response an idempotency key keeps), or the change as stored with its renderer, to render
+/// once the writer is released.
+enum Done<T, R> {
+    Replied(Reply),
+    Unrendered(Stored<T>, R),
+}
+
+impl<T, R> Done<T, R> {
+    /// The reply, rendered now if the savepoint left that for later.
+    fn reply<E>(self) -> Result<Reply, MutateError<E>>
+    where
+        R: FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
+    {
+        match self {
+            Done::Replied(reply) => Ok(reply),
+            Done::Unrendered(stored, render) => {
+                let response = render(stored.into_mutation()).map_err(MutateError::Domain)?;
+                Ok(Reply { response, replayed: false })
+            }
+        }
+    }
+}
+
+/// With an idempotency key, renders the response and keeps it for the key in the change's
+/// savepoint (a retry must find it in the same commit as the change); without one, leaves the
+/// rendering for after the commit, outside the writer.
+fn answer<T, E, R>(
     conn: &mut SqliteConnection,
     tenant: &str,
     key: Option<&IdempotencyKey>,
     encounter: &EncounterId,
-    response: StoredResponse,
-) -> Result<Reply, MutateError<E>> {
-    if let Some(key) = key {
-        remember(conn, tenant, key, Some(encounter.as_str()), &response)?;
-    }
-    Ok(Reply { response, replayed: false })
+    stored: Stored<T>,
+    render: R,
+) -> Result<Done<T, R>, MutateError<E>>
+where
+    R: FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
+{
+    let Some(key) = key else { return Ok(Done::Unrendered(stored, render)) };
+    let response = render(stored.into_mutation()).map_err(MutateError::Domain)?;
+    remember(conn, tenant, key, Some(encounter.as_str()), &response)?;
+    Ok(Done::Replied(Reply { response, replayed: false }))
 }
 
 /// SQLite's clock (the change's one timestamp) and the encounter's last event number, in one
 /// statement.
 fn clock_and_last_seq(conn: &mut SqliteConnection, id: &EncounterId) -> Result<(String, i64), DbError> {
-    let (now, last): (String, Option<i64>) = events::table
-        .filter(events::encounter_id.eq(id.as_str()))
-        .select((sql::<Text>(NOW), max(events::seq)))
-        .get_result(conn)?;
+    let (now, last): (String, Option<i64>) =
+        ClockAndLastSeq { encounter_id: id.as_str() }.get_result(conn)?;
     Ok((now, last.unwrap_or(0)))
 }
 
@@ -249,10 +299,10 @@ fn append_events(
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .unzip();
-    // One cached statement per row: diesel runs a multi-row insert on SQLite in a transaction of
+    // One kept statement per row: diesel runs a multi-row insert on SQLite in a transaction of
     // its own, which cannot nest in the writer's savepoint.
     for row in &rows {
-        diesel::insert_into(events::table).values(row).execute(conn)?;
+        InsertEvent(row).execute(conn)?;
     }
     Ok(rows
         .into_iter()

@@ -10,6 +10,7 @@
 
 use super::children::ChildrenWritten;
 use super::reverse_diff::{ReverseDiff, Rows};
+use super::statements::{HistoryEntry, ReplaceHistory};
 use crate::error::DbError;
 use crate::schema::encounter_history;
 use diesel::prelude::*;
@@ -29,14 +30,13 @@ pub(super) fn remember_change(
     written: &ChildrenWritten,
 ) -> Result<(), DbError> {
     let diff = ReverseDiff::of(before, after, written)?.encoded()?;
-    diesel::replace_into(encounter_history::table)
-        .values((
-            encounter_history::encounter_id.eq(before.id.as_str()),
-            encounter_history::slot.eq(slot(before.version)),
-            encounter_history::version.eq(before.version),
-            encounter_history::diff.eq(diff),
-        ))
-        .execute(conn)?;
+    let entry = HistoryEntry {
+        encounter_id: before.id.as_str(),
+        slot: slot(before.version),
+        version: before.version,
+        diff,
+    };
+    ReplaceHistory(&entry).execute(conn)?;
     Ok(())
 }
 

@@ -7,30 +7,32 @@
 
 use super::encounters::StoredEncounter;
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// Most encounters kept; past it the memory starts afresh.
 const MAX_HOT: usize = 256;
 
 #[derive(Default)]
 pub(crate) struct HotEncounters {
-    kept: Mutex<HashMap<String, StoredEncounter>>,
+    /// Shared with the change that wrote it until that change has rendered its response (see
+    /// `encounters.rs`), so keeping one copies nothing inside the writer.
+    kept: Mutex<HashMap<String, Arc<StoredEncounter>>>,
 }
 
 impl HotEncounters {
-    fn kept(&self) -> MutexGuard<'_, HashMap<String, StoredEncounter>> {
+    fn kept(&self) -> MutexGuard<'_, HashMap<String, Arc<StoredEncounter>>> {
         self.kept.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The kept copy of `id`, taken out, if it is at `version`.
-    pub(crate) fn take(&self, id: &str, version: i64) -> Option<StoredEncounter> {
+    pub(crate) fn take(&self, id: &str, version: i64) -> Option<Arc<StoredEncounter>> {
         let mut kept = self.kept();
         let copy = kept.remove(id)?;
         (copy.encounter.version == version).then_some(copy)
     }
 
     /// Keeps `encounter` as just written (the caller holds the writer).
-    pub(crate) fn keep(&self, encounter: StoredEncounter) {
+    pub(crate) fn keep(&self, encounter: Arc<StoredEncounter>) {
         let mut kept = self.kept();
         if kept.len() >= MAX_HOT {
             kept.clear();

@@ -14,6 +14,7 @@ mod outbox;
 mod published;
 mod reads;
 mod reverse_diff;
+mod statements;
 mod undo;
 mod viewers;
 mod webhooks;

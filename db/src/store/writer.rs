@@ -15,10 +15,11 @@
 use super::committed::{Changed, CommittedVersions};
 use super::hot::HotEncounters;
 use super::observed::Observed;
+use super::statements::{BeginImmediate, Commit, ReleaseChange, SavepointChange};
 use crate::connection::open_writer;
 use crate::error::DbError;
-use diesel::SqliteConnection;
 use diesel::connection::SimpleConnection;
+use diesel::{RunQueryDsl, SqliteConnection};
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -33,7 +34,8 @@ pub const MAX_BATCH: usize = 64;
 pub struct WriteTiming {
     /// Waiting for the writer connection (behind earlier changes).
     pub queued: Duration,
-    /// The change itself in its savepoint: reads, rules, writes, rendering the response.
+    /// The change itself in its savepoint: reads, rules, writes (and rendering the response when
+    /// an idempotency key keeps it; otherwise the response is rendered after the commit).
     pub work: Duration,
     /// From the end of the work until the transaction holding it was durably committed.
     pub durable: Duration,
@@ -203,7 +205,7 @@ impl Line {
             self.members += 1;
             return Ok(batch.clone());
         }
-        self.connection.batch_execute("BEGIN IMMEDIATE")?;
+        BeginImmediate.execute(&mut self.connection)?;
         let batch = Arc::new(Batch::default());
         self.open = Some(batch.clone());
         self.members = 1;
@@ -217,7 +219,7 @@ impl Line {
         &mut self,
         work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
     ) -> Result<T, E> {
-        if let Err(error) = self.connection.batch_execute("SAVEPOINT change") {
+        if let Err(error) = SavepointChange.execute(&mut self.connection) {
             self.abandon(&error);
             return Err(DbError::from(error).into());
         }
@@ -225,8 +227,12 @@ impl Line {
             Ok(result) => result,
             Err(payload) => Err(DbError::Panicked(panic_message(payload.as_ref())).into()),
         };
-        let end = if result.is_ok() { "RELEASE change" } else { "ROLLBACK TO change; RELEASE change" };
-        if let Err(error) = self.connection.batch_execute(end) {
+        let ended = if result.is_ok() {
+            ReleaseChange.execute(&mut self.connection).map(drop)
+        } else {
+            self.connection.batch_execute("ROLLBACK TO change; RELEASE change")
+        };
+        if let Err(error) = ended {
             self.abandon(&error);
             return result.and(Err(DbError::from(error).into()));
         }
@@ -237,7 +243,7 @@ impl Line {
     /// in it is answered); false if the commit failed.
     fn commit(&mut self, on_durable: impl FnOnce()) -> bool {
         let Some(batch) = self.open.take() else { return true };
-        let outcome = self.connection.batch_execute("COMMIT").map_err(|error| {
+        let outcome = Commit.execute(&mut self.connection).map(drop).map_err(|error| {
             // A failed COMMIT may leave the transaction open; it must not linger.
             let _ = self.connection.batch_execute("ROLLBACK");
             error.to_string()

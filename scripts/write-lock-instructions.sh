@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Instructions per stored write spent inside the writer (db/src/store/writer.rs: `Writer::write`,
+# inclusive — queueing for the lock, the change in its savepoint and the commit; with one request
+# at a time nobody queues), counted by valgrind's callgrind like scripts/write-instructions.sh
+# (same encounter, same POST /v1/encounters/{id}/advance, `wrk -t1 -c1 -d8s`, one actix worker,
+# counting reset after the setup). This is the part that caps stored-change throughput: the
+# writer runs one change at a time. Usage: scripts/write-lock-instructions.sh BINARY... (one line
+# per binary: requests, instructions per request in the whole process, and inside the writer).
+# Needs valgrind (callgrind_annotate), wrk and curl.
+set -uo pipefail
+[ $# -ge 1 ] || { echo "usage: $0 BINARY..." >&2; exit 2; }
+. "$(dirname "$0")/lib/encounter.sh"
+count() { # binary
+  local work port base server vpid out n ir locked file
+  work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); base="http://127.0.0.1:$port"
+  (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 \
+    SKIRMISH_RATE_LIMIT_PER_MINUTE=0 RUST_LOG=warn \
+    timeout 300 valgrind --tool=callgrind --callgrind-out-file="$work/cg.%p" "$1" >"$work/log" 2>&1) &
+  server=$!
+  for _ in $(seq 1 900); do curl -sf "$base/healthz" >/dev/null && break; sleep 0.2; done
+  enc=$(six_combatant_encounter "$base")
+  printf 'wrk.method="POST"\nwrk.headers["Content-Type"]="application/json"\nwrk.body="{\\"to\\":\\"next_turn\\"}"\n' \
+    >"$work/post.lua"
+  vpid=$(pgrep -P "$server" | head -1) # valgrind, started by `timeout`
+  callgrind_control -z "$vpid" >/dev/null 2>&1
+  out=$(timeout 30 wrk -t1 -c1 -d8s -s "$work/post.lua" "$base/v1/encounters/$enc/advance")
+  callgrind_control -d "$vpid" >/dev/null 2>&1
+  for _ in $(seq 1 50); do ls "$work"/cg.*.* >/dev/null 2>&1 && break; sleep 0.2; done
+  sleep 1
+  n=$(awk '/requests in/{print $1}' <<<"$out")
+  file=$(ls "$work"/cg.*.* 2>/dev/null | head -1)
+  ir=$(awk '/^summary:/{s += $2} END {print s + 0}' "$file" 2>/dev/null)
+  locked=$(callgrind_annotate --inclusive=yes "$file" 2>/dev/null |
+    awk '/skirmish_db::store::writer::Writer::write /{gsub(",", "", $1); print $1; exit}')
+  n=${n:-0}; ir=${ir:-0}; locked=${locked:-0}
+  printf '%-50s %6s requests  %9s instructions/request  %9s in the writer\n' "$1" "$n" \
+    "$(( n > 0 ? ir / n : 0 ))" "$(( n > 0 ? locked / n : 0 ))"
+  kill "$vpid" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"
+}
+for binary in "$@"; do count "$(realpath "$binary")"; done
