@@ -3,11 +3,11 @@
 //! ruleset's report and its one-line summary. The schemas are built per operation in
 //! `routes/typed_route.rs`.
 
-use super::{DieResponse, EventNotice, lenient};
+use super::{DiceFields, DieResponse, EventNotice, lenient};
 use crate::error::ApiError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The dice fields of an operation body, and the rest for the ruleset.
 pub struct OperationInput {
@@ -22,23 +22,34 @@ pub fn split_operation_body(body: Value) -> Result<OperationInput, ApiError> {
     let Value::Object(mut fields) = body else {
         return Err(ApiError::bad_request("body", "the body must be a JSON object"));
     };
-    let seed = take(&mut fields, "seed", lenient::optional_whole)?;
-    let rolls = take(&mut fields, "rolls", lenient::optional_wholes)?;
-    let strict_rolls = take(&mut fields, "strict_rolls", |value| match value {
+    let dice = DiceFields {
+        seed: fields.remove("seed"),
+        rolls: fields.remove("rolls"),
+        strict_rolls: fields.remove("strict_rolls"),
+    };
+    let (seed, rolls, strict_rolls) = read_dice_fields(dice)?;
+    Ok(OperationInput { seed, rolls, strict_rolls, body: Value::Object(fields) })
+}
+
+/// Reads the dice fields of a body (`seed`, `rolls`, `strict_rolls`), naming the one at fault.
+pub fn read_dice_fields(fields: DiceFields) -> Result<(Option<u64>, Option<Vec<u32>>, bool), ApiError> {
+    let seed = take("seed", fields.seed, lenient::optional_whole)?;
+    let rolls = take("rolls", fields.rolls, lenient::optional_wholes)?;
+    let strict_rolls = take("strict_rolls", fields.strict_rolls, |value| match value {
         Value::Bool(strict) => Ok(Some(strict)),
         Value::Null => Ok(None),
         other => serde_json::from_value::<bool>(other).map(Some),
     })?
     .unwrap_or(false);
-    Ok(OperationInput { seed, rolls, strict_rolls, body: Value::Object(fields) })
+    Ok((seed, rolls, strict_rolls))
 }
 
 fn take<T>(
-    fields: &mut Map<String, Value>,
     name: &str,
+    value: Option<Value>,
     read: impl FnOnce(Value) -> Result<Option<T>, serde_json::Error>,
 ) -> Result<Option<T>, ApiError> {
-    match fields.remove(name) {
+    match value {
         None => Ok(None),
         Some(value) => read(value).map_err(|error| ApiError::bad_request(name, error.to_string())),
     }
