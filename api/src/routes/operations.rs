@@ -14,8 +14,8 @@ use crate::error::ApiError;
 use crate::extract::{ApiJson, IfMatch, JsonBytes, parse_json};
 use crate::reply::{json_reply, written_reply};
 use crate::wire::{
-    InlineOperationResponse, OperationInput, OperationResponse, dice_for, event_notices, read_dice_fields,
-    read_typed, ruleset_request, split_operation_body,
+    DiceOptions, InlineOperationResponse, OperationInput, OperationResponse, dice_for, event_notices,
+    read_dice_fields, read_typed, ruleset_request, split_operation_body,
 };
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
@@ -46,13 +46,11 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<Parsed<T>, ApiError> {
 
 fn parse_value<T: DeserializeOwned>(body: Value) -> Result<Parsed<T>, ApiError> {
     let OperationInput { seed, rolls, strict_rolls, body } = split_operation_body(body)?;
-    with_dice(ruleset_request(body)?, (seed, rolls, strict_rolls))
+    with_dice(ruleset_request(body)?, DiceOptions { seed, rolls, strict_rolls })
 }
 
-fn with_dice<T>(
-    request: T,
-    (seed, rolls, strict): (Option<u64>, Option<Vec<u32>>, bool),
-) -> Result<Parsed<T>, ApiError> {
+fn with_dice<T>(request: T, options: DiceOptions) -> Result<Parsed<T>, ApiError> {
+    let DiceOptions { seed, rolls, strict_rolls: strict } = options;
     Ok(Parsed { request, dice: dice_for(seed, rolls, strict)?, strict })
 }
 

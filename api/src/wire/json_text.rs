@@ -128,7 +128,7 @@ impl<R: Serialize> InlineOperationResponse<R> {
         out.raw(",\"summary\":");
         out.string(&self.summary)?;
         out.raw(",\"result\":");
-        out.value(&self.result)?;
+        out.value(&super::WithoutDice(&self.result))?;
         out.0.push(b'}');
         Ok(out)
     }

@@ -15,6 +15,7 @@ mod typed_body;
 mod undo;
 mod viewer;
 mod webhook;
+mod without_dice;
 
 pub use combatant::*;
 pub use dice::*;
@@ -29,6 +30,7 @@ pub use typed_body::*;
 pub use undo::*;
 pub use viewer::*;
 pub use webhook::*;
+pub use without_dice::*;
 
 /// Most ids a list in a request may hold.
 pub const MAX_LIST_LEN: usize = 200;

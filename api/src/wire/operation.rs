@@ -27,12 +27,19 @@ pub fn split_operation_body(body: Value) -> Result<OperationInput, ApiError> {
         rolls: fields.remove("rolls"),
         strict_rolls: fields.remove("strict_rolls"),
     };
-    let (seed, rolls, strict_rolls) = read_dice_fields(dice)?;
+    let DiceOptions { seed, rolls, strict_rolls } = read_dice_fields(dice)?;
     Ok(OperationInput { seed, rolls, strict_rolls, body: Value::Object(fields) })
 }
 
+/// The dice fields of an operation body, read.
+pub struct DiceOptions {
+    pub seed: Option<u64>,
+    pub rolls: Option<Vec<u32>>,
+    pub strict_rolls: bool,
+}
+
 /// Reads the dice fields of a body (`seed`, `rolls`, `strict_rolls`), naming the one at fault.
-pub fn read_dice_fields(fields: DiceFields) -> Result<(Option<u64>, Option<Vec<u32>>, bool), ApiError> {
+pub fn read_dice_fields(fields: DiceFields) -> Result<DiceOptions, ApiError> {
     let seed = take("seed", fields.seed, lenient::optional_whole)?;
     let rolls = take("rolls", fields.rolls, lenient::optional_wholes)?;
     let strict_rolls = take("strict_rolls", fields.strict_rolls, |value| match value {
@@ -41,7 +48,7 @@ pub fn read_dice_fields(fields: DiceFields) -> Result<(Option<u64>, Option<Vec<u
         other => serde_json::from_value::<bool>(other).map(Some),
     })?
     .unwrap_or(false);
-    Ok((seed, rolls, strict_rolls))
+    Ok(DiceOptions { seed, rolls, strict_rolls })
 }
 
 fn take<T>(
@@ -73,6 +80,7 @@ pub fn ruleset_request<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> 
 /// The outcome of an operation on a stored encounter (published per operation as
 /// `<Ruleset><Operation>Response`).
 #[derive(Debug, Serialize)]
+#[serde(bound(serialize = "R: Serialize"))]
 pub struct OperationResponse<R> {
     /// The encounter's new version.
     pub version: i64,
@@ -83,17 +91,21 @@ pub struct OperationResponse<R> {
     pub unused_rolls: Vec<u32>,
     /// The report in one plain-English line.
     pub summary: String,
-    /// The ruleset's report.
+    /// The ruleset's report, without its own `dice`: `dice` above lists each die once.
+    #[serde(serialize_with = "super::without_dice")]
     pub result: R,
     pub events: Vec<EventNotice>,
 }
 
 /// The outcome of a stateless operation (nothing stored): the same report as the stored form.
 #[derive(Debug, Serialize)]
+#[serde(bound(serialize = "R: Serialize"))]
 pub struct InlineOperationResponse<R> {
     pub seed: u64,
     pub dice: Vec<DieResponse>,
     pub unused_rolls: Vec<u32>,
     pub summary: String,
+    /// The ruleset's report, without its own `dice`: `dice` above lists each die once.
+    #[serde(serialize_with = "super::without_dice")]
     pub result: R,
 }
