@@ -42,6 +42,20 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     }
 }
 
+/// A JSON body as sent, read and checked as for [`ApiJson`] (size, content type, coding) but not
+/// parsed yet: for handlers that parse it straight into a type known only from the route.
+pub struct JsonBytes(pub web::Bytes);
+
+impl FromRequest for JsonBytes {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let body = read_body(request, payload);
+        Box::pin(async move { body.await.map(JsonBytes) })
+    }
+}
+
 /// A JSON body that may be left out altogether (then `None`); when present it is held to the
 /// same rules as [`ApiJson`].
 pub struct OptionalJson<T>(pub Option<T>);

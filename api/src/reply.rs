@@ -2,6 +2,7 @@
 //! keep them) as a status, a JSON body and headers, then sent as they are — or replayed.
 
 use crate::error::ApiError;
+use crate::wire::JsonText;
 use actix_web::HttpResponse;
 use actix_web::http::{StatusCode, header};
 use serde::Serialize;
@@ -17,11 +18,25 @@ pub fn json_reply<B: Serialize>(
     serde_json::to_writer(&mut bytes, body).map_err(|error| ApiError::Internal(Box::new(error)))?;
     // serde_json writes UTF-8 only.
     let body = String::from_utf8(bytes).map_err(|error| ApiError::Internal(Box::new(error)))?;
+    Ok(json_text_reply(status, body, version))
+}
+
+/// A response whose JSON body is already written (see `wire::JsonText`).
+pub fn written_reply(
+    status: StatusCode,
+    body: serde_json::Result<JsonText>,
+) -> Result<StoredResponse, ApiError> {
+    let body = body.map_err(|error| ApiError::Internal(Box::new(error)))?;
+    let body = body.into_string().map_err(|error| ApiError::Internal(Box::new(error)))?;
+    Ok(json_text_reply(status, body, None))
+}
+
+fn json_text_reply(status: StatusCode, body: String, version: Option<i64>) -> StoredResponse {
     let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
     if let Some(version) = version {
         headers.push(("ETag".to_owned(), format!("\"{version}\"")));
     }
-    Ok(StoredResponse { status: status.as_u16(), body, headers })
+    StoredResponse { status: status.as_u16(), body, headers }
 }
 
 /// Sends a reply; a replay says so in `Idempotent-Replayed: true`.

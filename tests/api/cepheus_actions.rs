@@ -54,9 +54,10 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
             "description": "Rook acts hastily: +2 Initiative and −1 DM on all checks this round",
             "target_id": null, "check": null, "aim": null, "stance": null, "grapple": null,
             "explosion": null, "hit": null, "fatigue": null, "extended": null, "boosted": [],
-            "notes": [], "dice": []
+            "notes": []
         })
     );
+    // Each die once: at the top level, not again in the report.
     assert_eq!(hasten["dice"], json!([]));
     assert_eq!(kinds(&hasten), ["action_taken", "initiative_changed"]);
     let changed = &app.logged(&encounter, &hasten).await[1]["data"];
@@ -116,7 +117,7 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
             {"sides": 6, "value": 4, "purpose": "Leadership check", "status": "kept", "source": "scripted"}
         ])
     );
-    assert_eq!(result["dice"], lead["dice"]);
+    assert_eq!(result.get("dice"), None, "each die is listed once, in the answer's own dice");
     assert_eq!(kinds(&lead), ["action_taken", "initiative_changed"]);
     let changed = &app.logged(&encounter, &lead).await[1]["data"];
     assert_eq!(

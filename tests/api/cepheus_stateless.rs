@@ -222,3 +222,30 @@ async fn inline_operations_of_an_unknown_ruleset_are_404_and_a_foreign_body_422(
     }
     assert_eq!(encounters_total(&app).await, json!(0));
 }
+
+#[tokio::test]
+async fn each_die_is_listed_once_in_both_answers_and_the_log_keeps_the_reports_dice() {
+    let app = spawn_app().await;
+    let (encounter, v, r) = stored(&app).await;
+    // Attack 5 + 4, damage 6 + 2 + 3 (as in the first test): five dice, each listed once.
+    let rolls = json!({"rolls": [5, 4, 6, 2, 3]});
+    let die = |value: u32, purpose: &str| json!({"sides": 6, "value": value, "purpose": purpose, "status": "kept", "source": "scripted"});
+    let expected = json!([
+        die(5, "attack roll"),
+        die(4, "attack roll"),
+        die(6, "damage: weapon"),
+        die(2, "damage: weapon"),
+        die(3, "damage: weapon")
+    ]);
+
+    let at_table = stored_attack(&app, &encounter, &v, &r, rolls.clone()).await;
+    let inline = inline_attack(&app, rolls).await;
+
+    for (answer, form) in [(&at_table, "stored"), (&inline, "inline")] {
+        assert_eq!(answer["dice"], expected, "{form}: every die at the top level");
+        assert_eq!(answer["result"].get("dice"), None, "{form}: not again inside the report");
+    }
+    let logged = app.logged(&encounter, &at_table).await;
+    let resolved = logged.as_array().unwrap().iter().find(|e| e["kind"] == "attack_resolved").unwrap();
+    assert_eq!(resolved["data"]["report"]["dice"], expected, "the log's report keeps its dice");
+}

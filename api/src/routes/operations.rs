@@ -11,14 +11,15 @@ use super::typed_route::TypedRoute;
 use super::{AppState, Register, idempotent, load, mutate};
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, IfMatch};
-use crate::reply::json_reply;
+use crate::extract::{ApiJson, IfMatch, JsonBytes, parse_json};
+use crate::reply::{json_reply, written_reply};
 use crate::wire::{
-    InlineOperationResponse, OperationInput, OperationResponse, dice_for, event_notices, ruleset_request,
-    split_operation_body,
+    DiceOptions, InlineOperationResponse, OperationInput, OperationResponse, dice_for, event_notices,
+    read_dice_fields, read_typed, ruleset_request, split_operation_body,
 };
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::dice::Dice;
@@ -34,11 +35,23 @@ struct Parsed<T> {
     strict: bool,
 }
 
-fn parse<T: serde::de::DeserializeOwned>(body: Value) -> Result<Parsed<T>, ApiError> {
+/// Reads an operation body: straight into the typed request when it reads cleanly, else through
+/// a `Value`, the path whose errors name the field at fault.
+fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<Parsed<T>, ApiError> {
+    match read_typed::<T>(bytes) {
+        Some((request, fields)) => with_dice(request, read_dice_fields(fields)?),
+        None => parse_value(parse_json(bytes)?),
+    }
+}
+
+fn parse_value<T: DeserializeOwned>(body: Value) -> Result<Parsed<T>, ApiError> {
     let OperationInput { seed, rolls, strict_rolls, body } = split_operation_body(body)?;
-    let request = ruleset_request(body)?;
-    let dice = dice_for(seed, rolls, strict_rolls)?;
-    Ok(Parsed { request, dice, strict: strict_rolls })
+    with_dice(ruleset_request(body)?, DiceOptions { seed, rolls, strict_rolls })
+}
+
+fn with_dice<T>(request: T, options: DiceOptions) -> Result<Parsed<T>, ApiError> {
+    let DiceOptions { seed, rolls, strict_rolls: strict } = options;
+    Ok(Parsed { request, dice: dice_for(seed, rolls, strict)?, strict })
 }
 
 /// Runs `C` on the caller's stored encounter.
@@ -47,9 +60,9 @@ pub async fn stored<C: Command>(
     caller: Caller,
     id: web::Path<String>,
     if_match: IfMatch,
-    ApiJson(body): ApiJson<Value>,
+    JsonBytes(body): JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
-    run_stored::<C>(state, caller, id.into_inner(), if_match, body).await
+    run_stored::<C>(state, caller, id.into_inner(), if_match, parse(&body)).await
 }
 
 async fn run_stored<C: Command>(
@@ -57,9 +70,9 @@ async fn run_stored<C: Command>(
     caller: Caller,
     id: String,
     if_match: IfMatch,
-    body: Value,
+    parsed: Result<Parsed<C::Request>, ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let Parsed { request, mut dice, strict } = parse::<C::Request>(body)?;
+    let Parsed { request, mut dice, strict } = parsed?;
     let seed = dice.seed();
     let command = move |encounter: &mut Encounter| {
         if encounter.ruleset != C::Ruleset::ID {
@@ -98,9 +111,9 @@ fn render<C: Command>(mutation: Mutation<(C::Report, Dice)>, seed: u64) -> Resul
 pub async fn inline<C: Stateless>(
     state: web::Data<AppState>,
     caller: Caller,
-    ApiJson(body): ApiJson<Value>,
+    JsonBytes(body): JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
-    let Parsed { request, mut dice, strict } = parse::<C::InlineRequest>(body)?;
+    let Parsed { request, mut dice, strict } = parse::<C::InlineRequest>(&body)?;
     let compute = move || -> Result<_, ApiError> {
         let report = C::run_inline(request, &mut dice)?;
         if strict {
@@ -113,7 +126,7 @@ pub async fn inline<C: Stateless>(
             summary: report.summary(),
             result: report,
         };
-        json_reply(StatusCode::OK, &body, None)
+        written_reply(StatusCode::OK, body.write_json())
     };
     idempotent(&state, &caller, compute).await
 }
@@ -158,7 +171,7 @@ fn find_stored(ruleset: RulesetId, name: &str) -> Option<Runner> {
         fn command<C: Command>(&mut self) {
             if C::Ruleset::ID == self.ruleset && C::NAME == self.name {
                 self.found = Some(|state, caller, id, if_match, body| {
-                    Box::pin(run_stored::<C>(state, caller, id, if_match, body))
+                    Box::pin(run_stored::<C>(state, caller, id, if_match, parse_value(body)))
                 });
             }
         }

@@ -7,12 +7,15 @@ mod effect;
 mod encounter;
 mod event;
 mod initiative;
+mod json_text;
 pub mod lenient;
 mod operation;
 mod ruleset;
+mod typed_body;
 mod undo;
 mod viewer;
 mod webhook;
+mod without_dice;
 
 pub use combatant::*;
 pub use dice::*;
@@ -20,11 +23,14 @@ pub use effect::*;
 pub use encounter::*;
 pub use event::*;
 pub use initiative::*;
+pub use json_text::*;
 pub use operation::*;
 pub use ruleset::*;
+pub use typed_body::*;
 pub use undo::*;
 pub use viewer::*;
 pub use webhook::*;
+pub use without_dice::*;
 
 /// Most ids a list in a request may hold.
 pub const MAX_LIST_LEN: usize = 200;

@@ -3,11 +3,11 @@
 //! ruleset's report and its one-line summary. The schemas are built per operation in
 //! `routes/typed_route.rs`.
 
-use super::{DieResponse, EventNotice, lenient};
+use super::{DiceFields, DieResponse, EventNotice, lenient};
 use crate::error::ApiError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The dice fields of an operation body, and the rest for the ruleset.
 pub struct OperationInput {
@@ -22,23 +22,41 @@ pub fn split_operation_body(body: Value) -> Result<OperationInput, ApiError> {
     let Value::Object(mut fields) = body else {
         return Err(ApiError::bad_request("body", "the body must be a JSON object"));
     };
-    let seed = take(&mut fields, "seed", lenient::optional_whole)?;
-    let rolls = take(&mut fields, "rolls", lenient::optional_wholes)?;
-    let strict_rolls = take(&mut fields, "strict_rolls", |value| match value {
+    let dice = DiceFields {
+        seed: fields.remove("seed"),
+        rolls: fields.remove("rolls"),
+        strict_rolls: fields.remove("strict_rolls"),
+    };
+    let DiceOptions { seed, rolls, strict_rolls } = read_dice_fields(dice)?;
+    Ok(OperationInput { seed, rolls, strict_rolls, body: Value::Object(fields) })
+}
+
+/// The dice fields of an operation body, read.
+pub struct DiceOptions {
+    pub seed: Option<u64>,
+    pub rolls: Option<Vec<u32>>,
+    pub strict_rolls: bool,
+}
+
+/// Reads the dice fields of a body (`seed`, `rolls`, `strict_rolls`), naming the one at fault.
+pub fn read_dice_fields(fields: DiceFields) -> Result<DiceOptions, ApiError> {
+    let seed = take("seed", fields.seed, lenient::optional_whole)?;
+    let rolls = take("rolls", fields.rolls, lenient::optional_wholes)?;
+    let strict_rolls = take("strict_rolls", fields.strict_rolls, |value| match value {
         Value::Bool(strict) => Ok(Some(strict)),
         Value::Null => Ok(None),
         other => serde_json::from_value::<bool>(other).map(Some),
     })?
     .unwrap_or(false);
-    Ok(OperationInput { seed, rolls, strict_rolls, body: Value::Object(fields) })
+    Ok(DiceOptions { seed, rolls, strict_rolls })
 }
 
 fn take<T>(
-    fields: &mut Map<String, Value>,
     name: &str,
+    value: Option<Value>,
     read: impl FnOnce(Value) -> Result<Option<T>, serde_json::Error>,
 ) -> Result<Option<T>, ApiError> {
-    match fields.remove(name) {
+    match value {
         None => Ok(None),
         Some(value) => read(value).map_err(|error| ApiError::bad_request(name, error.to_string())),
     }
@@ -62,6 +80,7 @@ pub fn ruleset_request<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> 
 /// The outcome of an operation on a stored encounter (published per operation as
 /// `<Ruleset><Operation>Response`).
 #[derive(Debug, Serialize)]
+#[serde(bound(serialize = "R: Serialize"))]
 pub struct OperationResponse<R> {
     /// The encounter's new version.
     pub version: i64,
@@ -72,17 +91,21 @@ pub struct OperationResponse<R> {
     pub unused_rolls: Vec<u32>,
     /// The report in one plain-English line.
     pub summary: String,
-    /// The ruleset's report.
+    /// The ruleset's report, without its own `dice`: `dice` above lists each die once.
+    #[serde(serialize_with = "super::without_dice")]
     pub result: R,
     pub events: Vec<EventNotice>,
 }
 
 /// The outcome of a stateless operation (nothing stored): the same report as the stored form.
 #[derive(Debug, Serialize)]
+#[serde(bound(serialize = "R: Serialize"))]
 pub struct InlineOperationResponse<R> {
     pub seed: u64,
     pub dice: Vec<DieResponse>,
     pub unused_rolls: Vec<u32>,
     pub summary: String,
+    /// The ruleset's report, without its own `dice`: `dice` above lists each die once.
+    #[serde(serialize_with = "super::without_dice")]
     pub result: R,
 }

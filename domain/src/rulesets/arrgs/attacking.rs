@@ -164,6 +164,9 @@ pub struct AttackReport {
     /// Afterwards: the attacker, the target, then anyone else touched.
     pub standings: Vec<Standing>,
     /// Every die rolled, in order, with its purpose.
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<crate::dice::DieRoll>,
 }
 

@@ -283,6 +283,9 @@ pub struct ActionReport {
     pub result: ManoeuvreResult,
     pub standings: Vec<Standing>,
     /// Every die rolled, in order, with its purpose.
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<crate::dice::DieRoll>,
 }
 

@@ -67,6 +67,9 @@ pub struct EndOfRoundReport {
     pub automatic: bool,
     pub entries: Vec<EndOfRoundEntry>,
     /// Every die rolled, in order, with its purpose.
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<crate::dice::DieRoll>,
 }
 

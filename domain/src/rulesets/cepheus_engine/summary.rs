@@ -4,28 +4,38 @@
 use super::character::Physical;
 use super::damage::Status;
 use super::operations::{ActionReport, AttackReport, DamageReport, HitResult};
+use std::fmt::Write;
 
 /// "END 9 → 0, STR 7 → 5" for the characteristics that took points, then the status it left.
 fn hit_line(hit: &HitResult) -> String {
+    let mut line = String::with_capacity(64);
+    push_hit_line(&mut line, hit);
+    line
+}
+
+/// Writes [`hit_line`] onto `line` (one buffer for the whole summary).
+fn push_hit_line(line: &mut String, hit: &HitResult) {
     let allocation = &hit.allocation;
-    let changes: Vec<String> = Physical::ALL
-        .iter()
-        .filter_map(|physical| {
-            let points = allocation.split().of(*physical);
-            (points > 0).then(|| {
-                let after = hit.stats_after.current(*physical);
-                format!("{} {} → {after}", physical.field().to_uppercase(), after.saturating_add(points))
-            })
-        })
-        .collect();
-    let mut line = format!("{} damage", allocation.damage);
-    if !changes.is_empty() {
-        line.push_str(&format!(" to {}", changes.join(", ")));
+    push(line, format_args!("{} damage", allocation.damage));
+    let mut first = true;
+    for physical in Physical::ALL {
+        let points = allocation.split().of(physical);
+        if points > 0 {
+            let after = hit.stats_after.current(physical);
+            line.push_str(if first { " to " } else { ", " });
+            first = false;
+            line.extend(physical.field().chars().map(|c| c.to_ascii_uppercase()));
+            push(line, format_args!(" {} → {after}", after.saturating_add(points)));
+        }
     }
     if allocation.status_after != allocation.status_before {
-        line.push_str(&format!("; {} is {}", hit.name, status_word(allocation.status_after)));
+        push(line, format_args!("; {} is {}", hit.name, status_word(allocation.status_after)));
     }
-    line
+}
+
+/// Appends formatted text to a line (writing to a `String` cannot fail).
+fn push(line: &mut String, text: std::fmt::Arguments) {
+    let _ = line.write_fmt(text);
 }
 
 fn status_word(status: Status) -> &'static str {
@@ -44,32 +54,40 @@ pub fn attack(report: &AttackReport) -> String {
     if outcome.coup_de_grace {
         return format!("{attacker} delivers a coup de grâce: {target} is dead");
     }
-    let effect = outcome.effect.map(|effect| format!(" (Effect {effect})")).unwrap_or_default();
+    let mut line = String::with_capacity(128);
+    let verb = if outcome.hit { "hits" } else { "misses" };
+    push(&mut line, format_args!("{attacker} {verb} {target}"));
+    if let Some(effect) = outcome.effect {
+        push(&mut line, format_args!(" (Effect {effect})"));
+    }
     if !outcome.hit {
-        let mut line = format!("{attacker} misses {target}{effect}");
         if let Some(stray) = &report.stray_shot {
-            line.push_str(&format!("; the stray shot hits {}: {}", stray.hit.name, hit_line(&stray.hit)));
+            push(&mut line, format_args!("; the stray shot hits {}: ", stray.hit.name));
+            push_hit_line(&mut line, &stray.hit);
         }
         return line;
     }
-    let mut line = format!("{attacker} hits {target}{effect}");
     if let Some(suppressed) = &report.suppression {
         if suppressed.applied {
-            line.push_str(&format!(
-                ": suppressed, Initiative −{} and {:+} DM on checks",
-                suppressed.initiative_penalty, suppressed.check_dm
-            ));
+            push(
+                &mut line,
+                format_args!(
+                    ": suppressed, Initiative −{} and {:+} DM on checks",
+                    suppressed.initiative_penalty, suppressed.check_dm
+                ),
+            );
         } else {
             line.push_str(": suppressed again before acting, no further penalty");
         }
     } else if let Some(suppression) = &outcome.suppression {
-        line.push_str(&format!(": suppression, Initiative −{}", suppression.initiative_penalty));
+        push(&mut line, format_args!(": suppression, Initiative −{}", suppression.initiative_penalty));
     } else if let Some(hit) = &report.target_hit {
-        line.push_str(&format!(": {}", hit_line(hit)));
+        line.push_str(": ");
+        push_hit_line(&mut line, hit);
     } else if let Some(vehicle) = &outcome.vehicle {
-        line.push_str(&format!(": {} damage, {} vehicle hit(s)", vehicle.damage, vehicle.hits.len()));
+        push(&mut line, format_args!(": {} damage, {} vehicle hit(s)", vehicle.damage, vehicle.hits.len()));
     } else if let Some(damage) = &outcome.damage {
-        line.push_str(&format!(": {} damage after armour, not applied", damage.after_armour));
+        push(&mut line, format_args!(": {} damage after armour, not applied", damage.after_armour));
     }
     line
 }

@@ -376,6 +376,9 @@ pub struct ActionReport {
     pub action: String,
     pub outcome: ActionOutcome,
     pub notes: Vec<String>,
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<DieRoll>,
 }
 

@@ -126,6 +126,9 @@ pub struct AttackReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<TurnBudget>,
     pub notes: Vec<String>,
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<DieRoll>,
 }
 

@@ -86,6 +86,9 @@ pub struct AreaReport {
     pub scatter: Option<Scatter>,
     pub hits: Vec<AreaHit>,
     pub attacker_standing: Standing,
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<DieRoll>,
 }
 

@@ -59,6 +59,9 @@ pub struct ConditionReport {
     pub dropped: Vec<String>,
     pub standing: Standing,
     /// Every die rolled, in order, with its purpose.
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<crate::dice::DieRoll>,
 }
 

@@ -394,6 +394,9 @@ pub struct ActionReport {
     /// Unit members whose Initiative a Tactics check raised.
     pub boosted: Vec<CombatantId>,
     pub notes: Vec<String>,
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<DieRoll>,
     /// A collision's (or ram's) damage roll.
     #[serde(default, skip_serializing_if = "Option::is_none")]

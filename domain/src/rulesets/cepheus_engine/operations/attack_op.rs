@@ -111,6 +111,9 @@ pub struct AttackReport {
     pub economy: Option<ActionEconomy>,
     pub notes: Vec<String>,
     /// Every die rolled for this command.
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<DieRoll>,
 }
 

@@ -102,6 +102,9 @@ pub struct DamageReport {
     /// A vehicle's hits and their locations (nothing is stored for them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vehicle: Option<VehicleDamageOutcome>,
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<DieRoll>,
 }
 

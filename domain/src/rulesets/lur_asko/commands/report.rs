@@ -51,6 +51,9 @@ pub struct AttackReport {
     pub conditions: Vec<Condition>,
     /// The combatants hit, after the damage.
     pub standings: Vec<Standing>,
+    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
+    /// event log).
+    #[serde(default)]
     pub dice: Vec<DieRoll>,
 }
 
