@@ -6,7 +6,8 @@
 # counting reset after the setup). This is the part that caps stored-change throughput: the
 # writer runs one change at a time. Usage: scripts/write-lock-instructions.sh BINARY... (one line
 # per binary: requests, instructions per request in the whole process, and inside the writer).
-# Needs valgrind (callgrind_annotate), wrk and curl.
+# Needs valgrind (callgrind_annotate), wrk and curl. A fat-LTO build (the release profile) inlines
+# `Writer::write`: measure builds made with CARGO_PROFILE_RELEASE_LTO=false.
 set -uo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 BINARY..." >&2; exit 2; }
 . "$(dirname "$0")/lib/encounter.sh"
@@ -32,9 +33,13 @@ count() { # binary
   ir=$(awk '/^summary:/{s += $2} END {print s + 0}' "$file" 2>/dev/null)
   locked=$(callgrind_annotate --inclusive=yes "$file" 2>/dev/null |
     awk '/skirmish_db::store::writer::Writer::write /{gsub(",", "", $1); print $1; exit}')
-  n=${n:-0}; ir=${ir:-0}; locked=${locked:-0}
+  n=${n:-0}; ir=${ir:-0}
+  # With the release profile's fat LTO `Writer::write` is inlined and has no cost of its own:
+  # say so rather than print 0 (build with CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16).
+  local in_writer="inlined?"
+  [ -n "$locked" ] && [ "$n" -gt 0 ] && in_writer=$(( locked / n ))
   printf '%-50s %6s requests  %9s instructions/request  %9s in the writer\n' "$1" "$n" \
-    "$(( n > 0 ? ir / n : 0 ))" "$(( n > 0 ? locked / n : 0 ))"
+    "$(( n > 0 ? ir / n : 0 ))" "$in_writer"
   kill "$vpid" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"
 }
 for binary in "$@"; do count "$(realpath "$binary")"; done
