@@ -8,7 +8,8 @@
 # service: 1.0 means as cheap as the bare framework).
 #
 # Bounded: COUNT (default 1000, at most 5000) requests per measure, 8 measures, each server
-# stopped at the end. Usage: scripts/instructions.sh   (SKIRMISH_BIN=path measures another build)
+# stopped at the end. Usage: scripts/instructions.sh   (SKIRMISH_BIN=path measures another build,
+# BARE_ACTIX=path takes an already built baseline)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 count="${COUNT:-1000}"; count=$(( count < 100 ? 100 : (count > 5000 ? 5000 : count) ))
@@ -16,10 +17,12 @@ warm=200
 . "$root/scripts/lib/encounter.sh"
 command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 # Two builds: `--bin skirmish` in one command would select that binary in every package named.
-cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p skirmish-bench --bins
+# BARE_ACTIX=path uses an already built baseline instead (no build at all with SKIRMISH_BIN too).
+[ -n "${BARE_ACTIX:-}" ] || cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p skirmish-bench --bins
 [ -n "${SKIRMISH_BIN:-}" ] || cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p skirmish-api --bin skirmish
 target="${CARGO_TARGET_DIR:-$root/target}/release"
 skirmish="${SKIRMISH_BIN:-$target/skirmish}"
+bare_actix="${BARE_ACTIX:-$target/bare-actix}"
 
 work="$(mktemp -d)"
 server_pid=""
@@ -68,7 +71,7 @@ attack+='"overflow_to":"str","attacker":{"str":8,"dex":10,"end":9,"int":7,"edu":
 attack+='"target":{"str":8,"dex":9,"end":7,"int":6,"edu":5,"soc":4,"skills":{"gun_combat":1},"armour":2}}'
 
 echo "bare actix-web under callgrind" >&2
-start_under_callgrind "$target/bare-actix" "127.0.0.1:$port"
+start_under_callgrind "$bare_actix" "127.0.0.1:$port"
 bare_get=$(per_request GET "$base/")
 echo_dice=$(per_request POST "$base/echo" "$dice")
 echo_attack=$(per_request POST "$base/echo" "$attack")
