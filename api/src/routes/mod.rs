@@ -41,7 +41,8 @@ use skirmish_db::{
 };
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
 use std::sync::Arc;
-use utoipa::openapi::path::Paths;
+use typed_route::TypedRoute;
+use utoipa::openapi::path::HttpMethod;
 use utoipa_actix_web::OpenApiFactory;
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -68,27 +69,48 @@ impl AppState {
 
 /// Somewhere the routes go: the served app, the OpenAPI document, or the table of paths.
 pub trait Register {
-    fn add<F: HttpServiceFactory + OpenApiFactory + 'static>(&mut self, factory: F);
+    fn add<F: HttpServiceFactory + OpenApiFactory + RoutePattern + 'static>(&mut self, factory: F);
 }
 
 impl Register for ServiceConfig<'_> {
-    fn add<F: HttpServiceFactory + OpenApiFactory + 'static>(&mut self, factory: F) {
+    fn add<F: HttpServiceFactory + OpenApiFactory + RoutePattern + 'static>(&mut self, factory: F) {
         self.service(factory);
     }
 }
 
 impl Register for web::ServiceConfig {
-    fn add<F: HttpServiceFactory + OpenApiFactory + 'static>(&mut self, factory: F) {
+    fn add<F: HttpServiceFactory + OpenApiFactory + RoutePattern + 'static>(&mut self, factory: F) {
         self.service(factory);
     }
 }
 
-/// Collects only the paths and their methods (no schemas), for the 404/405 answers.
-struct PathsOnly(Paths);
+/// A route's path pattern and methods, known without building its OpenAPI operation.
+pub trait RoutePattern {
+    fn pattern(&self) -> (String, Vec<HttpMethod>);
+}
 
-impl Register for PathsOnly {
-    fn add<F: HttpServiceFactory + OpenApiFactory + 'static>(&mut self, factory: F) {
-        self.0.merge(factory.paths());
+impl<T: utoipa::Path> RoutePattern for T {
+    fn pattern(&self) -> (String, Vec<HttpMethod>) {
+        (T::path(), T::methods())
+    }
+}
+
+impl RoutePattern for TypedRoute {
+    fn pattern(&self) -> (String, Vec<HttpMethod>) {
+        let (path, method) = TypedRoute::pattern(self);
+        (path.to_owned(), vec![method])
+    }
+}
+
+/// Collects only the paths and their methods, for the 404/405 answers and the metrics' route
+/// labels. No OpenAPI operation is built: building them all at start left ~2 MB of freed but
+/// resident heap behind (idle RSS 22.2 → 19.9 MB on a profiling build).
+#[derive(Default)]
+struct PatternsOnly(Vec<(String, Vec<HttpMethod>)>);
+
+impl Register for PatternsOnly {
+    fn add<F: HttpServiceFactory + OpenApiFactory + RoutePattern + 'static>(&mut self, factory: F) {
+        self.0.push(factory.pattern());
     }
 }
 
@@ -146,9 +168,9 @@ pub fn serve(config: &mut web::ServiceConfig) {
 
 /// The documented paths and their methods.
 pub fn route_table() -> RouteTable {
-    let mut paths = PathsOnly(Paths::new());
-    register(&mut paths);
-    RouteTable::from_paths(&paths.0)
+    let mut patterns = PatternsOnly::default();
+    register(&mut patterns);
+    RouteTable::from_patterns(patterns.0)
 }
 
 /// A fresh id such as `cmb_3f9a0c…`: a prefix naming the kind and 64 random bits.

@@ -26,10 +26,20 @@ type Schemas = Vec<(String, RefOr<Schema>)>;
 /// An actix resource together with its part of the OpenAPI document.
 pub struct TypedRoute {
     resource: actix_web::Resource,
-    paths: Paths,
-    /// Built only when asked for (by the OpenAPI document): the served app never needs them,
-    /// and building them for every route takes hundreds of MB for a moment.
+    /// `/v1/rulesets/<ruleset>/<name>` or `/v1/encounters/{id}/<ruleset>/<name>`; always `POST`.
+    path: String,
+    /// Its OpenAPI path item and schemas, built only when asked for (by the OpenAPI document): the
+    /// served app never needs them, and building them for every route at start left ~2 MB of
+    /// freed but resident heap behind (idle RSS).
+    paths: fn() -> Paths,
     schemas: fn() -> Schemas,
+}
+
+impl TypedRoute {
+    /// The path pattern and method, without building the OpenAPI operation.
+    pub fn pattern(&self) -> (&str, HttpMethod) {
+        (&self.path, HttpMethod::Post)
+    }
 }
 
 impl HttpServiceFactory for TypedRoute {
@@ -40,7 +50,7 @@ impl HttpServiceFactory for TypedRoute {
 
 impl OpenApiFactory for TypedRoute {
     fn paths(&self) -> Paths {
-        self.paths.clone()
+        (self.paths)()
     }
 
     fn schemas(&self, schemas: &mut Schemas) {
@@ -245,52 +255,62 @@ struct Form<'a> {
 impl TypedRoute {
     /// `POST /v1/encounters/{id}/<ruleset>/<name>`.
     pub fn stored<C: Command>() -> Self {
-        let form = Form {
-            kind: "",
-            path: format!("/v1/encounters/{{id}}/{}/{}", <C::Ruleset as Ruleset>::ID, C::NAME),
-            id_suffix: "",
-            summary: "on a stored encounter",
-            example: C::EXAMPLE,
-            stored: true,
-        };
-        let resource = |path| web::resource(path).route(web::post().to(operations::stored::<C>));
-        Self::build::<C, C::Request>(form, resource)
+        Self {
+            resource: web::resource(stored_form::<C>().path).route(web::post().to(operations::stored::<C>)),
+            path: stored_form::<C>().path,
+            paths: || operation_paths::<C>(stored_form::<C>()),
+            schemas: schemas::<C, C::Request, true>,
+        }
     }
 
     /// `POST /v1/rulesets/<ruleset>/<name>`.
     pub fn inline<C: Stateless>() -> Self {
-        let form = Form {
-            kind: "Inline",
-            path: format!("/v1/rulesets/{}/{}", <C::Ruleset as Ruleset>::ID, C::NAME),
-            id_suffix: "_inline",
-            summary: "on inline stat blocks (nothing stored)",
-            example: C::INLINE_EXAMPLE,
-            stored: false,
-        };
-        let resource = |path| web::resource(path).route(web::post().to(operations::inline::<C>));
-        Self::build::<C, C::InlineRequest>(form, resource)
+        Self {
+            resource: web::resource(inline_form::<C>().path).route(web::post().to(operations::inline::<C>)),
+            path: inline_form::<C>().path,
+            paths: || operation_paths::<C>(inline_form::<C>()),
+            schemas: schemas::<C, C::InlineRequest, false>,
+        }
     }
+}
 
-    fn build<C: Command, Request: ToSchema>(
-        form: Form<'_>,
-        resource: impl FnOnce(String) -> actix_web::Resource,
-    ) -> Self {
-        let ruleset = <C::Ruleset as Ruleset>::ID;
-        let (body, response) = schema_names::<C>(form.kind);
-        let schemas = if form.stored { schemas::<C, Request, true> } else { schemas::<C, Request, false> };
-        let operation = operation(OperationDoc {
-            id: format!("{}_{}{}", ruleset.as_str(), C::NAME, form.id_suffix).replace('-', "_"),
-            tag: ruleset.as_str(),
-            summary: format!("{ruleset}: {} {}", C::NAME.replace('_', " "), form.summary),
-            description: C::DESCRIPTION,
-            body: &body,
-            response: &response,
-            example: form.example,
-            stored: form.stored,
-        });
-        let paths = Paths::builder().path(&form.path, PathItem::new(HttpMethod::Post, operation)).build();
-        Self { resource: resource(form.path), paths, schemas }
+fn stored_form<C: Command>() -> Form<'static> {
+    Form {
+        kind: "",
+        path: format!("/v1/encounters/{{id}}/{}/{}", <C::Ruleset as Ruleset>::ID, C::NAME),
+        id_suffix: "",
+        summary: "on a stored encounter",
+        example: C::EXAMPLE,
+        stored: true,
     }
+}
+
+fn inline_form<C: Stateless>() -> Form<'static> {
+    Form {
+        kind: "Inline",
+        path: format!("/v1/rulesets/{}/{}", <C::Ruleset as Ruleset>::ID, C::NAME),
+        id_suffix: "_inline",
+        summary: "on inline stat blocks (nothing stored)",
+        example: C::INLINE_EXAMPLE,
+        stored: false,
+    }
+}
+
+/// The OpenAPI path item of one form of command `C`.
+fn operation_paths<C: Command>(form: Form<'_>) -> Paths {
+    let ruleset = <C::Ruleset as Ruleset>::ID;
+    let (body, response) = schema_names::<C>(form.kind);
+    let operation = operation(OperationDoc {
+        id: format!("{}_{}{}", ruleset.as_str(), C::NAME, form.id_suffix).replace('-', "_"),
+        tag: ruleset.as_str(),
+        summary: format!("{ruleset}: {} {}", C::NAME.replace('_', " "), form.summary),
+        description: C::DESCRIPTION,
+        body: &body,
+        response: &response,
+        example: form.example,
+        stored: form.stored,
+    });
+    Paths::builder().path(&form.path, PathItem::new(HttpMethod::Post, operation)).build()
 }
 
 /// The names of an operation's body and response schemas.
