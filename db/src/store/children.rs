@@ -1,11 +1,13 @@
 //! Writing an encounter's combatants and effects: only the rows that changed.
 
-use super::statements::{ReplaceCombatant, ReplaceEffect, UpdateCombatant, UpdateEffect};
+use super::statements::{
+    CombatantTurn, ReplaceCombatant, ReplaceEffect, UpdateCombatant, UpdateCombatantTurn, UpdateEffect,
+};
 use crate::error::DbError;
 use crate::rows::{combatant_row, effect_row};
 use crate::schema::{combatants, effects};
 use diesel::prelude::*;
-use skirmish_domain::encounter::Encounter;
+use skirmish_domain::encounter::{Combatant, Encounter};
 use std::collections::{HashMap, HashSet};
 
 /// Which rows of one table a change wrote, by position: each row replaced or inserted (its
@@ -42,11 +44,17 @@ pub(super) fn save_changes(
     let old = before.map(|b| &b.combatants[..]).unwrap_or_default();
     let combatants = diff(old, &after.combatants, |c| c.id.as_str());
     for &(position, was) in &combatants.replaced {
-        let row = combatant_row(after, position)?;
-        // A row that was there is rewritten in place; should it be missing after all, it is
-        // written whole.
-        if was.is_none() || UpdateCombatant(&row).execute(conn)? == 0 {
-            ReplaceCombatant(&row).execute(conn)?;
+        // A row that was there is rewritten in place (only its turn columns if nothing else
+        // changed); should it be missing after all, it is written whole.
+        let updated = match was {
+            Some(was) if only_turn_moved(&old[was], &after.combatants[position]) => {
+                UpdateCombatantTurn(&combatant_turn(after, position)?).execute(conn)? > 0
+            }
+            Some(_) => UpdateCombatant(&combatant_row(after, position)?).execute(conn)? > 0,
+            None => false,
+        };
+        if !updated {
+            ReplaceCombatant(&combatant_row(after, position)?).execute(conn)?;
         }
     }
     for &gone in &combatants.deleted {
@@ -64,6 +72,33 @@ pub(super) fn save_changes(
         diesel::delete(effects::table.find((id, old[gone].id.0.as_str()))).execute(conn)?;
     }
     Ok(ChildrenWritten { combatants, effects })
+}
+
+/// The same combatant with the same name, side, stat block, initiative and state: only the
+/// columns of [`CombatantTurn`] may differ.
+fn only_turn_moved(old: &Combatant, new: &Combatant) -> bool {
+    old.name == new.name
+        && old.side == new.side
+        && old.initiative == new.initiative
+        && old.stats == new.stats
+        && old.state == new.state
+}
+
+/// The turn columns of the combatant at `position` in `encounter`.
+fn combatant_turn(encounter: &Encounter, position: usize) -> Result<CombatantTurn<'_>, DbError> {
+    let combatant = &encounter.combatants[position];
+    let flags = &combatant.flags;
+    Ok(CombatantTurn {
+        encounter_id: encounter.id.as_str(),
+        id: combatant.id.as_str(),
+        position: i32::try_from(position).map_err(|_| DbError::Corrupt("position too large".into()))?,
+        surprised: flags.surprised,
+        defeated: flags.defeated,
+        hidden: flags.hidden,
+        public: flags.public,
+        acted_this_round: combatant.acted_this_round,
+        delaying: combatant.delaying,
+    })
 }
 
 /// The positions in `new` whose item is not the same item at the same position in `old` (with
