@@ -64,34 +64,6 @@ impl Query for Clock {
 
 impl RunQueryDsl<SqliteConnection> for Clock {}
 
-/// SQLite's clock and the last event number of one encounter (`None` before its first event).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ClockAndLastSeq<'a> {
-    pub encounter_id: &'a str,
-}
-
-impl QueryId for ClockAndLastSeq<'_> {
-    type QueryId = ClockAndLastSeq<'static>;
-    const HAS_STATIC_QUERY_ID: bool = true;
-}
-
-impl QueryFragment<Sqlite> for ClockAndLastSeq<'_> {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
-        out.push_sql("SELECT ");
-        out.push_sql(NOW);
-        out.push_sql(", (SELECT max(seq) FROM events WHERE encounter_id = ");
-        out.push_bind_param::<Text, _>(self.encounter_id)?;
-        out.push_sql(")");
-        Ok(())
-    }
-}
-
-impl Query for ClockAndLastSeq<'_> {
-    type SqlType = (Text, Nullable<BigInt>);
-}
-
-impl RunQueryDsl<SqliteConnection> for ClockAndLastSeq<'_> {}
-
 /// Writes an encounter row's state and its `updated_at` (the columns `EncounterChanges` sets).
 #[derive(Debug)]
 pub(crate) struct UpdateEncounter<'a> {
