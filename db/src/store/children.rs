@@ -145,3 +145,68 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod stored_rows {
+    use crate::store::{Mutation, Store, StoredResponse};
+    use skirmish_domain::encounter::{
+        CombatantId, Encounter, EncounterError, EncounterId, Event, Flags, NewCombatant, add_combatant,
+    };
+    use skirmish_domain::rulesets::{RulesetId, StatBlock, lur_asko};
+
+    const TENANT: &str = "guild";
+
+    fn version_body<T>(mutation: Mutation<T>) -> Result<StoredResponse, EncounterError> {
+        let body = mutation.encounter.encounter.version.to_string();
+        Ok(StoredResponse { status: 200, body, headers: vec![] })
+    }
+
+    /// Applies `change` to the stored encounter and returns the encounter it made.
+    fn change(store: &Store, id: &EncounterId, change: impl FnOnce(&mut Encounter)) -> Encounter {
+        let mut made = None;
+        let command = |encounter: &mut Encounter| {
+            change(encounter);
+            made = Some(encounter.clone());
+            Ok((Vec::<Event>::new(), ()))
+        };
+        store.mutate(TENANT, id, None, None, command, version_body).unwrap();
+        let mut made = made.unwrap();
+        made.version += 1;
+        made
+    }
+
+    #[test]
+    fn a_turn_only_change_and_a_full_one_both_store_exactly_the_encounter_they_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("rows.db").display().to_string()).unwrap();
+        let mut encounter = Encounter::new(EncounterId("e1".into()), RulesetId::LurAsko, "Bridge".into());
+        for n in 0..2 {
+            let new = NewCombatant {
+                id: CombatantId(format!("gob{n}")),
+                name: format!("Goblin {n}"),
+                side: "monsters".into(),
+                stats: StatBlock::LurAsko(lur_asko::Stats::default()),
+                flags: Flags::default(),
+            };
+            add_combatant(&mut encounter, new).unwrap();
+        }
+        store.create(TENANT, &encounter, &[], None, version_body).unwrap();
+
+        let turned = change(&store, &encounter.id, |e| {
+            e.combatants[1].acted_this_round = true;
+            e.combatants[1].delaying = true;
+            e.combatants[0].flags.hidden = true;
+        });
+        let after_turn = store.get(TENANT, &encounter.id).unwrap().unwrap().encounter;
+        let renamed = change(&store, &encounter.id, |e| {
+            e.combatants[0].name = "Boss".into();
+            e.combatants[1].acted_this_round = false;
+        });
+        let after_rename = store.get(TENANT, &encounter.id).unwrap().unwrap().encounter;
+
+        assert!(turned.combatants[1].acted_this_round && turned.combatants[0].flags.hidden);
+        assert_eq!(after_turn, turned);
+        assert_eq!(after_rename, renamed);
+        assert_eq!(after_rename.combatants[0].name, "Boss");
+    }
+}
