@@ -1,11 +1,13 @@
 //! Writing an encounter's combatants and effects: only the rows that changed.
 
-use super::statements::{ReplaceCombatant, ReplaceEffect, UpdateCombatant, UpdateEffect};
+use super::statements::{
+    CombatantTurn, ReplaceCombatant, ReplaceEffect, UpdateCombatant, UpdateCombatantTurn, UpdateEffect,
+};
 use crate::error::DbError;
 use crate::rows::{combatant_row, effect_row};
 use crate::schema::{combatants, effects};
 use diesel::prelude::*;
-use skirmish_domain::encounter::Encounter;
+use skirmish_domain::encounter::{Combatant, Encounter};
 use std::collections::{HashMap, HashSet};
 
 /// Which rows of one table a change wrote, by position: each row replaced or inserted (its
@@ -42,11 +44,17 @@ pub(super) fn save_changes(
     let old = before.map(|b| &b.combatants[..]).unwrap_or_default();
     let combatants = diff(old, &after.combatants, |c| c.id.as_str());
     for &(position, was) in &combatants.replaced {
-        let row = combatant_row(after, position)?;
-        // A row that was there is rewritten in place; should it be missing after all, it is
-        // written whole.
-        if was.is_none() || UpdateCombatant(&row).execute(conn)? == 0 {
-            ReplaceCombatant(&row).execute(conn)?;
+        // A row that was there is rewritten in place (only its turn columns if nothing else
+        // changed); should it be missing after all, it is written whole.
+        let updated = match was {
+            Some(was) if only_turn_moved(&old[was], &after.combatants[position]) => {
+                UpdateCombatantTurn(&combatant_turn(after, position)?).execute(conn)? > 0
+            }
+            Some(_) => UpdateCombatant(&combatant_row(after, position)?).execute(conn)? > 0,
+            None => false,
+        };
+        if !updated {
+            ReplaceCombatant(&combatant_row(after, position)?).execute(conn)?;
         }
     }
     for &gone in &combatants.deleted {
@@ -64,6 +72,33 @@ pub(super) fn save_changes(
         diesel::delete(effects::table.find((id, old[gone].id.0.as_str()))).execute(conn)?;
     }
     Ok(ChildrenWritten { combatants, effects })
+}
+
+/// The same combatant with the same name, side, stat block, initiative and state: only the
+/// columns of [`CombatantTurn`] may differ.
+fn only_turn_moved(old: &Combatant, new: &Combatant) -> bool {
+    old.name == new.name
+        && old.side == new.side
+        && old.initiative == new.initiative
+        && old.stats == new.stats
+        && old.state == new.state
+}
+
+/// The turn columns of the combatant at `position` in `encounter`.
+fn combatant_turn(encounter: &Encounter, position: usize) -> Result<CombatantTurn<'_>, DbError> {
+    let combatant = &encounter.combatants[position];
+    let flags = &combatant.flags;
+    Ok(CombatantTurn {
+        encounter_id: encounter.id.as_str(),
+        id: combatant.id.as_str(),
+        position: i32::try_from(position).map_err(|_| DbError::Corrupt("position too large".into()))?,
+        surprised: flags.surprised,
+        defeated: flags.defeated,
+        hidden: flags.hidden,
+        public: flags.public,
+        acted_this_round: combatant.acted_this_round,
+        delaying: combatant.delaying,
+    })
 }
 
 /// The positions in `new` whose item is not the same item at the same position in `old` (with
@@ -108,5 +143,70 @@ mod tests {
             Written { replaced: vec![(1, Some(2)), (2, None)], deleted: vec![1] },
             "c moved from 2 to 1, d is new at 2, b (at 1) is gone"
         );
+    }
+}
+
+#[cfg(test)]
+mod stored_rows {
+    use crate::store::{Mutation, Store, StoredResponse};
+    use skirmish_domain::encounter::{
+        CombatantId, Encounter, EncounterError, EncounterId, Event, Flags, NewCombatant, add_combatant,
+    };
+    use skirmish_domain::rulesets::{RulesetId, StatBlock, lur_asko};
+
+    const TENANT: &str = "guild";
+
+    fn version_body<T>(mutation: Mutation<T>) -> Result<StoredResponse, EncounterError> {
+        let body = mutation.encounter.encounter.version.to_string();
+        Ok(StoredResponse { status: 200, body, headers: vec![] })
+    }
+
+    /// Applies `change` to the stored encounter and returns the encounter it made.
+    fn change(store: &Store, id: &EncounterId, change: impl FnOnce(&mut Encounter)) -> Encounter {
+        let mut made = None;
+        let command = |encounter: &mut Encounter| {
+            change(encounter);
+            made = Some(encounter.clone());
+            Ok((Vec::<Event>::new(), ()))
+        };
+        store.mutate(TENANT, id, None, None, command, version_body).unwrap();
+        let mut made = made.unwrap();
+        made.version += 1;
+        made
+    }
+
+    #[test]
+    fn a_turn_only_change_and_a_full_one_both_store_exactly_the_encounter_they_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("rows.db").display().to_string()).unwrap();
+        let mut encounter = Encounter::new(EncounterId("e1".into()), RulesetId::LurAsko, "Bridge".into());
+        for n in 0..2 {
+            let new = NewCombatant {
+                id: CombatantId(format!("gob{n}")),
+                name: format!("Goblin {n}"),
+                side: "monsters".into(),
+                stats: StatBlock::LurAsko(lur_asko::Stats::default()),
+                flags: Flags::default(),
+            };
+            add_combatant(&mut encounter, new).unwrap();
+        }
+        store.create(TENANT, &encounter, &[], None, version_body).unwrap();
+
+        let turned = change(&store, &encounter.id, |e| {
+            e.combatants[1].acted_this_round = true;
+            e.combatants[1].delaying = true;
+            e.combatants[0].flags.hidden = true;
+        });
+        let after_turn = store.get(TENANT, &encounter.id).unwrap().unwrap().encounter;
+        let renamed = change(&store, &encounter.id, |e| {
+            e.combatants[0].name = "Boss".into();
+            e.combatants[1].acted_this_round = false;
+        });
+        let after_rename = store.get(TENANT, &encounter.id).unwrap().unwrap().encounter;
+
+        assert!(turned.combatants[1].acted_this_round && turned.combatants[0].flags.hidden);
+        assert_eq!(after_turn, turned);
+        assert_eq!(after_rename, renamed);
+        assert_eq!(after_rename.combatants[0].name, "Boss");
     }
 }

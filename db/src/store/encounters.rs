@@ -2,14 +2,16 @@
 
 use super::Store;
 use super::children::{insert_all, save_changes};
+use super::clock::utc_now;
 use super::committed::DELETED;
 use super::history::remember_change;
+use super::hot::Kept;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
 use super::reads::load;
-use super::statements::{Clock, ClockAndLastSeq, InsertEvent, UpdateEncounter};
+use super::statements::{Clock, InsertEvent, UpdateEncounter};
 use crate::error::{DbError, MutateError};
 use crate::rows::{EncounterChanges, NewEncounterRow, event_row};
-use crate::schema::{encounters, idempotency_records};
+use crate::schema::{encounters, events, idempotency_records};
 use diesel::prelude::*;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
 use std::sync::Arc;
@@ -124,7 +126,7 @@ impl Store {
             if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
                 return Ok(Done::Replied(reply));
             }
-            let loaded = self.hot_or_load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
+            let (loaded, last_seq) = self.hot_or_load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
             let mut encounter = loaded.encounter.clone();
             let current = encounter.version;
             // A request that would fail anyway gets that failure, not 412 (RFC 9110, 13.2.1):
@@ -134,12 +136,17 @@ impl Store {
                 return Err(MutateError::VersionMismatch { expected, current });
             }
             encounter.version += 1;
-            let (now, last_seq) = clock_and_last_seq(conn, id)?;
+            let last_seq = match last_seq {
+                Some(seq) => seq,
+                None => last_seq_of(conn, id)?,
+            };
+            let now = utc_now();
             let changes = EncounterChanges::from_domain(&encounter)?;
             UpdateEncounter { changes: &changes, updated_at: &now }.execute(conn)?;
             let written = save_changes(conn, Some(&loaded.encounter), &encounter)?;
             remember_change(conn, &loaded.encounter, &encounter, &written)?;
             let events = append_events(conn, id, last_seq, &now, &new_events)?;
+            let last_seq = events.last().map_or(last_seq, |event| event.seq);
             enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
             told = self.worth_telling(id, &events);
             let created_at = loaded.created_at.clone();
@@ -147,7 +154,7 @@ impl Store {
             let kept = stored.clone();
             let done = answer(conn, tenant, key, id, Stored { encounter: stored, events, output }, render)?;
             self.writer.note_changed(id.as_str(), kept.encounter.version);
-            self.hot.keep(kept);
+            self.hot.keep(kept, last_seq);
             retired = Some((loaded, new_events));
             Ok(done)
         });
@@ -170,14 +177,15 @@ impl Store {
         }
     }
 
-    /// The tenant's encounter as the writer last wrote it, when the database still holds that
-    /// version (one statement), else read in full.
+    /// The tenant's encounter as the writer last wrote it, with its last event's `seq`, when the
+    /// database still holds that version (one statement), else read in full (its last `seq`
+    /// then unknown).
     fn hot_or_load(
         &self,
         conn: &mut SqliteConnection,
         tenant: &str,
         id: &EncounterId,
-    ) -> Result<Option<Arc<StoredEncounter>>, DbError> {
+    ) -> Result<Option<Loaded>, DbError> {
         let stored_version: Option<i64> = encounters::table
             .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
             .select(encounters::version)
@@ -185,8 +193,8 @@ impl Store {
             .optional()?;
         let Some(version) = stored_version else { return Ok(None) };
         match self.hot.take(id.as_str(), version) {
-            Some(kept) => Ok(Some(kept)),
-            None => Ok(load(conn, tenant, id)?.map(Arc::new)),
+            Some(Kept { encounter, last_seq }) => Ok(Some((encounter, Some(last_seq)))),
+            None => Ok(load(conn, tenant, id)?.map(|loaded| (Arc::new(loaded), None))),
         }
     }
 
@@ -211,6 +219,9 @@ impl Store {
         Ok(deleted)
     }
 }
+
+/// An encounter as a change starts from, with its last event's `seq` when that is known.
+type Loaded = (Arc<StoredEncounter>, Option<i64>);
 
 /// A change as stored, before it is rendered: its encounter is shared with the writer's hot copy
 /// (see `hot.rs`), so that copying it for the renderer can wait until the writer is released.
@@ -272,12 +283,14 @@ where
     Ok(Done::Replied(Reply { response, replayed: false }))
 }
 
-/// SQLite's clock (the change's one timestamp) and the encounter's last event number, in one
-/// statement.
-fn clock_and_last_seq(conn: &mut SqliteConnection, id: &EncounterId) -> Result<(String, i64), DbError> {
-    let (now, last): (String, Option<i64>) =
-        ClockAndLastSeq { encounter_id: id.as_str() }.get_result(conn)?;
-    Ok((now, last.unwrap_or(0)))
+/// The encounter's last event number (0 before its first), for a change that did not find it
+/// with the hot copy.
+fn last_seq_of(conn: &mut SqliteConnection, id: &EncounterId) -> Result<i64, DbError> {
+    let last: Option<i64> = events::table
+        .filter(events::encounter_id.eq(id.as_str()))
+        .select(diesel::dsl::max(events::seq))
+        .get_result(conn)?;
+    Ok(last.unwrap_or(0))
 }
 
 /// Appends the events after `last_seq`, stamped `now`, and returns them as stored: each event is

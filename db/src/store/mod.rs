@@ -2,6 +2,7 @@
 //! indistinguishable from a missing one.
 
 mod children;
+mod clock;
 mod combatant_columns;
 mod committed;
 mod encounters;

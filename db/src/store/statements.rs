@@ -64,34 +64,6 @@ impl Query for Clock {
 
 impl RunQueryDsl<SqliteConnection> for Clock {}
 
-/// SQLite's clock and the last event number of one encounter (`None` before its first event).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ClockAndLastSeq<'a> {
-    pub encounter_id: &'a str,
-}
-
-impl QueryId for ClockAndLastSeq<'_> {
-    type QueryId = ClockAndLastSeq<'static>;
-    const HAS_STATIC_QUERY_ID: bool = true;
-}
-
-impl QueryFragment<Sqlite> for ClockAndLastSeq<'_> {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
-        out.push_sql("SELECT ");
-        out.push_sql(NOW);
-        out.push_sql(", (SELECT max(seq) FROM events WHERE encounter_id = ");
-        out.push_bind_param::<Text, _>(self.encounter_id)?;
-        out.push_sql(")");
-        Ok(())
-    }
-}
-
-impl Query for ClockAndLastSeq<'_> {
-    type SqlType = (Text, Nullable<BigInt>);
-}
-
-impl RunQueryDsl<SqliteConnection> for ClockAndLastSeq<'_> {}
-
 /// Writes an encounter row's state and its `updated_at` (the columns `EncounterChanges` sets).
 #[derive(Debug)]
 pub(crate) struct UpdateEncounter<'a> {
@@ -265,6 +237,57 @@ impl QueryFragment<Sqlite> for UpdateCombatant<'_> {
 }
 
 impl RunQueryDsl<SqliteConnection> for UpdateCombatant<'_> {}
+
+/// The columns of a combatant row that a turn moves: its place, its flags and its turn marks.
+#[derive(Debug)]
+pub(crate) struct CombatantTurn<'a> {
+    pub encounter_id: &'a str,
+    pub id: &'a str,
+    pub position: i32,
+    pub surprised: bool,
+    pub defeated: bool,
+    pub hidden: bool,
+    pub public: bool,
+    pub acted_this_round: bool,
+    pub delaying: bool,
+}
+
+/// Rewrites only the turn columns of an existing combatant row (see [`CombatantTurn`]): an advance
+/// changes nothing else, so the stat block and state JSON are neither serialised nor bound.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct UpdateCombatantTurn<'a>(pub &'a CombatantTurn<'a>);
+
+impl QueryId for UpdateCombatantTurn<'_> {
+    type QueryId = UpdateCombatantTurn<'static>;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl QueryFragment<Sqlite> for UpdateCombatantTurn<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Sqlite>) -> QueryResult<()> {
+        let row = self.0;
+        out.push_sql("UPDATE combatants SET position = ");
+        out.push_bind_param::<Integer, _>(&row.position)?;
+        out.push_sql(", surprised = ");
+        out.push_bind_param::<Bool, _>(&row.surprised)?;
+        out.push_sql(", defeated = ");
+        out.push_bind_param::<Bool, _>(&row.defeated)?;
+        out.push_sql(", hidden = ");
+        out.push_bind_param::<Bool, _>(&row.hidden)?;
+        out.push_sql(", acted_this_round = ");
+        out.push_bind_param::<Bool, _>(&row.acted_this_round)?;
+        out.push_sql(", delaying = ");
+        out.push_bind_param::<Bool, _>(&row.delaying)?;
+        out.push_sql(", public = ");
+        out.push_bind_param::<Bool, _>(&row.public)?;
+        out.push_sql(" WHERE encounter_id = ");
+        out.push_bind_param::<Text, _>(row.encounter_id)?;
+        out.push_sql(" AND id = ");
+        out.push_bind_param::<Text, _>(row.id)?;
+        Ok(())
+    }
+}
+
+impl RunQueryDsl<SqliteConnection> for UpdateCombatantTurn<'_> {}
 
 /// Rewrites an existing effect row in place.
 #[derive(Debug, Clone, Copy)]

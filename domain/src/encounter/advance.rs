@@ -7,7 +7,7 @@ use super::effects::{Moment, expire_all, pass_moment};
 use super::error::EncounterError;
 use super::events::Event;
 use super::model::{CombatantId, Encounter, EncounterStatus};
-use super::order::turn_order;
+use super::order::ranked;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Advance {
@@ -27,29 +27,30 @@ pub enum Advance {
     EndEncounter,
 }
 
+/// Applies `step`. On an error the encounter is left as it was: every step checks what can fail
+/// before it changes anything (so no copy of the encounter is needed to roll back).
 pub fn advance(encounter: &mut Encounter, step: Advance) -> Result<Vec<Event>, EncounterError> {
     let mut events = Vec::new();
-    let mut draft = encounter.clone();
-    match (draft.status, step) {
+    match (encounter.status, step) {
         (EncounterStatus::Ended, _) => {
             return Err(EncounterError::Conflict("the encounter has ended".into()));
         }
-        (_, Advance::EndEncounter) => end_encounter(&mut draft, &mut events),
-        (EncounterStatus::Setup, Advance::StartRound) => start_at_round_start(&mut draft, &mut events)?,
-        (EncounterStatus::Setup, _) => start(&mut draft, &mut events)?,
+        (_, Advance::EndEncounter) => end_encounter(encounter, &mut events),
+        (EncounterStatus::Setup, Advance::StartRound) => start_at_round_start(encounter, &mut events)?,
+        (EncounterStatus::Setup, _) => start(encounter, &mut events)?,
         (EncounterStatus::Active, Advance::StartRound) => {
-            if draft.current.is_none() && draft.combatants.iter().all(|c| !c.acted_this_round) {
-                let message = format!("round {} has just started: advance to its first turn", draft.round);
+            if encounter.current.is_none() && encounter.combatants.iter().all(|c| !c.acted_this_round) {
+                let message =
+                    format!("round {} has just started: advance to its first turn", encounter.round);
                 return Err(EncounterError::Conflict(message));
             }
-            round_start(&mut draft, &mut events)?;
+            round_start(encounter, &mut events)?;
         }
-        (EncounterStatus::Active, Advance::NextTurn) => next_turn(&mut draft, &mut events)?,
-        (EncounterStatus::Active, Advance::Delay) => delay(&mut draft, &mut events)?,
-        (EncounterStatus::Active, Advance::ActNow(id)) => act_now(&mut draft, &id, &mut events)?,
-        (EncounterStatus::Active, Advance::NextRound) => next_round(&mut draft, &mut events)?,
+        (EncounterStatus::Active, Advance::NextTurn) => next_turn(encounter, &mut events)?,
+        (EncounterStatus::Active, Advance::Delay) => delay(encounter, &mut events)?,
+        (EncounterStatus::Active, Advance::ActNow(id)) => act_now(encounter, &id, &mut events)?,
+        (EncounterStatus::Active, Advance::NextRound) => next_round(encounter, &mut events)?,
     }
-    *encounter = draft;
     Ok(events)
 }
 
@@ -165,7 +166,7 @@ fn end_encounter(encounter: &mut Encounter, events: &mut Vec<Event>) {
 
 /// A turn needs a combatant with an initiative who is not defeated.
 fn ensure_someone_can_act(encounter: &Encounter) -> Result<(), EncounterError> {
-    if turn_order(encounter).iter().any(|slot| !slot.defeated) {
+    if ranked(encounter).iter().any(|combatant| !combatant.flags.defeated) {
         Ok(())
     } else {
         Err(EncounterError::Conflict(
@@ -237,9 +238,8 @@ fn mark_acted(encounter: &mut Encounter, id: &CombatantId) {
 /// The highest in the order who has not yet had a turn this round. Initiative is read afresh
 /// each time, so changes mid-round (reactions, delays) reorder the rest of the round.
 fn next_unacted(encounter: &Encounter) -> Option<CombatantId> {
-    let delaying = |id: &CombatantId| encounter.combatant(id).is_some_and(|c| c.delaying);
-    turn_order(encounter)
+    ranked(encounter)
         .into_iter()
-        .find(|slot| !slot.acted && !delaying(&slot.combatant_id))
-        .map(|slot| slot.combatant_id)
+        .find(|combatant| !combatant.acted_this_round && !combatant.delaying)
+        .map(|combatant| combatant.id.clone())
 }

@@ -52,16 +52,24 @@ pub fn turn_order(encounter: &Encounter) -> Vec<TurnSlot> {
 }
 
 /// Combatants with an initiative, sorted into acting order (a stable sort keeps join order last).
+/// Each combatant's standing is computed once, not at every comparison (the tie keys are a
+/// fresh `Vec` each time, and every change reads the order several times).
 pub(crate) fn ranked(encounter: &Encounter) -> Vec<&Combatant> {
-    let mut ranked: Vec<&Combatant> =
-        encounter.combatants.iter().filter(|c| c.initiative.is_some()).collect();
-    ranked.sort_by(|a, b| compare(b, a));
-    ranked
+    let mut keyed: Vec<((i32, Vec<i32>), &Combatant)> =
+        encounter.combatants.iter().filter(|c| c.initiative.is_some()).map(|c| (standing(c), c)).collect();
+    keyed.sort_by(|(a_standing, a), (b_standing, b)| compare(b_standing, b, a_standing, a));
+    keyed.into_iter().map(|(_, combatant)| combatant).collect()
 }
 
-/// Ascending comparison by score, tie keys, then roll-off dice.
-fn compare(a: &Combatant, b: &Combatant) -> Ordering {
-    standing(a).cmp(&standing(b)).then_with(|| roll_off(a).cmp(roll_off(b)))
+/// Ascending comparison of `a` and `b` (with their standings) by score, tie keys, then
+/// roll-off dice.
+fn compare(
+    a_standing: &(i32, Vec<i32>),
+    a: &Combatant,
+    b_standing: &(i32, Vec<i32>),
+    b: &Combatant,
+) -> Ordering {
+    a_standing.cmp(b_standing).then_with(|| roll_off(a).cmp(roll_off(b)))
 }
 
 /// Score and the ruleset's tie keys: what decides order before any roll-off.
