@@ -1,5 +1,5 @@
 //! HTTP routes, one module per resource. Handlers stay thin: extract, convert, run the domain
-//! command inside the store's transaction (on the blocking pool), render, respond.
+//! command inside the store's transaction (on the store's writer thread, awaited), render, respond.
 
 mod advance;
 mod combatants;

@@ -54,30 +54,60 @@ impl Store {
         key: Option<&IdempotencyKey>,
         render: impl FnOnce(Mutation<()>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
-        let (mut told, mut enqueued) = (Vec::new(), false);
-        let written = self.write(|conn| {
-            if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                return Ok(Done::Replied(reply));
-            }
-            let now: String = Clock.get_result(conn)?;
-            let state = EncounterChanges::from_domain(encounter)?;
-            let stamps = (encounters::created_at.eq(&now), encounters::updated_at.eq(&now));
-            let row = (NewEncounterRow { state, tenant }, stamps);
-            diesel::insert_into(encounters::table).values(row).execute(conn)?;
-            insert_all(conn, encounter)?;
-            let events = append_events(conn, &encounter.id, 0, &now, new_events)?;
-            enqueued = self.enqueue_deliveries(conn, tenant, encounter.id.as_str(), &events)?;
-            told = self.worth_telling(&encounter.id, &events);
-            let stored =
-                StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
-            let stored = Stored { encounter: Arc::new(stored), events, output: () };
-            let done = answer(conn, tenant, key, &encounter.id, stored, render)?;
-            self.writer.note_changed(encounter.id.as_str(), encounter.version);
-            Ok(done)
-        });
-        self.tell_if_committed(&encounter.id, &written, &told);
-        self.wake_if_enqueued(enqueued, &written);
-        written.and_then(Done::reply)
+        let written = self.write(|conn| self.apply_create(conn, tenant, encounter, new_events, key, render));
+        self.after_commit(written).and_then(Applied::reply)
+    }
+
+    /// [`Store::create`] for an async caller (see [`Store::mutate_async`]).
+    pub fn create_async<R, E>(
+        &self,
+        tenant: String,
+        encounter: Encounter,
+        new_events: Vec<Event>,
+        key: Option<IdempotencyKey>,
+        render: R,
+    ) -> impl Future<Output = Written<Result<Reply, MutateError<E>>>> + Send + use<R, E>
+    where
+        R: FnOnce(Mutation<()>) -> Result<StoredResponse, E> + Send + 'static,
+        E: Send + 'static,
+    {
+        self.apply_async(move |store, conn| {
+            store.apply_create(conn, &tenant, &encounter, &new_events, key.as_ref(), render)
+        })
+    }
+
+    /// The savepoint of a new encounter (see [`Store::create`]).
+    fn apply_create<E, R>(
+        &self,
+        conn: &mut SqliteConnection,
+        tenant: &str,
+        encounter: &Encounter,
+        new_events: &[Event],
+        key: Option<&IdempotencyKey>,
+        render: R,
+    ) -> Result<Applied<(), R>, MutateError<E>>
+    where
+        R: FnOnce(Mutation<()>) -> Result<StoredResponse, E>,
+    {
+        let id = &encounter.id;
+        if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
+            return Ok(Applied::replied(id, reply));
+        }
+        let now: String = Clock.get_result(conn)?;
+        let state = EncounterChanges::from_domain(encounter)?;
+        let stamps = (encounters::created_at.eq(&now), encounters::updated_at.eq(&now));
+        let row = (NewEncounterRow { state, tenant }, stamps);
+        diesel::insert_into(encounters::table).values(row).execute(conn)?;
+        insert_all(conn, encounter)?;
+        let events = append_events(conn, id, 0, &now, new_events)?;
+        let enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
+        let told = self.worth_telling(id, &events);
+        let stored =
+            StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
+        let stored = Stored { encounter: Arc::new(stored), events, output: () };
+        let done = answer(conn, tenant, key, id, stored, render)?;
+        self.writer.note_changed(id.as_str(), encounter.version);
+        Ok(Applied { id: id.clone(), done, told, enqueued, retired: None })
     }
 
     /// Loads the tenant's encounter, applies `command`, checks `expected_version`, stores what
@@ -165,10 +195,25 @@ impl Store {
         T: Send + 'static,
         E: Send + 'static,
     {
-        let (store, after) = (self.clone(), self.clone());
-        let work = move |conn: &mut SqliteConnection| {
+        self.apply_async(move |store, conn| {
             store.apply_change(conn, &tenant, &id, expected_version, key.as_ref(), command, render)
-        };
+        })
+    }
+
+    /// Runs `apply` (a change's savepoint) on the writer thread; once committed, tells its
+    /// listeners and the deliverer there, and renders the reply on the awaiting side.
+    fn apply_async<A, T, R, E>(
+        &self,
+        apply: A,
+    ) -> impl Future<Output = Written<Result<Reply, MutateError<E>>>> + Send + use<A, T, R, E>
+    where
+        A: FnOnce(&Store, &mut SqliteConnection) -> Result<Applied<T, R>, MutateError<E>> + Send + 'static,
+        T: Send + 'static,
+        R: FnOnce(Mutation<T>) -> Result<StoredResponse, E> + Send + 'static,
+        E: Send + 'static,
+    {
+        let (store, after) = (self.clone(), self.clone());
+        let work = move |conn: &mut SqliteConnection| apply(&store, conn);
         let written = self.writer.write_async(work, move |written| after.after_commit(written));
         async move {
             let Written { result, timing } = written.await;
@@ -239,14 +284,6 @@ impl Store {
     /// A copy of `events` if anybody listens to the encounter, else nothing.
     fn worth_telling(&self, id: &EncounterId, events: &[StoredEvent]) -> Vec<StoredEvent> {
         if self.published.wanted(id.as_str()) { events.to_vec() } else { Vec::new() }
-    }
-
-    /// Tells the listeners of `told` once the write returned `Ok`: the write returns only after
-    /// the commit holding it, and an `Err` means it was rolled back (or its commit failed).
-    fn tell_if_committed<T, E>(&self, id: &EncounterId, result: &Result<T, E>, told: &[StoredEvent]) {
-        if result.is_ok() {
-            self.published.committed(id.as_str(), told);
-        }
     }
 
     /// The tenant's encounter as the writer last wrote it, when the database still holds that
