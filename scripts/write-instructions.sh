@@ -5,9 +5,10 @@
 # (one request at a time, so group commit never batches), one actix worker, counting reset after
 # the setup. Usage: scripts/write-instructions.sh BINARY... (prints one line per binary: requests,
 # instructions per request in the whole process, and inside the writer — the inclusive cost of
-# `Writer::write` in db/src/store/writer.rs: the change in its savepoint and the commit, the part
-# that caps stored throughput since the writer runs one change at a time). A fat-LTO build (the
-# release profile) inlines `Writer::write`, shown as `inlined?`: for that column measure builds
+# the writer thread's `Shared::drain` in db/src/store/writer.rs (before it had a thread of its
+# own: `Writer::write`): the change in its savepoint and the commit, the part that caps stored
+# throughput since the writer runs one change at a time). A fat-LTO build (the release profile)
+# inlines that function, shown as `inlined?`: for that column measure builds
 # made with CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16.
 # Needs valgrind (callgrind_annotate), wrk and curl.
 set -uo pipefail
@@ -35,7 +36,7 @@ count() { # binary
   file=$(ls "$work"/cg.*.* 2>/dev/null | head -1)
   ir=$(awk '/^summary:/{s += $2} END {print s + 0}' "$file" 2>/dev/null)
   locked=$(callgrind_annotate --inclusive=yes "$file" 2>/dev/null |
-    awk '/skirmish_db::store::writer::Writer::write /{gsub(",", "", $1); print $1; exit}')
+    awk '/skirmish_db::store::writer::(Shared::drain|Writer::write) /{gsub(",", "", $1); print $1; exit}')
   in_writer="inlined?"
   [ -n "$locked" ] && [ "$n" -gt 0 ] && in_writer=$(( locked / n ))
   printf '%-50s %6s requests  %9s instructions/request  %9s in the writer\n' "$1" "$n" \

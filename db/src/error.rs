@@ -21,6 +21,9 @@ pub enum DbError {
     /// stored.
     #[error("the transaction holding this change was not committed: {0}")]
     CommitFailed(String),
+    /// The writer thread cannot take changes (it could not start, or has stopped).
+    #[error("{0}")]
+    WriterStopped(String),
     /// Another process (another server) holds the database file's lock.
     #[error(
         "the database {database} is in use by another Skirmish server (it holds the lock file \

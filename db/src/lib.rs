@@ -21,7 +21,7 @@ pub use store::{
 pub use store::{
     ApiKeyInfo, DELETED, EncounterPage, EventSink, Fresh, HISTORY_DEPTH, IDEMPOTENCY_TTL_HOURS,
     IdempotencyKey, KEYS_RECHECK, KeyOwner, MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent,
-    StoredResponse, UndoRefused, Undone, WriteObserver, WriteTiming, hex, take_write_timing,
+    StoredResponse, UndoRefused, Undone, WriteObserver, WriteTiming, Written, hex,
 };
 pub use store::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,

@@ -73,13 +73,9 @@ pub async fn create(
     }
     let created =
         Event::EncounterCreated { name: encounter.name.clone(), ruleset: encounter.ruleset.to_string() };
-    let store = state.store.clone();
     let key = caller.idempotency();
-    let reply = web::block(move || {
-        store.create::<ApiError>(&caller.tenant, &encounter, &[created], key.as_ref(), render_created)
-    })
-    .await??;
-    Ok(send(reply))
+    let created = state.store.create_async(caller.tenant, encounter, vec![created], key, render_created);
+    Ok(send(created.await.result?))
 }
 
 fn render_created(mutation: Mutation<()>) -> Result<skirmish_db::StoredResponse, ApiError> {

@@ -1,5 +1,5 @@
 //! HTTP routes, one module per resource. Handlers stay thin: extract, convert, run the domain
-//! command inside the store's transaction (on the blocking pool), render, respond.
+//! command inside the store's transaction (on the store's writer thread, awaited), render, respond.
 
 mod advance;
 mod combatants;
@@ -38,8 +38,10 @@ use actix_web::{HttpResponse, web};
 use rand::RngExt;
 use skirmish_db::{
     IdempotencyKey, MutateError, Mutation, Reply, Store, StoredEncounter, StoredResponse, WriteTiming,
+    Written,
 };
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
+use std::future::Future;
 use std::sync::Arc;
 use typed_route::TypedRoute;
 use utoipa::openapi::path::HttpMethod;
@@ -188,30 +190,26 @@ pub async fn mutate<T: Send + 'static>(
     command: impl FnOnce(&mut Encounter) -> Result<(Vec<Event>, T), ApiError> + Send + 'static,
     render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, ApiError> + Send + 'static,
 ) -> Result<HttpResponse, ApiError> {
-    let write = move |store: &Store, tenant: &str, key: Option<&IdempotencyKey>| {
-        store.mutate(tenant, &EncounterId(id), if_match.0, key, command, render)
+    let write = move |store: &Store, tenant, key| {
+        store.mutate_async(tenant, EncounterId(id), if_match.0, key, command, render)
     };
     change(state, caller, write).await
 }
 
-/// Runs `write` (a store change for the caller's tenant, under the request's idempotency key) on
-/// the blocking pool and sends its reply with its `Server-Timing`.
-pub async fn change(
+/// Awaits `write` (a store change for the caller's tenant, under the request's idempotency key,
+/// run by the store's writer thread: no thread waits for it here) and sends its reply with its
+/// `Server-Timing`.
+pub async fn change<F>(
     state: &AppState,
     caller: &Caller,
-    write: impl FnOnce(&Store, &str, Option<&IdempotencyKey>) -> Result<Reply, MutateError<ApiError>>
-    + Send
-    + 'static,
-) -> Result<HttpResponse, ApiError> {
-    let store = state.store.clone();
-    let (tenant, key) = (caller.tenant.clone(), caller.idempotency());
-    let (reply, timing) = web::block(move || {
-        let reply = write(&store, &tenant, key.as_ref());
-        (reply, skirmish_db::take_write_timing())
-    })
-    .await?;
-    let mut response = send(reply?);
-    if let Some(timing) = timing {
+    write: impl FnOnce(&Store, String, Option<IdempotencyKey>) -> F,
+) -> Result<HttpResponse, ApiError>
+where
+    F: Future<Output = Written<Result<Reply, MutateError<ApiError>>>>,
+{
+    let written = write(&state.store, caller.tenant.clone(), caller.idempotency()).await;
+    let mut response = send(written.result?);
+    if let Some(timing) = written.timing {
         response.headers_mut().insert(SERVER_TIMING, server_timing(timing));
     }
     Ok(response)

@@ -30,8 +30,8 @@ pub async fn undo(
 ) -> Result<HttpResponse, ApiError> {
     let to_version = request.unwrap_or_default().to_version.map(|v| i64::from(v.get()));
     let id = EncounterId(id.into_inner());
-    let write = move |store: &skirmish_db::Store, tenant: &str, key: Option<&_>| {
-        store.undo(tenant, &id, to_version, if_match.0, key, render)
+    let write = move |store: &skirmish_db::Store, tenant, key| {
+        store.undo_async(tenant, id, to_version, if_match.0, key, render)
     };
     change(&state, &caller, write).await
 }

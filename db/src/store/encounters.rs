@@ -9,11 +9,13 @@ use super::hot::Kept;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
 use super::reads::load;
 use super::statements::{Clock, InsertEvent, UpdateEncounter};
+use super::writer::Written;
 use crate::error::{DbError, MutateError};
 use crate::rows::{EncounterChanges, NewEncounterRow, event_row};
 use crate::schema::{encounters, events, idempotency_records};
 use diesel::prelude::*;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
+use std::future::Future;
 use std::sync::Arc;
 
 /// An encounter with its storage timestamps.
@@ -54,30 +56,60 @@ impl Store {
         key: Option<&IdempotencyKey>,
         render: impl FnOnce(Mutation<()>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
-        let (mut told, mut enqueued) = (Vec::new(), false);
-        let written = self.write(|conn| {
-            if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                return Ok(Done::Replied(reply));
-            }
-            let now: String = Clock.get_result(conn)?;
-            let state = EncounterChanges::from_domain(encounter)?;
-            let stamps = (encounters::created_at.eq(&now), encounters::updated_at.eq(&now));
-            let row = (NewEncounterRow { state, tenant }, stamps);
-            diesel::insert_into(encounters::table).values(row).execute(conn)?;
-            insert_all(conn, encounter)?;
-            let events = append_events(conn, &encounter.id, 0, &now, new_events)?;
-            enqueued = self.enqueue_deliveries(conn, tenant, encounter.id.as_str(), &events)?;
-            told = self.worth_telling(&encounter.id, &events);
-            let stored =
-                StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
-            let stored = Stored { encounter: Arc::new(stored), events, output: () };
-            let done = answer(conn, tenant, key, &encounter.id, stored, render)?;
-            self.writer.note_changed(encounter.id.as_str(), encounter.version);
-            Ok(done)
-        });
-        self.tell_if_committed(&encounter.id, &written, &told);
-        self.wake_if_enqueued(enqueued, &written);
-        written.and_then(Done::reply)
+        let written = self.write(|conn| self.apply_create(conn, tenant, encounter, new_events, key, render));
+        self.after_commit(written).and_then(Applied::reply)
+    }
+
+    /// [`Store::create`] for an async caller (see [`Store::mutate_async`]).
+    pub fn create_async<R, E>(
+        &self,
+        tenant: String,
+        encounter: Encounter,
+        new_events: Vec<Event>,
+        key: Option<IdempotencyKey>,
+        render: R,
+    ) -> impl Future<Output = Written<Result<Reply, MutateError<E>>>> + Send + use<R, E>
+    where
+        R: FnOnce(Mutation<()>) -> Result<StoredResponse, E> + Send + 'static,
+        E: Send + 'static,
+    {
+        self.apply_async(move |store, conn| {
+            store.apply_create(conn, &tenant, &encounter, &new_events, key.as_ref(), render)
+        })
+    }
+
+    /// The savepoint of a new encounter (see [`Store::create`]).
+    fn apply_create<E, R>(
+        &self,
+        conn: &mut SqliteConnection,
+        tenant: &str,
+        encounter: &Encounter,
+        new_events: &[Event],
+        key: Option<&IdempotencyKey>,
+        render: R,
+    ) -> Result<Applied<(), R>, MutateError<E>>
+    where
+        R: FnOnce(Mutation<()>) -> Result<StoredResponse, E>,
+    {
+        let id = &encounter.id;
+        if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
+            return Ok(Applied::replied(id, reply));
+        }
+        let now: String = Clock.get_result(conn)?;
+        let state = EncounterChanges::from_domain(encounter)?;
+        let stamps = (encounters::created_at.eq(&now), encounters::updated_at.eq(&now));
+        let row = (NewEncounterRow { state, tenant }, stamps);
+        diesel::insert_into(encounters::table).values(row).execute(conn)?;
+        insert_all(conn, encounter)?;
+        let events = append_events(conn, id, 0, &now, new_events)?;
+        let enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
+        let told = self.worth_telling(id, &events);
+        let stored =
+            StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
+        let stored = Stored { encounter: Arc::new(stored), events, output: () };
+        let done = answer(conn, tenant, key, id, stored, render)?;
+        self.writer.note_changed(id.as_str(), encounter.version);
+        Ok(Applied { id: id.clone(), done, told, enqueued, retired: None })
     }
 
     /// Loads the tenant's encounter, applies `command`, checks `expected_version`, stores what
@@ -118,63 +150,147 @@ impl Store {
         command: impl FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>,
         render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
-        let (mut told, mut enqueued) = (Vec::new(), false);
-        // The encounter as it was before the change and the events as the command made them, freed
-        // once the writer is released.
-        let mut retired = None;
-        let written = self.write(|conn| {
-            if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                return Ok(Done::Replied(reply));
-            }
-            let (loaded, last_seq) = self.hot_or_load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
-            let mut encounter = loaded.encounter.clone();
-            let current = encounter.version;
-            // A request that would fail anyway gets that failure, not 412 (RFC 9110, 13.2.1):
-            // the command runs first, and the savepoint discards it on a stale version.
-            let (new_events, output) = command(conn, &mut encounter)?;
-            if let Some(expected) = expected_version.filter(|v| *v != current) {
-                return Err(MutateError::VersionMismatch { expected, current });
-            }
-            encounter.version += 1;
-            let last_seq = match last_seq {
-                Some(seq) => seq,
-                None => last_seq_of(conn, id)?,
-            };
-            let now = utc_now();
-            let changes = EncounterChanges::from_domain(&encounter)?;
-            UpdateEncounter { changes: &changes, updated_at: &now }.execute(conn)?;
-            let written = save_changes(conn, Some(&loaded.encounter), &encounter)?;
-            remember_change(conn, &loaded.encounter, &encounter, &written)?;
-            let events = append_events(conn, id, last_seq, &now, &new_events)?;
-            let last_seq = events.last().map_or(last_seq, |event| event.seq);
-            enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
-            told = self.worth_telling(id, &events);
-            let created_at = loaded.created_at.clone();
-            let stored = Arc::new(StoredEncounter { encounter, created_at, updated_at: now });
-            let kept = stored.clone();
-            let done = answer(conn, tenant, key, id, Stored { encounter: stored, events, output }, render)?;
-            self.writer.note_changed(id.as_str(), kept.encounter.version);
-            self.hot.keep(kept, last_seq);
-            retired = Some((loaded, new_events));
-            Ok(done)
-        });
-        drop(retired);
-        self.tell_if_committed(id, &written, &told);
-        self.wake_if_enqueued(enqueued, &written);
-        written.and_then(Done::reply)
+        let written =
+            self.write(|conn| self.apply_change(conn, tenant, id, expected_version, key, command, render));
+        self.after_commit(written).and_then(Applied::reply)
+    }
+
+    /// [`Store::mutate`] for an async caller: the change runs on the writer thread and the
+    /// caller awaits it holding no thread; without an idempotency key the response is rendered
+    /// by the awaiting caller, after the commit. Answers with the write's timing.
+    pub fn mutate_async<C, R, T, E>(
+        &self,
+        tenant: String,
+        id: EncounterId,
+        expected_version: Option<i64>,
+        key: Option<IdempotencyKey>,
+        command: C,
+        render: R,
+    ) -> impl Future<Output = Written<Result<Reply, MutateError<E>>>> + Send + use<C, R, T, E>
+    where
+        C: FnOnce(&mut Encounter) -> Result<(Vec<Event>, T), E> + Send + 'static,
+        R: FnOnce(Mutation<T>) -> Result<StoredResponse, E> + Send + 'static,
+        T: Send + 'static,
+        E: Send + 'static,
+    {
+        let command = |_: &mut SqliteConnection, encounter: &mut Encounter| {
+            command(encounter).map_err(MutateError::Domain)
+        };
+        self.change_async(tenant, id, expected_version, key, command, render)
+    }
+
+    /// [`Store::change`] for an async caller (see [`Store::mutate_async`]).
+    pub(super) fn change_async<C, R, T, E>(
+        &self,
+        tenant: String,
+        id: EncounterId,
+        expected_version: Option<i64>,
+        key: Option<IdempotencyKey>,
+        command: C,
+        render: R,
+    ) -> impl Future<Output = Written<Result<Reply, MutateError<E>>>> + Send + use<C, R, T, E>
+    where
+        C: FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>
+            + Send
+            + 'static,
+        R: FnOnce(Mutation<T>) -> Result<StoredResponse, E> + Send + 'static,
+        T: Send + 'static,
+        E: Send + 'static,
+    {
+        self.apply_async(move |store, conn| {
+            store.apply_change(conn, &tenant, &id, expected_version, key.as_ref(), command, render)
+        })
+    }
+
+    /// Runs `apply` (a change's savepoint) on the writer thread; once committed, tells its
+    /// listeners and the deliverer there, and renders the reply on the awaiting side.
+    fn apply_async<A, T, R, E>(
+        &self,
+        apply: A,
+    ) -> impl Future<Output = Written<Result<Reply, MutateError<E>>>> + Send + use<A, T, R, E>
+    where
+        A: FnOnce(&Store, &mut SqliteConnection) -> Result<Applied<T, R>, MutateError<E>> + Send + 'static,
+        T: Send + 'static,
+        R: FnOnce(Mutation<T>) -> Result<StoredResponse, E> + Send + 'static,
+        E: Send + 'static,
+    {
+        let (store, after) = (self.clone(), self.clone());
+        let work = move |conn: &mut SqliteConnection| apply(&store, conn);
+        let written = self.writer.write_async(work, move |written| after.after_commit(written));
+        async move {
+            let Written { result, timing } = written.await;
+            let result = result.map_err(MutateError::Db).and_then(|applied| applied?.reply());
+            Written { result, timing }
+        }
+    }
+
+    /// The savepoint of a change to an existing encounter (see [`Store::change`]).
+    #[allow(clippy::too_many_arguments)]
+    fn apply_change<T, E, R>(
+        &self,
+        conn: &mut SqliteConnection,
+        tenant: &str,
+        id: &EncounterId,
+        expected_version: Option<i64>,
+        key: Option<&IdempotencyKey>,
+        command: impl FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>,
+        render: R,
+    ) -> Result<Applied<T, R>, MutateError<E>>
+    where
+        R: FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
+    {
+        if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
+            return Ok(Applied::replied(id, reply));
+        }
+        let (loaded, last_seq) = self.hot_or_load(conn, tenant, id)?.ok_or(MutateError::NotFound)?;
+        let mut encounter = loaded.encounter.clone();
+        let current = encounter.version;
+        // A request that would fail anyway gets that failure, not 412 (RFC 9110, 13.2.1):
+        // the command runs first, and the savepoint discards it on a stale version.
+        let (new_events, output) = command(conn, &mut encounter)?;
+        if let Some(expected) = expected_version.filter(|v| *v != current) {
+            return Err(MutateError::VersionMismatch { expected, current });
+        }
+        encounter.version += 1;
+        let last_seq = match last_seq {
+            Some(seq) => seq,
+            None => last_seq_of(conn, id)?,
+        };
+        let now = utc_now();
+        let changes = EncounterChanges::from_domain(&encounter)?;
+        UpdateEncounter { changes: &changes, updated_at: &now }.execute(conn)?;
+        let written = save_changes(conn, Some(&loaded.encounter), &encounter)?;
+        remember_change(conn, &loaded.encounter, &encounter, &written)?;
+        let events = append_events(conn, id, last_seq, &now, &new_events)?;
+        let last_seq = events.last().map_or(last_seq, |event| event.seq);
+        let enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
+        let told = self.worth_telling(id, &events);
+        let created_at = loaded.created_at.clone();
+        let stored = Arc::new(StoredEncounter { encounter, created_at, updated_at: now });
+        let kept = stored.clone();
+        let done = answer(conn, tenant, key, id, Stored { encounter: stored, events, output }, render)?;
+        self.writer.note_changed(id.as_str(), kept.encounter.version);
+        self.hot.keep(kept, last_seq);
+        Ok(Applied { id: id.clone(), done, told, enqueued, retired: Some((loaded, new_events)) })
+    }
+
+    /// Once the transaction holding a change is durably committed (`written` is `Ok` only
+    /// then): tells its listeners and the webhook deliverer.
+    fn after_commit<T, R, E>(
+        &self,
+        written: Result<Applied<T, R>, MutateError<E>>,
+    ) -> Result<Applied<T, R>, MutateError<E>> {
+        let mut applied = written?;
+        self.published.committed(applied.id.as_str(), &std::mem::take(&mut applied.told));
+        if applied.enqueued {
+            self.subscriptions.wake();
+        }
+        Ok(applied)
     }
 
     /// A copy of `events` if anybody listens to the encounter, else nothing.
     fn worth_telling(&self, id: &EncounterId, events: &[StoredEvent]) -> Vec<StoredEvent> {
         if self.published.wanted(id.as_str()) { events.to_vec() } else { Vec::new() }
-    }
-
-    /// Tells the listeners of `told` once the write returned `Ok`: the write returns only after
-    /// the commit holding it, and an `Err` means it was rolled back (or its commit failed).
-    fn tell_if_committed<T, E>(&self, id: &EncounterId, result: &Result<T, E>, told: &[StoredEvent]) {
-        if result.is_ok() {
-            self.published.committed(id.as_str(), told);
-        }
     }
 
     /// The tenant's encounter as the writer last wrote it, with its last event's `seq`, when the
@@ -260,6 +376,36 @@ impl<T, R> Done<T, R> {
                 Ok(Reply { response, replayed: false })
             }
         }
+    }
+}
+
+/// A change as its savepoint left it, until it is answered after the commit.
+struct Applied<T, R> {
+    id: EncounterId,
+    done: Done<T, R>,
+    /// Its events, for the listeners (empty when nobody listens).
+    told: Vec<StoredEvent>,
+    /// Whether it queued webhook deliveries.
+    enqueued: bool,
+    /// The encounter as it was before the change and the events as the command made them,
+    /// freed only once the writer is done with the change.
+    retired: Option<(Arc<StoredEncounter>, Vec<Event>)>,
+}
+
+impl<T, R> Applied<T, R> {
+    fn replied(id: &EncounterId, reply: Reply) -> Self {
+        let done = Done::Replied(reply);
+        Self { id: id.clone(), done, told: Vec::new(), enqueued: false, retired: None }
+    }
+
+    /// The reply, rendered now if the savepoint left that for later.
+    fn reply<E>(self) -> Result<Reply, MutateError<E>>
+    where
+        R: FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
+    {
+        let Self { done, retired, .. } = self;
+        drop(retired);
+        done.reply()
     }
 }
 

@@ -9,7 +9,9 @@ mod encounters;
 mod history;
 mod hot;
 mod idempotency;
+mod jobs;
 mod keys;
+mod line;
 mod observed;
 mod outbox;
 mod published;
@@ -37,7 +39,7 @@ pub use viewers::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,
 };
 pub use webhooks::{MAX_WEBHOOKS_PER_TENANT, NewWebhook, Webhook};
-pub use writer::{MAX_BATCH, WriteTiming, take_write_timing};
+pub use writer::{MAX_BATCH, WriteTiming, Written};
 
 use crate::connection::{ReaderPool, database_path, open_readers, open_writer};
 use crate::error::DbError;
@@ -98,7 +100,7 @@ impl Store {
         let hot = Arc::new(HotEncounters::default());
         let committed = CommittedVersions::for_path(path);
         let store = Self {
-            writer: Arc::new(Writer::new(writer, path, hot.clone(), committed.clone())),
+            writer: Arc::new(Writer::new(writer, path, hot.clone(), committed.clone())?),
             readers: open_readers(path)?,
             keys: KeysKnown::for_path(path),
             hot,

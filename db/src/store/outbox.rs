@@ -135,8 +135,8 @@ pub(crate) fn enqueue(
 impl Store {
     /// Writes the deliveries of `events` (just appended to `encounter`'s log in the savepoint on
     /// `conn`) for the tenant's subscriptions that want them. Nothing to do, and no query, when
-    /// the tenant has no subscription. True if it wrote any (then call
-    /// [`Store::wake_if_enqueued`] after the commit).
+    /// the tenant has no subscription. True if it wrote any (then the deliverer is woken after
+    /// the commit: see `after_commit` in `encounters.rs`).
     pub(super) fn enqueue_deliveries(
         &self,
         conn: &mut SqliteConnection,
@@ -147,13 +147,6 @@ impl Store {
         match self.subscriptions.of(tenant) {
             Some(hooks) if !events.is_empty() => enqueue(conn, &hooks, encounter, events, now_ms()),
             _ => Ok(false),
-        }
-    }
-
-    /// Wakes the deliverer once a write that enqueued deliveries has committed.
-    pub(super) fn wake_if_enqueued<T, E>(&self, enqueued: bool, result: &Result<T, E>) {
-        if enqueued && result.is_ok() {
-            self.subscriptions.wake();
         }
     }
 

@@ -4,9 +4,12 @@
 
 use super::history::{HISTORY_DEPTH, state_at};
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse};
+use super::writer::Written;
 use super::{Mutation, Store};
 use crate::error::MutateError;
-use skirmish_domain::encounter::{EncounterId, Event};
+use diesel::SqliteConnection;
+use skirmish_domain::encounter::{Encounter, EncounterId, Event};
+use std::future::Future;
 
 /// Which versions an undo went from and back to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,27 +50,52 @@ impl Store {
         key: Option<&IdempotencyKey>,
         render: impl FnOnce(Mutation<Undone>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
-        let command = |conn: &mut _, encounter: &mut skirmish_domain::encounter::Encounter| {
-            let current = encounter.version;
-            let target = to_version.unwrap_or(current - 1);
-            let refuse = |why: UndoRefused| Err(MutateError::Domain(E::from(why)));
-            if to_version.is_some() && target >= current {
-                return refuse(UndoRefused::NotEarlier { to_version: target, current });
-            }
-            let Some(mut restored) = state_at(conn, encounter, target)? else {
-                return match to_version {
-                    None => refuse(UndoRefused::NothingToUndo { current }),
-                    Some(_) => {
-                        let earliest = (current - HISTORY_DEPTH).max(1);
-                        refuse(UndoRefused::TooOld { to_version: target, earliest })
-                    }
-                };
+        self.change(tenant, id, expected_version, key, undo_to(to_version), render)
+    }
+
+    /// [`Store::undo`] for an async caller (see [`Store::mutate_async`]).
+    pub fn undo_async<R, E>(
+        &self,
+        tenant: String,
+        id: EncounterId,
+        to_version: Option<i64>,
+        expected_version: Option<i64>,
+        key: Option<IdempotencyKey>,
+        render: R,
+    ) -> impl Future<Output = Written<Result<Reply, MutateError<E>>>> + Send + use<R, E>
+    where
+        R: FnOnce(Mutation<Undone>) -> Result<StoredResponse, E> + Send + 'static,
+        E: From<UndoRefused> + Send + 'static,
+    {
+        self.change_async(tenant, id, expected_version, key, undo_to(to_version), render)
+    }
+}
+
+/// The command of an undo to `to_version` (default: the version before the current one).
+fn undo_to<E: From<UndoRefused>>(
+    to_version: Option<i64>,
+) -> impl FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, Undone), MutateError<E>>
++ Send
++ 'static {
+    move |conn, encounter| {
+        let current = encounter.version;
+        let target = to_version.unwrap_or(current - 1);
+        let refuse = |why: UndoRefused| Err(MutateError::Domain(E::from(why)));
+        if to_version.is_some() && target >= current {
+            return refuse(UndoRefused::NotEarlier { to_version: target, current });
+        }
+        let Some(mut restored) = state_at(conn, encounter, target)? else {
+            return match to_version {
+                None => refuse(UndoRefused::NothingToUndo { current }),
+                Some(_) => {
+                    let earliest = (current - HISTORY_DEPTH).max(1);
+                    refuse(UndoRefused::TooOld { to_version: target, earliest })
+                }
             };
-            restored.version = current;
-            *encounter = restored;
-            let undone = Undone { from_version: current, to_version: target };
-            Ok((vec![Event::Undone { from_version: current, to_version: target }], undone))
         };
-        self.change(tenant, id, expected_version, key, command, render)
+        restored.version = current;
+        *encounter = restored;
+        let undone = Undone { from_version: current, to_version: target };
+        Ok((vec![Event::Undone { from_version: current, to_version: target }], undone))
     }
 }

@@ -1,32 +1,41 @@
-//! The single writer and its group commit.
+//! The single writer thread and its group commit.
 //!
-//! Every change runs on one connection, each in its own savepoint inside a transaction that
-//! changes share: a change that fails rolls back to its savepoint (nothing of it stays) while
-//! the others in the transaction carry on. The change that finds no other writer waiting for the
-//! connection — or is the [`MAX_BATCH`]th of its transaction — commits, and with
-//! `synchronous = FULL` that one commit is one fsync for the whole batch. Each caller returns only
-//! once the commit holding its change is on disk (or has failed, and then it reports the failure),
-//! so a 2xx is never sent for a change that could still be lost.
+//! One thread owns the writer connection. Changes are sent to it as jobs on a queue: it takes
+//! the first, opens a transaction and runs the change in its own savepoint, then runs every job
+//! already queued (up to [`MAX_BATCH`]) the same way, and commits once — with
+//! `synchronous = FULL`, one fsync for the whole batch. A change that fails rolls back to its
+//! savepoint (nothing of it stays) while the others carry on. Each change is answered only once
+//! the commit holding it is on disk (or has failed, and then it gets the failure), so a 2xx is
+//! never sent for a change that could still be lost.
 //!
 //! Nobody waits on purpose: a lone change commits at once. Batches form by themselves while a
-//! commit is writing to disk, from the changes that queued up meanwhile. A caller waits at most
-//! for the changes queued after it in its batch (at most `MAX_BATCH - 1`) and one commit.
+//! commit is writing to disk, from the changes that queued up meanwhile.
+//!
+//! An async caller ([`Writer::write_async`]) hands over work that the writer thread runs, and
+//! awaits the answer holding no thread. A sync caller ([`Writer::write`]), whose work borrows
+//! from its stack, queues a job that lends it the connection: the writer thread waits while the
+//! caller runs its savepoint on its own thread, then carries on with the batch.
 
 use super::committed::{Changed, CommittedVersions};
 use super::hot::HotEncounters;
+use super::jobs::{Job, Lent, OnThread};
+use super::line::Line;
 use super::observed::Observed;
-use super::statements::{BeginImmediate, Commit, ReleaseChange, SavepointChange};
 use crate::connection::open_writer;
 use crate::error::DbError;
+use diesel::SqliteConnection;
 use diesel::connection::SimpleConnection;
-use diesel::{RunQueryDsl, SqliteConnection};
-use std::cell::Cell;
+use std::future::Future;
+use std::ops::Deref;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
 
-/// Most changes one transaction holds before it commits, waiting writers or not.
+/// Most changes one transaction holds before it commits, queued changes or not.
 pub const MAX_BATCH: usize = 64;
 
 /// Where the time of one write went.
@@ -41,93 +50,174 @@ pub struct WriteTiming {
     pub durable: Duration,
 }
 
-thread_local! {
-    static LAST_WRITE: Cell<Option<WriteTiming>> = const { Cell::new(None) };
+/// What a change answered, with where its time went (`None` when it never reached the writer).
+#[derive(Debug)]
+pub struct Written<T> {
+    pub result: T,
+    pub timing: Option<WriteTiming>,
 }
 
-/// The timing of the last write that completed on this thread (taken: a second call answers
-/// `None`). Call it on the thread that wrote, right after the write returned.
-pub fn take_write_timing() -> Option<WriteTiming> {
-    LAST_WRITE.with(Cell::take)
-}
-
+/// The handle every store clone shares: the queue to the writer thread. Dropping the last one
+/// stops the thread (after the changes already queued) and waits for it, so the connection is
+/// closed when the store is gone.
 pub(crate) struct Writer {
+    queue: Option<Sender<Queued>>,
+    thread: Option<JoinHandle<()>>,
+    shared: Arc<Shared>,
+}
+
+/// What the writer thread and the callers that borrow its connection share.
+pub(crate) struct Shared {
     line: Mutex<Line>,
     /// Transactions committed so far.
-    commits: AtomicUsize,
-    /// Callers waiting for the connection: while there are some, the holder leaves the
-    /// transaction open for them.
-    waiting: AtomicUsize,
-    path: Arc<str>,
+    pub(crate) commits: AtomicUsize,
+    /// Changes queued and not yet taken by the writer thread.
+    pub(crate) waiting: AtomicUsize,
+    path: String,
     /// Forgotten when a commit fails (see `hot.rs`).
     hot: Arc<HotEncounters>,
     /// Told of each committed transaction's changed encounters (see `committed.rs`).
     committed: Arc<CommittedVersions>,
-    /// The encounters the open transaction changed, noted by its changes (touched only by the
-    /// holder of `line`).
+    /// The encounters the open transaction changed, noted by its changes (touched only by
+    /// whoever runs the current change).
     changed: Mutex<Vec<Changed>>,
     /// Told of each write's timing and each commit's size (see `observed.rs`).
     pub(crate) observed: Observed,
 }
 
-/// The connection and the transaction open on it, if any.
-struct Line {
-    connection: SqliteConnection,
-    open: Option<Arc<Batch>>,
-    members: usize,
+/// A job and when it was queued.
+struct Queued {
+    at: Instant,
+    job: Box<dyn Job>,
 }
 
-/// One transaction's outcome, awaited by every change in it.
-#[derive(Default)]
-struct Batch {
-    outcome: Mutex<Option<Result<(), String>>>,
-    settled: Condvar,
-}
-
-impl Batch {
-    fn settle(&self, outcome: Result<(), String>) {
-        *lock(&self.outcome) = Some(outcome);
-        self.settled.notify_all();
-    }
-
-    fn wait(&self) -> Result<(), DbError> {
-        let mut outcome = lock(&self.outcome);
-        loop {
-            match &*outcome {
-                Some(Ok(())) => return Ok(()),
-                Some(Err(message)) => return Err(DbError::CommitFailed(message.clone())),
-                None => outcome = self.settled.wait(outcome).unwrap_or_else(PoisonError::into_inner),
-            }
-        }
-    }
+/// A job run in the open transaction, waiting for its commit.
+struct Member {
+    job: Box<dyn Job>,
+    queued: Duration,
+    work: Duration,
+    worked_at: Instant,
 }
 
 /// No code panics while holding these locks (work runs under `catch_unwind`), so a poisoned lock
 /// still guards consistent data.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The error of a change that the writer thread can no longer take.
+fn stopped() -> DbError {
+    DbError::WriterStopped("the writer thread has stopped".into())
+}
+
 impl Writer {
+    /// Starts the writer thread on `connection`.
     pub(crate) fn new(
         connection: SqliteConnection,
         path: &str,
         hot: Arc<HotEncounters>,
         committed: Arc<CommittedVersions>,
-    ) -> Self {
-        let line = Line { connection, open: None, members: 0 };
-        Self {
-            line: Mutex::new(line),
+    ) -> Result<Self, DbError> {
+        let shared = Arc::new(Shared {
+            line: Mutex::new(Line::new(connection)),
             commits: AtomicUsize::new(0),
             waiting: AtomicUsize::new(0),
-            path: path.into(),
+            path: path.to_owned(),
             hot,
             committed,
             changed: Mutex::default(),
             observed: Observed::default(),
+        });
+        let (queue, jobs) = mpsc::channel();
+        let drainer = shared.clone();
+        let thread = thread::Builder::new()
+            .name("skirmish-writer".into())
+            .spawn(move || drainer.drain(&jobs))
+            .map_err(|error| DbError::WriterStopped(format!("cannot start the writer thread: {error}")))?;
+        Ok(Self { queue: Some(queue), thread: Some(thread), shared })
+    }
+
+    /// Runs `work` on the writer thread in its own savepoint of a transaction it may share, and
+    /// answers once that transaction is durably committed: `work`'s result, or
+    /// [`DbError::CommitFailed`] if the commit failed. An `Err` from `work` (or a panic, as
+    /// [`DbError::Panicked`]) rolls its savepoint back. `then` maps the result on the writer
+    /// thread once it settled (before it is answered, and even if nobody awaits it any more).
+    pub(crate) fn write_async<W, H, T, E, U>(
+        &self,
+        work: W,
+        then: H,
+    ) -> impl Future<Output = Written<Result<U, DbError>>> + use<W, H, T, E, U>
+    where
+        W: FnOnce(&mut SqliteConnection) -> Result<T, E> + Send + 'static,
+        H: FnOnce(Result<T, E>) -> U + Send + 'static,
+        T: Send + 'static,
+        E: From<DbError> + Send + 'static,
+        U: Send + 'static,
+    {
+        let (answer, answered) = oneshot::channel();
+        self.submit(Box::new(OnThread { work: Some(work), result: None, then, answer }));
+        async move {
+            match answered.await {
+                Ok(Written { result, timing }) => Written { result: Ok(result), timing },
+                // The job was dropped unanswered: the writer thread is gone.
+                Err(_) => Written { result: Err(stopped()), timing: None },
+            }
         }
     }
 
+    /// Runs `work` on this thread, on the writer connection, in its own savepoint of a
+    /// transaction it may share, and returns once that transaction is durably committed; as
+    /// [`Writer::write_async`] otherwise. Blocks this thread meanwhile.
+    pub(crate) fn write<T, E: From<DbError>>(
+        &self,
+        work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let (go, turn) = mpsc::sync_channel(1);
+        let (finished, done) = mpsc::sync_channel(1);
+        let (settled, outcome) = mpsc::sync_channel(1);
+        self.submit(Box::new(Lent { go, done, settled }));
+        let result = turn.recv().ok().map(|()| {
+            let result = lock(&self.line).run(work);
+            let _ = finished.send(result.is_ok());
+            result
+        });
+        outcome.recv().unwrap_or_else(|_| Err(stopped()))?;
+        result.unwrap_or_else(|| Err(stopped().into()))
+    }
+
+    /// Queues `job` for the writer thread; if it is gone, the job is dropped unanswered (and its
+    /// caller gets [`DbError::WriterStopped`]).
+    fn submit(&self, job: Box<dyn Job>) {
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        let queued = Queued { at: Instant::now(), job };
+        if self.queue.as_ref().is_none_or(|queue| queue.send(queued).is_err()) {
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Deref for Writer {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.shared
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        drop(self.queue.take());
+        // The last handle may be dropped by a change running on the writer thread itself: that
+        // thread ends on its own once its queue is empty.
+        if let Some(thread) = self.thread.take()
+            && thread.thread().id() != thread::current().id()
+        {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Shared {
     /// Notes, from inside a change's `work`, that it leaves encounter `id` at `version`
     /// ([`super::DELETED`] if it deleted it): recorded once the transaction is durably committed
     /// and before any of its changes is answered (dropped if the change fails).
@@ -135,49 +225,84 @@ impl Writer {
         lock(&self.changed).push((id.to_owned(), version));
     }
 
-    /// Runs `work` in its own savepoint of the shared transaction and returns once that
-    /// transaction is durably committed. An `Err` from `work` (or a panic, as
-    /// [`DbError::Panicked`]) rolls its savepoint back; either way the result is returned only
-    /// after the batch settled, and a failed commit turns it into [`DbError::CommitFailed`].
-    pub(crate) fn write<T, E: From<DbError>>(
-        &self,
-        work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
-    ) -> Result<T, E> {
-        let queued_at = Instant::now();
-        self.waiting.fetch_add(1, Ordering::SeqCst);
-        let mut line = lock(&self.line);
-        self.waiting.fetch_sub(1, Ordering::SeqCst);
+    /// The writer thread: batch after batch until every handle is dropped and the queue is
+    /// empty. A panic outside any change (none is expected) fails its batch, not the thread.
+    fn drain(&self, jobs: &Receiver<Queued>) {
+        while let Ok(first) = jobs.recv() {
+            let mut members = Vec::new();
+            let batch = catch_unwind(AssertUnwindSafe(|| self.batch(first, jobs, &mut members)));
+            if batch.is_err() {
+                log::error!("the writer thread panicked outside a change; its transaction is rolled back");
+                lock(&self.line).roll_back();
+                self.forget_all();
+                self.settle(&mut members, &Err("the writer panicked".into()));
+            }
+        }
+    }
+
+    /// Runs `first` and every job queued behind it (up to [`MAX_BATCH`]) in one transaction,
+    /// commits it and answers them.
+    fn batch(&self, first: Queued, jobs: &Receiver<Queued>, members: &mut Vec<Member>) {
+        let mut next = Some(first);
+        while let Some(queued) = next {
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            self.run(queued, members);
+            next = if members.len() < MAX_BATCH { jobs.try_recv().ok() } else { None };
+        }
+        self.commit(members);
+    }
+
+    /// Runs one job in its savepoint of the open transaction (opened if need be).
+    fn run(&self, Queued { at, mut job }: Queued, members: &mut Vec<Member>) {
         let started_at = Instant::now();
-        let batch = line.join()?;
+        if let Err(error) = lock(&self.line).begin_if_closed() {
+            let timing =
+                WriteTiming { queued: started_at - at, work: Duration::ZERO, durable: Duration::ZERO };
+            self.observed.wrote(&timing);
+            job.settle(Err(error.into()), timing);
+            return;
+        }
         let noted_before = lock(&self.changed).len();
-        let result = line.run(work);
+        let succeeded = job.run(&self.line);
         let worked_at = Instant::now();
-        if result.is_err() {
+        if !succeeded {
             lock(&self.changed).truncate(noted_before);
         }
-        if line.open.is_none() {
-            // The savepoint could not be undone: the transaction was abandoned and settled.
+        members.push(Member { job, queued: started_at - at, work: worked_at - started_at, worked_at });
+        let abandoned = lock(&self.line).take_abandoned();
+        if let Some(why) = abandoned {
+            // The savepoint could not be undone: the transaction was rolled back.
             self.forget_all();
-            self.reopen_if_broken(&mut line);
-        } else if line.members >= MAX_BATCH || self.waiting.load(Ordering::SeqCst) == 0 {
-            self.observed.committed(line.members);
-            let changed = std::mem::take(&mut *lock(&self.changed));
-            let generation = self.committed.committing(&changed);
-            if !line.commit(|| self.committed.committed(generation, &changed)) {
-                self.forget_all();
-            }
-            self.commits.fetch_add(1, Ordering::SeqCst);
+            self.reopen_if_broken(&mut lock(&self.line));
+            self.settle(members, &Err(why));
         }
-        drop(line);
-        batch.wait()?;
-        let timing = WriteTiming {
-            queued: started_at - queued_at,
-            work: worked_at - started_at,
-            durable: worked_at.elapsed(),
-        };
-        LAST_WRITE.with(|last| last.set(Some(timing)));
-        self.observed.wrote(&timing);
-        result
+    }
+
+    /// Commits the open transaction and answers its changes; the committed versions are
+    /// recorded before any of them is answered.
+    fn commit(&self, members: &mut Vec<Member>) {
+        if members.is_empty() {
+            return;
+        }
+        self.observed.committed(members.len());
+        let changed = std::mem::take(&mut *lock(&self.changed));
+        let generation = self.committed.committing(&changed);
+        let outcome = lock(&self.line).commit();
+        match outcome {
+            Ok(()) => self.committed.committed(generation, &changed),
+            Err(_) => self.forget_all(),
+        }
+        self.commits.fetch_add(1, Ordering::SeqCst);
+        self.settle(members, &outcome);
+    }
+
+    /// Answers every member with its transaction's `outcome`.
+    fn settle(&self, members: &mut Vec<Member>, outcome: &Result<(), String>) {
+        for Member { job, queued, work, worked_at } in members.drain(..) {
+            let timing = WriteTiming { queued, work, durable: worked_at.elapsed() };
+            self.observed.wrote(&timing);
+            job.settle(outcome.clone().map_err(DbError::CommitFailed), timing);
+        }
     }
 
     /// After a failed or abandoned transaction: what it changed is unknown.
@@ -191,91 +316,11 @@ impl Writer {
     fn reopen_if_broken(&self, line: &mut Line) {
         if line.connection.batch_execute("SELECT 1").is_err() {
             match open_writer(&self.path) {
-                Ok(connection) => line.connection = connection,
+                Ok(connection) => *line = Line::new(connection),
                 Err(error) => log::error!("cannot reopen the writer connection: {error}"),
             }
         }
     }
-}
-
-impl Line {
-    /// The open transaction, or a new one.
-    fn join(&mut self) -> Result<Arc<Batch>, DbError> {
-        if let Some(batch) = &self.open {
-            self.members += 1;
-            return Ok(batch.clone());
-        }
-        BeginImmediate.execute(&mut self.connection)?;
-        let batch = Arc::new(Batch::default());
-        self.open = Some(batch.clone());
-        self.members = 1;
-        Ok(batch)
-    }
-
-    /// Runs `work` in a savepoint: released when it succeeds, rolled back when it fails or
-    /// panics. If the savepoint itself cannot be released or undone, the whole transaction is
-    /// abandoned (rolled back and settled as failed).
-    fn run<T, E: From<DbError>>(
-        &mut self,
-        work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
-    ) -> Result<T, E> {
-        if let Err(error) = SavepointChange.execute(&mut self.connection) {
-            self.abandon(&error);
-            return Err(DbError::from(error).into());
-        }
-        let result = match catch_unwind(AssertUnwindSafe(|| work(&mut self.connection))) {
-            Ok(result) => result,
-            Err(payload) => Err(DbError::Panicked(panic_message(payload.as_ref())).into()),
-        };
-        let ended = if result.is_ok() {
-            ReleaseChange.execute(&mut self.connection).map(drop)
-        } else {
-            self.connection.batch_execute("ROLLBACK TO change; RELEASE change")
-        };
-        if let Err(error) = ended {
-            self.abandon(&error);
-            return result.and(Err(DbError::from(error).into()));
-        }
-        result
-    }
-
-    /// Commits the open transaction, calls `on_durable` once it is committed (before any change
-    /// in it is answered); false if the commit failed.
-    fn commit(&mut self, on_durable: impl FnOnce()) -> bool {
-        let Some(batch) = self.open.take() else { return true };
-        let outcome = Commit.execute(&mut self.connection).map(drop).map_err(|error| {
-            // A failed COMMIT may leave the transaction open; it must not linger.
-            let _ = self.connection.batch_execute("ROLLBACK");
-            error.to_string()
-        });
-        if let Err(message) = &outcome {
-            log::error!("a commit of {} changes failed: {message}", self.members);
-        }
-        let committed = outcome.is_ok();
-        if committed {
-            on_durable();
-        }
-        batch.settle(outcome);
-        committed
-    }
-
-    /// Rolls the open transaction back and fails every change in it.
-    fn abandon(&mut self, error: &diesel::result::Error) {
-        let _ = self.connection.batch_execute("ROLLBACK");
-        log::error!("a transaction of {} changes was abandoned: {error}", self.members);
-        if let Some(batch) = self.open.take() {
-            batch.settle(Err(error.to_string()));
-        }
-    }
-}
-
-/// The text a panic was raised with, when it is one.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|text| (*text).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic with no message".to_owned())
 }
 
 #[cfg(test)]
@@ -289,7 +334,7 @@ mod tests {
         let path = dir.path().join("w.db").display().to_string();
         let mut connection = open_writer(&path).unwrap();
         connection.batch_execute("CREATE TABLE t (n INTEGER NOT NULL)").unwrap();
-        Writer::new(connection, &path, Arc::default(), Arc::default())
+        Writer::new(connection, &path, Arc::default(), Arc::default()).unwrap()
     }
 
     /// Remembers what the writer told its observer.
