@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use skirmish_db::{IdempotencyKey, Store};
 use std::future::{Ready, ready};
 use std::ops::ControlFlow;
+use std::sync::{Arc, OnceLock};
 
 /// The tenant that owns everything made without keys (open mode). A key created for this tenant
 /// keeps access to those encounters once keys are switched on.
@@ -40,11 +41,24 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// The header that makes a POST safe to retry.
 pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
 
-/// The tenant a request acts for and the key it presented, set by [`authenticate`].
+/// The tenant a request acts for and the key it presented, set by [`authenticate`]. Shared
+/// text: handing it to each request's [`Caller`] copies no string.
 #[derive(Debug, Clone)]
 struct Tenant {
-    tenant: String,
-    key: String,
+    tenant: Arc<str>,
+    key: Arc<str>,
+}
+
+impl Tenant {
+    fn new(tenant: impl Into<Arc<str>>, key: impl Into<Arc<str>>) -> Self {
+        Self { tenant: tenant.into(), key: key.into() }
+    }
+
+    /// The tenant of open mode, made once.
+    fn open() -> Self {
+        static OPEN: OnceLock<Tenant> = OnceLock::new();
+        OPEN.get_or_init(|| Tenant::new(OPEN_TENANT, OPEN_KEY)).clone()
+    }
 }
 
 /// What stands for the key in open mode, where requests present none.
@@ -93,7 +107,7 @@ async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> 
         if keys_exist || !settings.loopback_only {
             return Err(ApiError::Unauthorized("send an API key: Authorization: Bearer <key>".into()));
         }
-        return Ok(Tenant { tenant: OPEN_TENANT.to_owned(), key: OPEN_KEY.to_owned() });
+        return Ok(Tenant::open());
     };
     if secret.starts_with(crate::viewers::VIEWER_TOKEN_PREFIX) {
         let grant = crate::viewers::authorize(request, &secret).await?;
@@ -102,7 +116,7 @@ async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> 
                 .check(&grant.viewer_id)
                 .map_err(|wait| ApiError::TooManyRequests { retry_after: wait.as_secs() + 1 })?;
         }
-        let tenant = Tenant { tenant: grant.tenant.clone(), key: grant.viewer_id.clone() };
+        let tenant = Tenant::new(grant.tenant.as_str(), grant.viewer_id.as_str());
         request.extensions_mut().insert(crate::viewers::ViewerAccess(grant));
         return Ok(tenant);
     }
@@ -117,14 +131,14 @@ async fn tenant_of(request: &HttpRequest, settings: web::Data<AuthSettings>) -> 
             .check(&owner.key_id)
             .map_err(|wait| ApiError::TooManyRequests { retry_after: wait.as_secs() + 1 })?;
     }
-    Ok(Tenant { tenant: owner.tenant, key: owner.key_id })
+    Ok(Tenant::new(owner.tenant, owner.key_id))
 }
 
 /// The caller of a `/v1` route: its tenant (from [`authenticate`]) and idempotency key.
 pub struct Caller {
-    pub tenant: String,
+    pub tenant: Arc<str>,
     /// The id of the API key presented ([`OPEN_KEY`] in open mode).
-    pub key: String,
+    pub key: Arc<str>,
     idempotency_key: Option<String>,
     request: HttpRequest,
 }

@@ -1,6 +1,7 @@
 //! Request extractors whose failures are problem+json errors naming the field at fault.
 
 use crate::auth::{BodyDigest, IDEMPOTENCY_KEY, sha256_hex};
+use crate::body::{BodyError, read_whole};
 use crate::error::ApiError;
 use actix_web::dev::Payload;
 use actix_web::error::PayloadError;
@@ -95,18 +96,18 @@ fn read_body(
     let content_type = json_content_type(request);
     let timeout = request.app_data::<BodyTimeout>().copied().unwrap_or_default().0;
     let keyed = request.headers().contains_key(IDEMPOTENCY_KEY);
-    let body = web::Bytes::from_request(request, payload);
-    let request = request.clone();
+    let body = read_whole(request, payload, MAX_BODY_BYTES, timeout);
+    let request = keyed.then(|| request.clone());
     async move {
         encoding?;
-        let bytes = actix_web::rt::time::timeout(timeout, body)
-            .await
-            .map_err(|_| ApiError::RequestTimeout { after_ms: timeout.as_millis() })?
-            .map_err(body_error)?;
+        let bytes = body.await.map_err(|error| match error {
+            BodyError::TimedOut => ApiError::RequestTimeout { after_ms: timeout.as_millis() },
+            BodyError::Payload(error) => body_error(error),
+        })?;
         if !bytes.iter().all(u8::is_ascii_whitespace) {
             content_type?;
         }
-        if keyed {
+        if let Some(request) = request {
             request.extensions_mut().insert(BodyDigest(sha256_hex(&canonical_json(&bytes))));
         }
         Ok(bytes)
@@ -190,9 +191,9 @@ fn json_content_type(request: &HttpRequest) -> Result<(), ApiError> {
     Ok(())
 }
 
-fn body_error(error: actix_web::Error) -> ApiError {
-    match error.as_error::<PayloadError>() {
-        Some(PayloadError::Overflow) => ApiError::PayloadTooLarge { limit: MAX_BODY_BYTES },
+fn body_error(error: PayloadError) -> ApiError {
+    match error {
+        PayloadError::Overflow => ApiError::PayloadTooLarge { limit: MAX_BODY_BYTES },
         _ => ApiError::bad_request("body", format!("could not read the request body: {error}")),
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod access_log;
 pub mod auth;
+pub mod body;
 pub mod config;
 pub mod connections;
 pub mod error;

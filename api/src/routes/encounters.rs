@@ -4,11 +4,11 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, ApiQuery, options_from_json};
 use crate::rendered::Answer;
-use crate::reply::{json_reply, send};
+use crate::reply::{json_ok, json_reply, send};
 use crate::viewers::ViewerAccess;
 use crate::wire::{CreateEncounterRequest, EncounterListResponse, EncounterResponse, PageQuery};
 use actix_web::http::StatusCode;
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header;
 use actix_web::{HttpResponse, delete, get, post, web};
 use skirmish_db::{Fresh, Mutation, StoredEncounter};
 use skirmish_domain::encounter::{Encounter, EncounterId, Event, MAX_NAME_LEN};
@@ -134,13 +134,10 @@ fn current_kept(state: &AppState, tenant: &str, id: &str) -> Option<Answer> {
     state.rendered.body_of_tenant(id, tenant, version)
 }
 
-const JSON: HeaderValue = HeaderValue::from_static("application/json");
-
 fn encounter_reply(answer: Answer) -> HttpResponse {
-    HttpResponse::Ok()
-        .insert_header((header::ETAG, answer.etag))
-        .insert_header((header::CONTENT_TYPE, JSON))
-        .body(answer.json)
+    let mut response = json_ok(answer.json);
+    response.headers_mut().insert(header::ETAG, answer.etag);
+    response
 }
 
 /// Renders the tenant's encounter as `GET` answers it and keeps the answer for its version.

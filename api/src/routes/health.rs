@@ -1,4 +1,5 @@
 use crate::error::ApiError;
+use crate::reply::json_ok;
 use crate::routes::AppState;
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
@@ -24,7 +25,7 @@ pub async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiErro
         check_database(&state).await?;
         RECENT_CHECK.passed_now();
     }
-    Ok(HttpResponse::Ok().content_type("application/json").body(healthy()))
+    Ok(json_ok(healthy()))
 }
 
 /// `SELECT 1` on a free reader touches no table and never waits: no trip to the blocking pool

@@ -69,7 +69,7 @@ pub async fn stream(
     let (frames, body) = mpsc::channel(FRAMES_BUFFERED);
     let pump = Pump {
         store: state.store.clone(),
-        tenant: caller.tenant,
+        tenant: caller.tenant.to_string(),
         encounter,
         last,
         subscription,

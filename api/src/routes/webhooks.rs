@@ -64,7 +64,7 @@ pub async fn create(
         .map_err(|refused| ApiError::invalid("url", refused.to_string()))?;
     let new = NewWebhook {
         id: new_id("wh"),
-        tenant: caller.tenant.clone(),
+        tenant: caller.tenant.to_string(),
         url: url.to_string(),
         kinds: request.kinds,
         encounter_id: request.encounter_id,
