@@ -74,7 +74,8 @@ pub async fn create(
     let created =
         Event::EncounterCreated { name: encounter.name.clone(), ruleset: encounter.ruleset.to_string() };
     let key = caller.idempotency();
-    let created = state.store.create_async(caller.tenant, encounter, vec![created], key, render_created);
+    let created =
+        state.store.create_async(caller.tenant.to_string(), encounter, vec![created], key, render_created);
     Ok(send(created.await.result?))
 }
 

@@ -210,7 +210,7 @@ pub async fn change<F>(
 where
     F: Future<Output = Written<Result<Reply, MutateError<ApiError>>>>,
 {
-    let written = write(&state.store, caller.tenant.clone(), caller.idempotency()).await;
+    let written = write(&state.store, caller.tenant.to_string(), caller.idempotency()).await;
     let mut response = send(written.result?);
     if let Some(timing) = written.timing {
         response.headers_mut().insert(SERVER_TIMING, server_timing(timing));
