@@ -29,8 +29,7 @@ pub fn written_reply(
     body: serde_json::Result<JsonText>,
 ) -> Result<StoredResponse, ApiError> {
     let body = body.map_err(|error| ApiError::Internal(Box::new(error)))?;
-    let body = body.into_string().map_err(|error| ApiError::Internal(Box::new(error)))?;
-    Ok(json_text_reply(status, body, None))
+    Ok(json_text_reply(status, body.into_string(), None))
 }
 
 fn json_text_reply(status: StatusCode, body: String, version: Option<i64>) -> StoredResponse {

@@ -8,6 +8,7 @@ mod encounter;
 mod event;
 mod initiative;
 mod json_text;
+mod json_writer;
 pub mod lenient;
 mod operation;
 mod ruleset;

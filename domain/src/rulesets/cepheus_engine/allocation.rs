@@ -226,16 +226,17 @@ fn checked_split(stats: &Stats, damage: i32, split: Split) -> Result<Split, Rule
 }
 
 fn check_part(stats: &Stats, physical: Physical, points: i32) -> Result<(), RuleError> {
-    let field = format!("allocation.{}", physical.field());
+    // The field is written only for an error: this check runs three times per hit.
+    let field = || format!("allocation.{}", physical.field());
     let (name, left) = (physical.name(), stats.current(physical));
     if points < 0 {
-        return Err(RuleError::invalid(field, "damage points cannot be negative"));
+        return Err(RuleError::invalid(field(), "damage points cannot be negative"));
     }
     if points > 0 && left == 0 {
-        return Err(RuleError::invalid(field, format!("{name} is already 0")));
+        return Err(RuleError::invalid(field(), format!("{name} is already 0")));
     }
     if points > left {
-        return Err(RuleError::invalid(field, format!("{name} has only {left} points left, not {points}")));
+        return Err(RuleError::invalid(field(), format!("{name} has only {left} points left, not {points}")));
     }
     Ok(())
 }

@@ -25,7 +25,7 @@
 use super::attack_difficulty::attack_difficulty;
 use super::burst::{Burst, burst_effect, panic_fire_damage};
 use super::conditions::{Darkness, Smoke};
-use super::cover::{CoverLevel, cover_modifier};
+use super::cover::{CoverLevel, check_cover as check_cover_level};
 use super::range::RangeBand;
 use super::reactions::Dodge;
 use super::stance::Stance;
@@ -272,7 +272,7 @@ fn check_attacker_stance(attack: &AttackCircumstances) -> Result<(), RuleError> 
 
 /// A crouched or prone target in full cover cannot be hit (cepheus-engine.txt, "Cover").
 fn check_cover(attack: &AttackCircumstances) -> Result<(), RuleError> {
-    cover_modifier(attack.cover, attack.target_stance).map(|_| ())
+    check_cover_level(attack.cover, attack.target_stance)
 }
 
 /// One reaction per attack; prone targets cannot dodge; only melee attacks can be parried

@@ -76,10 +76,7 @@ pub fn cover_modifier(cover: CoverLevel, target: Stance) -> Result<Option<Modifi
         return Ok(Some(Modifier::new(ModifierCode::Cover, format!("target in {} cover", cover.label()), cover.dm())));
     }
     let Some(better) = cover.one_step_better() else {
-        return Err(RuleError::invalid(
-            "cover",
-            "a crouched or prone target in full cover cannot be hit (nor can it fire back)",
-        ));
+        return Err(hidden_target());
     };
     let reason = format!(
         "target in {} cover, counted as {} cover because it is {}",
@@ -90,9 +87,31 @@ pub fn cover_modifier(cover: CoverLevel, target: Stance) -> Result<Option<Modifi
     Ok(Some(Modifier::new(ModifierCode::Cover, reason, better.dm())))
 }
 
+/// The check [`cover_modifier`] makes, without writing the modifier's reason: for validating a
+/// request, which happens several times per attack.
+pub fn check_cover(cover: CoverLevel, target: Stance) -> Result<(), RuleError> {
+    if cover == CoverLevel::None || !target.is_low() || cover.one_step_better().is_some() {
+        return Ok(());
+    }
+    Err(hidden_target())
+}
+
+fn hidden_target() -> RuleError {
+    RuleError::invalid("cover", "a crouched or prone target in full cover cannot be hit (nor can it fire back)")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cover_check_agrees_with_the_modifier_for_every_cover_and_stance() {
+        for cover in [CoverLevel::None, CoverLevel::Quarter, CoverLevel::Half, CoverLevel::ThreeQuarters, CoverLevel::Full] {
+            for stance in [Stance::Standing, Stance::Crouched, Stance::Prone] {
+                assert_eq!(check_cover(cover, stance), cover_modifier(cover, stance).map(drop), "{cover:?} {stance:?}");
+            }
+        }
+    }
 
     fn dm(cover: CoverLevel, target: Stance) -> Option<i32> {
         cover_modifier(cover, target).unwrap().map(|modifier| modifier.dm)

@@ -16,6 +16,7 @@
 
 use crate::score::Score;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// The most skills one stat block may list.
@@ -51,6 +52,27 @@ pub enum SkillsError {
 /// The form a skill name is stored and looked up in: lowercase, with each run of spaces,
 /// underscores and hyphens turned into one underscore.
 pub fn normalise_skill_name(name: &str) -> String {
+    normalised(name).into_owned()
+}
+
+/// [`normalise_skill_name`], borrowing `name` when it is already in that form (as clients and
+/// the engine nearly always send it), so looking a skill up allocates nothing.
+fn normalised(name: &str) -> Cow<'_, str> {
+    if is_normal(name) { Cow::Borrowed(name) } else { Cow::Owned(normalise_any(name)) }
+}
+
+/// Whether `name` is its own normal form: lowercase ASCII letters, digits and other ASCII
+/// punctuation, with single underscores between parts and none at either end.
+fn is_normal(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let plain = |byte: &u8| byte.is_ascii_graphic() && !byte.is_ascii_uppercase() && *byte != b'-';
+    bytes.iter().all(plain)
+        && bytes.first() != Some(&b'_')
+        && bytes.last() != Some(&b'_')
+        && !bytes.windows(2).any(|pair| pair == b"__")
+}
+
+fn normalise_any(name: &str) -> String {
     if name.is_ascii() {
         return normalise_ascii(name);
     }
@@ -83,7 +105,7 @@ fn normalise_ascii(name: &str) -> String {
 impl Skills {
     /// The level of a skill, looked up by any spelling of its name; `None` when unskilled.
     pub fn level(&self, name: &str) -> Option<i32> {
-        self.0.get(&normalise_skill_name(name)).map(|level| level.get())
+        self.0.get(normalised(name).as_ref()).map(|level| level.get())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -103,26 +125,44 @@ impl TryFrom<BTreeMap<String, SkillLevel>> for Skills {
         if listed.len() > MAX_SKILLS {
             return Err(SkillsError::TooMany { count: listed.len() });
         }
-        let mut skills: BTreeMap<String, (String, SkillLevel)> = BTreeMap::new();
+        // Names are taken in the order listed (by name as sent): the first to claim a normal
+        // form keeps it. A name already normal is its own key; the others are remembered as
+        // sent, only to name them if a later name claims the same key.
+        let mut skills = BTreeMap::new();
+        let mut renamed: Vec<(String, String)> = Vec::new();
         for (name, level) in listed {
-            let key = checked_key(&name)?;
-            if let Some((first, _)) = skills.get(&key) {
-                return Err(SkillsError::Duplicate { first: first.clone(), second: name });
+            let key = match checked_key(&name)? {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(key) => Some(key),
+            };
+            let claimed = key.as_deref().unwrap_or(&name);
+            if skills.contains_key(claimed) {
+                let first = renamed.iter().find(|(key, _)| key == claimed).map_or(claimed, |(_, sent)| sent);
+                return Err(SkillsError::Duplicate { first: first.to_owned(), second: name });
             }
-            skills.insert(key, (name, level));
+            let key = match key {
+                Some(key) => {
+                    renamed.push((key.clone(), name));
+                    key
+                }
+                None => name,
+            };
+            skills.insert(key, level);
         }
-        Ok(Self(skills.into_iter().map(|(key, (_, level))| (key, level)).collect()))
+        Ok(Self(skills))
     }
 }
 
-fn checked_key(name: &str) -> Result<String, SkillsError> {
+/// The name's normal form; refuses a name too long, with a control character, or with no letter
+/// or digit.
+fn checked_key(name: &str) -> Result<Cow<'_, str>, SkillsError> {
     if name.chars().count() > MAX_SKILL_NAME_CHARS {
         return Err(SkillsError::NameTooLong { name: name.into() });
     }
     if name.chars().any(char::is_control) {
         return Err(SkillsError::ControlCharacter { name: name.into() });
     }
-    let key = normalise_skill_name(name);
+    let key = normalised(name);
     if !key.chars().any(char::is_alphanumeric) {
         return Err(SkillsError::BlankName { name: name.into() });
     }
@@ -153,6 +193,31 @@ mod tests {
         let map: BTreeMap<String, SkillLevel> =
             pairs.iter().map(|(name, level)| ((*name).to_owned(), Score::new(*level).unwrap())).collect();
         Skills::try_from(map)
+    }
+
+    #[test]
+    fn a_name_already_normal_is_borrowed_and_every_other_is_normalised() {
+        let names = [
+            "gun_combat", "zero_g", "a", "", "x1_2y", "vacc_suit.", "Gun_combat", "gun__combat", "_gun",
+            "gun_", "gun-combat", "gun combat", "gun\tcombat", "\u{1c}", "é", "a\x7fb",
+        ];
+        for name in names {
+            let normalised = normalised(name);
+            assert_eq!(normalised, normalise_any(name), "{name:?}");
+            // Control characters are refused later; they are never taken as already normal.
+            let already = name.bytes().all(|byte| byte.is_ascii_graphic()) && normalise_any(name) == name;
+            assert_eq!(matches!(normalised, Cow::Borrowed(_)), already, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn the_first_spelling_listed_is_named_when_a_later_one_claims_its_skill() {
+        let error = skills(&[("gun_combat", 1), ("gun-combat", 2)]).unwrap_err();
+        assert_eq!(error, SkillsError::Duplicate { first: "gun-combat".into(), second: "gun_combat".into() });
+        let error = skills(&[("Zero G", 1), ("zero-g", 2), ("zero_g", 3)]).unwrap_err();
+        assert_eq!(error, SkillsError::Duplicate { first: "Zero G".into(), second: "zero-g".into() });
+        let levels = skills(&[("Zero G", 1), ("gun_combat", 2)]).unwrap();
+        assert_eq!(levels.iter().collect::<Vec<_>>(), vec![("gun_combat", 2), ("zero_g", 1)]);
     }
 
     #[test]

@@ -18,7 +18,6 @@
 use super::super::Stats;
 use super::super::allocation::{allocate_damage, apply};
 use super::super::attack::resolve_attack;
-use super::super::attack_request::validate_request;
 use super::super::stance::Stance;
 use super::apply::inline_hit;
 use super::attack_op::AttackReport;
@@ -102,10 +101,10 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
     };
     let built = fields.build(&sides)?;
     let to_client = |error: RuleError| client_field(error, built.range_field, false);
-    validate_request(&built.request).map_err(to_client)?;
     let start = dice.rolls().len();
+    // `resolve_attack` validates the request before it rolls anything.
     let outcome = resolve_attack(&built.request, dice).map_err(to_client)?;
-    let mut target = request.target.clone();
+    let mut target = request.target;
     let mut notes = Vec::new();
     if request.reaction != Reaction::None {
         notes.push("the target reacted: its −2 Initiative and −1 DM this round are yours to track".into());
