@@ -16,7 +16,7 @@ pub use error::{DbError, MutateError};
 pub use exclusive::{DatabaseLock, lock_path};
 pub use store::{
     AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, MAX_DELIVERIES_PAGE,
-    MAX_WEBHOOKS_PER_TENANT, NewWebhook, PENDING, Webhook, now_ms,
+    MAX_WEBHOOKS_PER_TENANT, NewWebhook, PENDING, Webhook, now_ms, utc_text,
 };
 pub use store::{
     ApiKeyInfo, DELETED, EncounterPage, EventSink, Fresh, HISTORY_DEPTH, IDEMPOTENCY_TTL_HOURS,

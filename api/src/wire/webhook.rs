@@ -1,7 +1,7 @@
 //! Webhook subscriptions and their deliveries on the wire.
 
 use serde::{Deserialize, Serialize};
-use skirmish_db::{Attempt, DeliveryInfo, Webhook};
+use skirmish_db::{Attempt, DeliveryInfo, Webhook, utc_text};
 use utoipa::ToSchema;
 
 /// Most event kinds one subscription may name.
@@ -141,7 +141,7 @@ impl From<DeliveryInfo> for DeliveryResponse {
             seq: info.seq,
             kind: info.kind,
             status: info.status,
-            next_attempt_at: info.next_attempt_ms.map(rfc3339_ms),
+            next_attempt_at: info.next_attempt_ms.map(utc_text),
             created_at: info.created_at,
             attempts,
         }
@@ -150,7 +150,7 @@ impl From<DeliveryInfo> for DeliveryResponse {
 
 impl From<Attempt> for AttemptResponse {
     fn from(attempt: Attempt) -> Self {
-        Self { at: rfc3339_ms(attempt.at_ms), status_code: attempt.status_code, error: attempt.error }
+        Self { at: utc_text(attempt.at_ms), status_code: attempt.status_code, error: attempt.error }
     }
 }
 
@@ -165,41 +165,4 @@ pub struct DeliveryListResponse {
     pub deliveries: Vec<DeliveryResponse>,
     /// Pass as `after` to continue from here.
     pub next_after: i64,
-}
-
-/// Unix milliseconds as RFC 3339 UTC with milliseconds, like every other timestamp here.
-pub fn rfc3339_ms(ms: i64) -> String {
-    let (days, rest) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
-    let (year, month, day) = civil_from_days(days);
-    let (hour, minute) = (rest / 3_600_000, rest / 60_000 % 60);
-    let (second, milli) = (rest / 1000 % 60, rest % 1000);
-    format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{milli:03}Z")
-}
-
-/// Days since 1970-01-01 as a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unix_milliseconds_read_as_rfc_3339() {
-        assert_eq!(rfc3339_ms(0), "1970-01-01T00:00:00.000Z");
-        // date -u -d @1614265330 → 2021-02-25 15:02:10
-        assert_eq!(rfc3339_ms(1_614_265_330_123), "2021-02-25T15:02:10.123Z");
-        // 2024-02-29 (a leap day) 23:59:59.999 = 1709251199 s
-        assert_eq!(rfc3339_ms(1_709_251_199_999), "2024-02-29T23:59:59.999Z");
-    }
 }

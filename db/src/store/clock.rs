@@ -11,8 +11,9 @@ pub(super) fn utc_now() -> String {
     utc_text(now_ms())
 }
 
-/// `ms` since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-fn utc_text(ms: i64) -> String {
+/// `ms` since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ` (RFC 3339, UTC, milliseconds): every
+/// timestamp the service stores or answers with, webhook deliveries' included.
+pub fn utc_text(ms: i64) -> String {
     let (year, month, day) = civil_from_days(ms.div_euclid(MS_PER_DAY));
     let of_day = ms.rem_euclid(MS_PER_DAY);
     let (hours, minutes) = (of_day / 3_600_000, of_day / 60_000 % 60);
@@ -48,6 +49,15 @@ mod tests {
         assert_eq!(utc_text(1_709_251_199_500), "2024-02-29T23:59:59.500Z");
         assert_eq!(utc_text(1_795_000_000_999), "2026-11-18T11:06:40.999Z");
         assert_eq!(utc_text(4_102_444_799_999), "2099-12-31T23:59:59.999Z");
+    }
+
+    #[test]
+    fn unix_milliseconds_read_as_rfc_3339() {
+        assert_eq!(utc_text(0), "1970-01-01T00:00:00.000Z");
+        // date -u -d @1614265330 → 2021-02-25 15:02:10
+        assert_eq!(utc_text(1_614_265_330_123), "2021-02-25T15:02:10.123Z");
+        // 2024-02-29 (a leap day) 23:59:59.999 = 1709251199 s
+        assert_eq!(utc_text(1_709_251_199_999), "2024-02-29T23:59:59.999Z");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 mod children;
 mod clock;
+pub use clock::utc_text;
 mod combatant_columns;
 mod committed;
 mod encounters;
