@@ -7,6 +7,11 @@ use skirmish_api::keys::{KeysCommand, run as run_keys};
 use skirmish_api::{Application, Settings, openapi::openapi_json};
 use skirmish_db::Store;
 
+/// mimalloc rather than glibc's malloc: a request allocates and frees ~100 small blocks, and
+/// mimalloc's per-thread free lists take about half the instructions glibc's take for them.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(version, about = "Skirmish: a tabletop-RPG combat engine over HTTP")]
 struct Cli {
