@@ -70,7 +70,7 @@ impl From<DieRoll> for DieResponse {
         Self {
             sides: roll.sides,
             value: roll.value,
-            purpose: roll.purpose,
+            purpose: roll.purpose.into_owned(),
             status,
             source: roll.source.into(),
             explosion: roll.explosion,

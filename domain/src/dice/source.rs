@@ -3,6 +3,7 @@
 
 use rand::{RngExt, SeedableRng, rngs::ChaCha8Rng};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 /// Most scripted values a client may send with one request.
@@ -187,7 +188,10 @@ pub struct DieRoll {
     pub sides: u32,
     pub value: u32,
     /// What the die was rolled for, e.g. "initiative: Vasquez" or "dice: 4d6kh3".
-    pub purpose: String,
+    // Borrowed when the purpose is fixed text (see `Dice::roll_for`), so such a die allocates
+    // nothing; it is a plain string in every answer and in the event log.
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub purpose: Cow<'static, str>,
     pub status: DieStatus,
     /// Whether the value was sent by the client or drawn from the seeded RNG.
     pub source: DieSource,
@@ -246,12 +250,22 @@ impl Dice {
         self.roll_indexed(sides, purpose).map(|(_, value)| value)
     }
 
+    /// As [`Dice::roll`] for a purpose that is fixed text or already owned: a `&'static str`
+    /// is recorded without copying it.
+    pub fn roll_for(&mut self, sides: u32, purpose: impl Into<Cow<'static, str>>) -> Result<u32, DiceError> {
+        self.record(sides, purpose.into()).map(|(_, value)| value)
+    }
+
     /// As [`Dice::roll`], also returning the index of the record so it can be re-marked.
     pub fn roll_indexed(
         &mut self,
         sides: u32,
         purpose: impl Into<String>,
     ) -> Result<(usize, u32), DiceError> {
+        self.record(sides, Cow::Owned(purpose.into()))
+    }
+
+    fn record(&mut self, sides: u32, purpose: Cow<'static, str>) -> Result<(usize, u32), DiceError> {
         if sides == 0 || sides > MAX_SIDES {
             return Err(DiceError::BadSides { sides });
         }
@@ -259,7 +273,7 @@ impl Dice {
         self.rolls.push(DieRoll {
             sides,
             value,
-            purpose: purpose.into(),
+            purpose,
             status: DieStatus::Kept,
             source,
             explosion: false,
@@ -313,7 +327,7 @@ mod tests {
         assert_eq!(dice.roll(6, "b").unwrap(), 6);
         let mut reference = SeededDice::new(99);
         assert_eq!(dice.roll(6, "c").unwrap(), reference.roll_die(6).unwrap());
-        let purposes: Vec<_> = dice.rolls().iter().map(|r| r.purpose.as_str()).collect();
+        let purposes: Vec<_> = dice.rolls().iter().map(|r| &*r.purpose).collect();
         assert_eq!(purposes, ["a", "b", "c"]);
     }
 

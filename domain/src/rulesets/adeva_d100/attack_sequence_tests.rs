@@ -55,7 +55,7 @@ fn resolve(spec: &AttackSpec, rolls: Vec<u32>) -> AttackResult {
 }
 
 fn purposes(result: &AttackResult) -> Vec<&str> {
-    result.dice.iter().map(|die| die.purpose.as_str()).collect()
+    result.dice.iter().map(|die| &*die.purpose).collect()
 }
 
 fn refused_field(spec: &AttackSpec) -> String {

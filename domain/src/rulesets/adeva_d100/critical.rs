@@ -149,7 +149,7 @@ mod tests {
             critical.explanation,
             "confirmed with damage past soak: Lethal Damage chart 1d5 = 3 (Knocked Down)"
         );
-        let purposes: Vec<_> = dice.rolls().iter().map(|die| die.purpose.as_str()).collect();
+        let purposes: Vec<_> = dice.rolls().iter().map(|die| &*die.purpose).collect();
         assert_eq!(purposes, ["critical confirmation: hit 1", "lethal damage chart: hit 1"]);
         assert_eq!(wounds_dealt(4, Some(&critical)), 4);
     }

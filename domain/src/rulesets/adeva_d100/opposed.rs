@@ -208,7 +208,7 @@ mod tests {
             (result.winner, result.decided, result.margin),
             (Some(Side::A), Decided::MoreDegreesOfSuccess, 3)
         );
-        let used: Vec<_> = dice.rolls().iter().map(|die| die.purpose.as_str()).collect();
+        let used: Vec<_> = dice.rolls().iter().map(|die| &*die.purpose).collect();
         assert_eq!(used, purposes.repeat(2));
     }
 

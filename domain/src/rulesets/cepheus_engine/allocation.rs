@@ -153,7 +153,8 @@ pub fn allocate_damage(
         Some(split) => checked_split(stats, damage, split)?,
         None => pour(stats, damage, default_order(stats, choice.overflow_to)),
     };
-    let mut after = stats.clone();
+    // Everything but the skills, which the status does not read: no copy of the skill map.
+    let mut after = Stats { skills: Default::default(), ..*stats };
     add_damage(&mut after, split)?;
     let status_after = after.status();
     Ok(Allocation {

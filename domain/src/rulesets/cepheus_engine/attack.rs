@@ -27,7 +27,7 @@ use super::attack_request::{AttackKind, AttackRequest, validate_request, within}
 use super::attack_roll::{AttackCheck, roll_attack_check};
 use super::blind_fire::roll_blind_fire_target;
 use super::difficulty::TASK_TARGET;
-use super::modifier::{DamageChange, Modifier};
+use super::modifier::{DamageChange, Modifier, Reason};
 use super::vehicle_damage::{VehicleDamageOutcome, resolve_vehicle_damage};
 use crate::dice::{Dice, DieRoll};
 use crate::rulesets::RuleError;
@@ -74,7 +74,8 @@ pub struct AttackOutcome {
     /// A thrown miss.
     pub scatter: Option<Scatter>,
     /// What the referee must still decide.
-    pub notes: Vec<String>,
+    #[cfg_attr(feature = "schema", schema(value_type = Vec<String>))]
+    pub notes: Vec<Reason>,
     /// Every die rolled for this attack. Not published: the report that carries the outcome
     /// lists them (`dice`), so each die appears once.
     #[serde(skip)]
@@ -142,7 +143,7 @@ fn coup_de_grace(request: &AttackRequest) -> AttackOutcome {
     outcome.effect = None;
     outcome.coup_de_grace = true;
     outcome.target_killed = true;
-    outcome.notes.push("coup de grâce: automatic hit on a helpless target, who dies".to_string());
+    outcome.notes.push("coup de grâce: automatic hit on a helpless target, who dies".into());
     outcome
 }
 
@@ -166,7 +167,7 @@ fn resolve_hit(
     if changes.iter().any(|change| change.change == DamageChange::DiceBecome(2)) {
         outcome
             .notes
-            .push("shotgun spread: anyone at Personal range of the target may be hit too".to_string());
+            .push("shotgun spread: anyone at Personal range of the target may be hit too".into());
     }
     let input = DamageInput {
         weapon: &request.weapon,
@@ -194,7 +195,7 @@ fn resolve_miss(
         let stray = roll_stray_shot(dice)?;
         outcome.firing_into_combat = Some(stray);
         if stray.hits_nearest_other {
-            outcome.notes.push("the miss hits the combatant nearest the original target".to_string());
+            outcome.notes.push("the miss hits the combatant nearest the original target".into());
             return Ok(());
         }
     }

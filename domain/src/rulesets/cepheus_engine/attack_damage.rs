@@ -21,7 +21,7 @@
 use super::attack_request::WeaponDamage;
 use super::damage::apply_armour;
 use super::explosion::{ExplosionOutcome, ExplosionResponse, resolve_explosion_exposure};
-use super::modifier::{DamageChange, DamageModifier};
+use super::modifier::{DamageChange, DamageModifier, Reason, number_text, reason_of};
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};
@@ -30,7 +30,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageStep))]
 pub struct DamageStep {
-    pub reason: String,
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub reason: Reason,
     /// Dice rolled for this step, if any.
     pub dice: Vec<u32>,
     /// What the step changed the running total by.
@@ -76,7 +77,7 @@ struct Running {
 }
 
 impl Running {
-    fn step(&mut self, reason: impl Into<String>, dice: Vec<u32>, change: i32) {
+    fn step(&mut self, reason: impl Into<Reason>, dice: Vec<u32>, change: i32) {
         let before = self.total;
         self.total = (before + change).max(0);
         let reason = reason.into();
@@ -84,19 +85,19 @@ impl Running {
     }
 }
 
-fn roll_d6s(count: u32, purpose: &str, dice: &mut Dice) -> Result<Vec<u32>, RuleError> {
-    (0..count).map(|_| dice.roll(6, purpose).map_err(RuleError::from)).collect()
+fn roll_d6s(count: u32, purpose: Reason, dice: &mut Dice) -> Result<Vec<u32>, RuleError> {
+    (0..count).map(|_| dice.roll_for(6, purpose.clone()).map_err(RuleError::from)).collect()
 }
 
 /// Rolls and works out a hit's damage in the documented order, ending with armour
 /// (cepheus-engine.txt, "Damage" and "Armor"; the other sections in the module doc).
 pub fn roll_damage(input: &DamageInput, dice: &mut Dice) -> Result<DamageBreakdown, RuleError> {
-    let mut running = Running { steps: Vec::new(), total: 0 };
+    let mut running = Running { steps: Vec::with_capacity(2 + input.changes.len()), total: 0 };
     let weapon_dice = roll_weapon_dice(input, &mut running, dice)?;
     let extra = add_extras(input.changes, &mut running, dice)?;
     let effect_added = input.weapon.adds_effect().then_some(input.effect);
     match effect_added {
-        Some(effect) => running.step(format!("attack Effect {effect:+}"), Vec::new(), effect),
+        Some(effect) => running.step(reason_of(&["attack Effect ", number_text(effect, true).as_str()]), Vec::new(), effect),
         None => running.step("explosive payload: the Effect is not added", Vec::new(), 0),
     }
     for change in input.changes.iter().filter(|change| change.change == DamageChange::HalvedRoundUp) {
@@ -128,19 +129,20 @@ fn roll_weapon_dice(
     dice: &mut Dice,
 ) -> Result<Vec<u32>, RuleError> {
     let replaced = input.changes.iter().find_map(|change| match change.change {
-        DamageChange::DiceBecome(count) => Some((count, change.reason.as_str())),
+        DamageChange::DiceBecome(count) => Some((count, &*change.reason)),
         _ => None,
     });
     if let Some((count, reason)) = replaced {
-        let rolled = roll_d6s(count, &format!("damage: {reason}"), dice)?;
+        let rolled = roll_d6s(count, format!("damage: {reason}").into(), dice)?;
         let sum = rolled.iter().sum::<u32>() as i32;
         running.step(format!("{reason} ({count}D6, replacing the weapon's damage)"), rolled.clone(), sum);
         return Ok(rolled);
     }
     let weapon = input.weapon;
-    let rolled = roll_d6s(weapon.damage_dice, "damage: weapon", dice)?;
+    let rolled = roll_d6s(weapon.damage_dice, "damage: weapon".into(), dice)?;
     let sum = rolled.iter().sum::<u32>() as i32;
-    running.step(format!("weapon {}D6", weapon.damage_dice), rolled.clone(), sum);
+    let count = i32::try_from(weapon.damage_dice).unwrap_or(i32::MAX);
+    running.step(reason_of(&["weapon ", number_text(count, false).as_str(), "D6"]), rolled.clone(), sum);
     if weapon.damage_bonus != 0 {
         running.step(format!("weapon bonus {:+}", weapon.damage_bonus), Vec::new(), weapon.damage_bonus);
     }
@@ -153,7 +155,7 @@ fn add_extras(changes: &[DamageModifier], running: &mut Running, dice: &mut Dice
     let before = running.total;
     for change in changes {
         if let DamageChange::PlusDice(count) = change.change {
-            let rolled = roll_d6s(count, &format!("damage: {}", change.reason), dice)?;
+            let rolled = roll_d6s(count, format!("damage: {}", change.reason).into(), dice)?;
             let sum = rolled.iter().sum::<u32>() as i32;
             running.step(format!("{} (+{count}D6)", change.reason), rolled, sum);
         }

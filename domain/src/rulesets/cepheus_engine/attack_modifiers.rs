@@ -28,7 +28,7 @@ use super::burst::{BurstMode, burst_effect, panic_fire_damage};
 use super::circumstances::{AttackCircumstances, validate};
 use super::conditions::{darkness_modifier, smoke_modifier, weather_modifiers};
 use super::cover::cover_modifier;
-use super::modifier::{DamageChange, DamageModifier, Modifier, ModifierCode};
+use super::modifier::{DamageChange, DamageModifier, Modifier, ModifierCode, reason_of};
 use super::range::RangeBand;
 use super::reactions::{dodge_modifier, own_reactions_modifier, parry_modifier};
 use super::stance::target_stance_modifier;
@@ -41,14 +41,14 @@ use crate::rulesets::RuleError;
 pub fn attack_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
     validate(attack)?;
     let mut modifiers = range_modifiers(attack)?;
-    modifiers.extend(aiming_modifiers(attack));
-    modifiers.extend(fire_mode_modifiers(attack)?);
-    modifiers.extend(situation_modifiers(attack));
-    modifiers.extend(target_modifiers(attack)?);
+    aiming_modifiers(attack, &mut modifiers);
+    fire_mode_modifiers(attack, &mut modifiers)?;
+    situation_modifiers(attack, &mut modifiers);
+    target_modifiers(attack, &mut modifiers)?;
     if attack.is_ranged() {
-        modifiers.extend(battlefield_modifiers(attack));
+        battlefield_modifiers(attack, &mut modifiers);
     }
-    modifiers.extend(attacker_state_modifiers(attack));
+    attacker_state_modifiers(attack, &mut modifiers);
     Ok(modifiers)
 }
 
@@ -86,8 +86,9 @@ fn range_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleEr
     let (weapon, band) = (attack.weapon_type, attack.range_band);
     let difficulty = attack_difficulty(weapon, band)
         .ok_or_else(|| RuleError::invalid("range_band", "this weapon cannot attack at this range"))?;
-    let reason = format!("{} at {} range: {}", weapon.label(), band.label(), difficulty.label());
-    let mut modifiers = vec![Modifier::new(ModifierCode::Range, reason, difficulty.dm())];
+    let reason = reason_of(&[weapon.label(), " at ", band.label(), " range: ", difficulty.label()]);
+    let mut modifiers = Vec::with_capacity(8);
+    modifiers.push(Modifier::new(ModifierCode::Range, reason, difficulty.dm()));
     if attack.extreme_range {
         modifiers.push(Modifier::new(ModifierCode::ExtremeRange, "extreme range, beyond Distant", -2));
     }
@@ -96,8 +97,7 @@ fn range_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleEr
 
 /// +1 per aiming action, +1 more for a laser sight while aiming, and +1 for an intelligent weapon
 /// within tolerance (cepheus-engine.txt, "Aiming"; table "Common Modifiers to Attacks in Personal Combat").
-fn aiming_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
-    let mut modifiers = Vec::new();
+fn aiming_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) {
     if attack.aim > 0 {
         let reason = format!("aiming ({} minor actions)", attack.aim);
         modifiers.push(Modifier::new(ModifierCode::Aim, reason, i32::from(attack.aim)));
@@ -108,13 +108,11 @@ fn aiming_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
     if attack.intelligent_weapon {
         modifiers.push(Modifier::new(ModifierCode::IntelligentWeapon, "intelligent weapon within its program's tolerance", 1));
     }
-    modifiers
 }
 
 /// Sprayed bursts, panic fire −2, flechette spread +1 at Medium and Long, and suppression fire −2
 /// (cepheus-engine.txt, "Burst Fire"; "Panic Fire"; "Shotgun Spread"; "Suppression Fire").
-fn fire_mode_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
-    let mut modifiers = Vec::new();
+fn fire_mode_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) -> Result<(), RuleError> {
     if let Some(burst) = attack.burst.filter(|burst| burst.mode == BurstMode::Spray) {
         let dm = burst_effect(burst.rounds.get().unsigned_abs())?.attack_dm;
         modifiers.push(Modifier::new(ModifierCode::Burst, format!("sprayed {}-round burst", burst.rounds.get()), dm));
@@ -128,7 +126,7 @@ fn fire_mode_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, Ru
     if attack.suppression {
         modifiers.push(Modifier::new(ModifierCode::SuppressionFire, "suppression fire: aiming at cover and objects near the target", -2));
     }
-    Ok(modifiers)
+    Ok(())
 }
 
 /// A flechette shotgun spreads only at Medium or Long range (cepheus-engine.txt, "Shotgun Spread").
@@ -140,8 +138,7 @@ fn spreads(attack: &AttackCircumstances) -> bool {
 
 /// Recoil in zero gravity −2; a target next to another combatant −2 (cepheus-engine.txt,
 /// "Fighting in Zero Gravity"; "Firing into Combat").
-fn situation_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
-    let mut modifiers = Vec::new();
+fn situation_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) {
     if attack.zero_g && attack.recoil {
         modifiers.push(Modifier::new(ModifierCode::ZeroGRecoil, "weapon with recoil in zero gravity", -2));
     }
@@ -149,14 +146,12 @@ fn situation_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
         modifiers
             .push(Modifier::new(ModifierCode::FiringIntoCombat, "firing into combat: target at Personal range of another combatant", -2));
     }
-    modifiers
 }
 
 /// Cover, stance, dodge or parry, target movement and vehicle size (cepheus-engine.txt, "Cover";
 /// "Stance"; "Dodging"; "Parrying"; table "Common Modifiers to Attacks in Personal Combat"; "Vehicles in
 /// Personal Combat").
-fn target_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
-    let mut modifiers = Vec::new();
+fn target_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) -> Result<(), RuleError> {
     modifiers.extend(cover_modifier(attack.cover, attack.target_stance)?);
     modifiers.extend(target_stance_modifier(attack.target_stance, attack.range_band, attack.is_ranged()));
     modifiers.extend(dodge_modifier(attack.dodge, attack.cover));
@@ -165,7 +160,7 @@ fn target_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleE
     if attack.target_is_vehicle {
         modifiers.push(Modifier::new(ModifierCode::TargetVehicle, "target is a vehicle", 1));
     }
-    Ok(modifiers)
+    Ok(())
 }
 
 /// −1 for every full 10 m the target moved (cepheus-engine.txt, table "Common Modifiers to Attacks in Personal Combat",
@@ -179,20 +174,17 @@ fn movement_modifier(metres: f64) -> Option<Modifier> {
 }
 
 /// Darkness, smoke and extreme weather (cepheus-engine.txt, "Battlefield Conditions").
-fn battlefield_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
+fn battlefield_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) {
     let laser = attack.technology == WeaponTechnology::Laser;
-    let mut modifiers = Vec::new();
     modifiers.extend(darkness_modifier(attack.darkness, attack.sensors));
     modifiers.extend(smoke_modifier(attack.smoke, laser));
     modifiers.extend(weather_modifiers(attack.extreme_weather, attack.sensors));
-    modifiers
 }
 
 /// Penalties the attacker carries into every check: hasty −1, −1 per reaction, fatigued −2,
 /// suppressed −1 (cepheus-engine.txt, "Dynamic Initiative"; "Reactions"; "Fatigue"; "Suppression
 /// Fire").
-fn attacker_state_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
-    let mut modifiers = Vec::new();
+fn attacker_state_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) {
     if attack.attacker_hasty {
         modifiers.push(Modifier::new(ModifierCode::Hasty, "attacker acting hastily", -1));
     }
@@ -203,7 +195,6 @@ fn attacker_state_modifiers(attack: &AttackCircumstances) -> Vec<Modifier> {
     if attack.attacker_suppressed {
         modifiers.push(Modifier::new(ModifierCode::Suppressed, "attacker suppressed", -1));
     }
-    modifiers
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use super::attack_modifiers::attack_modifiers;
 use super::attack_request::{AttackKind, AttackRequest, within};
 use super::blind_fire::roll_blind_fire;
 use super::difficulty::{TASK_TARGET, effect};
-use super::modifier::{Modifier, ModifierCode, total_dm};
+use super::modifier::{Modifier, ModifierCode, Reason, number_text, reason_of, total_dm};
 use super::skill::{BLIND_FIRE_SKILL_LEVEL, UNSKILLED_DM, ZeroG, effective_skill};
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
@@ -39,12 +39,13 @@ pub struct AttackCheck {
 /// Personal Combat").
 pub fn attack_roll_modifiers(request: &AttackRequest) -> Result<Vec<Modifier>, RuleError> {
     let kind = request.kind();
-    let mut modifiers = vec![skill_modifier(request)?];
+    let mut modifiers = Vec::with_capacity(8 + request.extra_modifiers.len());
+    modifiers.push(skill_modifier(request)?);
     let (name, value, dm) = request.attacker.characteristic_for(kind);
-    modifiers.push(Modifier::new(ModifierCode::CharacteristicDm, format!("{name} {} (DM {dm:+})", value.get()), dm));
-    let circumstance_dms =
-        attack_modifiers(&request.circumstances).map_err(|error| within("circumstances", error))?;
-    modifiers.extend(circumstance_dms);
+    let reason = reason_of(&[name, " ", number_text(value.get(), false).as_str(), " (DM ", number_text(dm, true).as_str(), ")"]);
+    modifiers.push(Modifier::new(ModifierCode::CharacteristicDm, reason, dm));
+    let mut circumstances = attack_modifiers(&request.circumstances).map_err(|error| within("circumstances", error))?;
+    modifiers.append(&mut circumstances);
     modifiers.extend(request.extra_modifiers.iter().cloned());
     Ok(modifiers)
 }
@@ -64,14 +65,26 @@ pub fn skill_modifier(request: &AttackRequest) -> Result<Modifier, RuleError> {
     Ok(Modifier::new(ModifierCode::Skill, skill_reason(request.kind(), level, blind, zero_g, dm), dm))
 }
 
-fn skill_reason(kind: AttackKind, level: Option<i32>, blind: bool, zero_g: Option<ZeroG>, dm: i32) -> String {
+fn skill_reason(kind: AttackKind, level: Option<i32>, blind: bool, zero_g: Option<ZeroG>, dm: i32) -> Reason {
     let skill = kind.skill_label();
+    let zero_g_changed = match zero_g {
+        None => false,
+        Some(ZeroG { zero_g_skill: None }) => level.is_some(),
+        Some(ZeroG { zero_g_skill: Some(_) }) => level.is_some_and(|level| level > dm),
+    };
+    // The common case, written without `format!`: "gun combat skill 2".
+    if let Some(level) = level
+        && !blind
+        && !zero_g_changed
+    {
+        return reason_of(&[skill, " ", number_text(level, false).as_str()]);
+    }
     let base = match level {
         _ if blind => format!("{skill} counts as 0 when firing blind"),
         Some(level) => format!("{skill} {level}"),
         None => format!("unskilled in {skill} ({UNSKILLED_DM})"),
     };
-    match zero_g {
+    let text = match zero_g {
         Some(ZeroG { zero_g_skill: None }) if level.is_some() => {
             format!("{base}; no Zero-G skill in zero gravity: unskilled ({UNSKILLED_DM})")
         }
@@ -79,7 +92,8 @@ fn skill_reason(kind: AttackKind, level: Option<i32>, blind: bool, zero_g: Optio
             format!("{base}, limited to Zero-G {cap} in zero gravity")
         }
         _ => base,
-    }
+    };
+    text.into()
 }
 
 /// Rolls the check: 2D6 (or blind fire's 3D6 less the highest) plus every DM, against 8+
@@ -91,7 +105,7 @@ pub fn roll_attack_check(request: &AttackRequest, dice: &mut Dice) -> Result<Att
         let blind = roll_blind_fire(dice, "attack roll (blind fire: highest of three dropped)")?;
         (blind.kept.to_vec(), Some(blind.dropped))
     } else {
-        (vec![dice.roll(6, "attack roll")?, dice.roll(6, "attack roll")?], None)
+        (vec![dice.roll_for(6, "attack roll")?, dice.roll_for(6, "attack roll")?], None)
     };
     let roll_total = kept.iter().sum::<u32>() as i32 + total_dm;
     Ok(AttackCheck {

@@ -67,7 +67,7 @@ fn a_rifle_shot_hits_and_damage_goes_through_armour() {
     attack.circumstances.aim = 2;
     attack.defender.armour = 5;
     let outcome = resolve(&attack, vec![4, 3, 2, 5, 6]);
-    let reasons: Vec<_> = outcome.modifiers.iter().map(|m| m.reason.as_str()).collect();
+    let reasons: Vec<_> = outcome.modifiers.iter().map(|m| &*m.reason).collect();
     assert_eq!(
         reasons,
         ["gun combat skill 2", "DEX 9 (DM +1)", "Rifle at Medium range: Average", "aiming (2 minor actions)"]
@@ -79,7 +79,7 @@ fn a_rifle_shot_hits_and_damage_goes_through_armour() {
     assert_eq!(totals(&damage), vec![13, 17]);
     assert_eq!((damage.before_armour, damage.armour, damage.after_armour), (17, 5, 12));
     assert!(!damage.minimum_one_applied);
-    let purposes: Vec<_> = outcome.dice.iter().map(|die| die.purpose.as_str()).collect();
+    let purposes: Vec<_> = outcome.dice.iter().map(|die| &*die.purpose).collect();
     assert_eq!(
         purposes,
         ["attack roll", "attack roll", "damage: weapon", "damage: weapon", "damage: weapon"]

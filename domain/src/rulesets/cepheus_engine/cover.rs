@@ -73,7 +73,7 @@ pub fn cover_modifier(cover: CoverLevel, target: Stance) -> Result<Option<Modifi
         return Ok(None);
     }
     if !target.is_low() {
-        return Ok(Some(Modifier::new(ModifierCode::Cover, format!("target in {} cover", cover.label()), cover.dm())));
+        return Ok(Some(Modifier::new(ModifierCode::Cover, standing_reason(cover), cover.dm())));
     }
     let Some(better) = cover.one_step_better() else {
         return Err(hidden_target());
@@ -85,6 +85,17 @@ pub fn cover_modifier(cover: CoverLevel, target: Stance) -> Result<Option<Modifi
         target.label()
     );
     Ok(Some(Modifier::new(ModifierCode::Cover, reason, better.dm())))
+}
+
+/// "target in 1/4 cover": the reason for a target not crouched or prone, fixed text per level.
+fn standing_reason(cover: CoverLevel) -> &'static str {
+    match cover {
+        CoverLevel::None => "target in no cover",
+        CoverLevel::Quarter => "target in 1/4 cover",
+        CoverLevel::Half => "target in 1/2 cover",
+        CoverLevel::ThreeQuarters => "target in 3/4 cover",
+        CoverLevel::Full => "target in full cover",
+    }
 }
 
 /// The check [`cover_modifier`] makes, without writing the modifier's reason: for validating a

@@ -2,6 +2,57 @@
 
 use super::burst::ExtraDamage;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+/// A reason's text: borrowed when the rule's wording is fixed ("target dodges"), owned when it
+/// carries numbers ("DEX 10 (DM +1)"), so a fixed reason costs no allocation. It serialises as a
+/// plain string either way.
+pub type Reason = Cow<'static, str>;
+
+/// Joins the parts of a reason into one pre-sized `String`: cheaper than `format!` for the
+/// reasons written on every attack (no formatting machinery, one allocation).
+pub fn reason_of(parts: &[&str]) -> Reason {
+    let mut text = String::with_capacity(parts.iter().map(|part| part.len()).sum());
+    parts.iter().for_each(|part| text.push_str(part));
+    Cow::Owned(text)
+}
+
+/// A number as text, with a `+` before zero or a positive one when `signed` ("+1", "+0", "-3", "2"), as `{:+}` writes it:
+/// the DMs and levels that reasons carry, without `format!`.
+pub fn number_text(value: i32, signed: bool) -> NumberText {
+    let mut digits = [0u8; 12];
+    let mut at = digits.len();
+    let mut rest = value.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if value < 0 {
+        at -= 1;
+        digits[at] = b'-';
+    } else if signed {
+        at -= 1;
+        digits[at] = b'+';
+    }
+    NumberText { digits, at }
+}
+
+/// The text [`number_text`] made, on the stack.
+pub struct NumberText {
+    digits: [u8; 12],
+    at: usize,
+}
+
+impl NumberText {
+    pub fn as_str(&self) -> &str {
+        // Only ASCII digits and signs are ever written, so this never falls back.
+        std::str::from_utf8(&self.digits[self.at..]).unwrap_or("0")
+    }
+}
 
 /// What kind of rule a DM comes from: a stable machine name beside the free-text reason, so a
 /// client finds the range or cover DM without matching words.
@@ -73,12 +124,13 @@ pub enum ModifierCode {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineModifier))]
 pub struct Modifier {
     pub code: ModifierCode,
-    pub reason: String,
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub reason: Reason,
     pub dm: i32,
 }
 
 impl Modifier {
-    pub fn new(code: ModifierCode, reason: impl Into<String>, dm: i32) -> Self {
+    pub fn new(code: ModifierCode, reason: impl Into<Reason>, dm: i32) -> Self {
         Self { code, reason: reason.into(), dm }
     }
 }
@@ -132,12 +184,13 @@ impl From<ExtraDamage> for DamageChange {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageModifier))]
 pub struct DamageModifier {
     pub code: ModifierCode,
-    pub reason: String,
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub reason: Reason,
     pub change: DamageChange,
 }
 
 impl DamageModifier {
-    pub fn new(code: ModifierCode, reason: impl Into<String>, change: DamageChange) -> Self {
+    pub fn new(code: ModifierCode, reason: impl Into<Reason>, change: DamageChange) -> Self {
         Self { code, reason: reason.into(), change }
     }
 }
@@ -157,5 +210,19 @@ mod tests {
     fn burst_extra_damage_maps_to_points_or_dice() {
         assert_eq!(DamageChange::from(ExtraDamage::Flat(1)), DamageChange::PlusPoints(1));
         assert_eq!(DamageChange::from(ExtraDamage::Dice(3)), DamageChange::PlusDice(3));
+    }
+
+    #[test]
+    fn number_text_writes_the_sign_only_when_asked_or_negative() {
+        let texts: Vec<String> = [(0, true), (1, true), (-3, true), (12, false), (-120, false), (i32::MIN, true)]
+            .iter()
+            .map(|&(value, signed)| number_text(value, signed).as_str().to_string())
+            .collect();
+        assert_eq!(texts, ["+0", "+1", "-3", "12", "-120", "-2147483648"]);
+    }
+
+    #[test]
+    fn reason_of_joins_its_parts() {
+        assert_eq!(reason_of(&["DEX ", "10", " (DM ", "+1", ")"]), "DEX 10 (DM +1)");
     }
 }

@@ -132,7 +132,7 @@ mod tests {
         let outcome = opposed_check(-1, 1, &mut dice).unwrap();
         assert_eq!(outcome.winner, None);
         assert_eq!(outcome.winning_roll(), None);
-        let purposes: Vec<_> = dice.rolls().iter().map(|die| die.purpose.as_str()).collect();
+        let purposes: Vec<_> = dice.rolls().iter().map(|die| &*die.purpose).collect();
         assert_eq!(
             purposes,
             [

@@ -3,6 +3,7 @@
 
 use super::character::Physical;
 use super::damage::Status;
+use super::modifier::number_text;
 use super::operations::{ActionReport, AttackReport, DamageReport, HitResult};
 use std::fmt::Write;
 
@@ -15,8 +16,10 @@ fn hit_line(hit: &HitResult) -> String {
 
 /// Writes [`hit_line`] onto `line` (one buffer for the whole summary).
 fn push_hit_line(line: &mut String, hit: &HitResult) {
+    // Pieces and `number_text` rather than `write!`: this runs for every hit of every attack.
     let allocation = &hit.allocation;
-    push(line, format_args!("{} damage", allocation.damage));
+    line.push_str(number_text(allocation.damage, false).as_str());
+    line.push_str(" damage");
     let mut first = true;
     for physical in Physical::ALL {
         let points = allocation.split().of(physical);
@@ -24,18 +27,33 @@ fn push_hit_line(line: &mut String, hit: &HitResult) {
             let after = hit.stats_after.current(physical);
             line.push_str(if first { " to " } else { ", " });
             first = false;
-            line.extend(physical.field().chars().map(|c| c.to_ascii_uppercase()));
-            push(line, format_args!(" {} → {after}", after.saturating_add(points)));
+            line.push_str(upper_label(physical));
+            line.push(' ');
+            line.push_str(number_text(after.saturating_add(points), false).as_str());
+            line.push_str(" → ");
+            line.push_str(number_text(after, false).as_str());
         }
     }
     if allocation.status_after != allocation.status_before {
-        push(line, format_args!("; {} is {}", hit.name, status_word(allocation.status_after)));
+        line.push_str("; ");
+        line.push_str(&hit.name);
+        line.push_str(" is ");
+        line.push_str(status_word(allocation.status_after));
     }
 }
 
 /// Appends formatted text to a line (writing to a `String` cannot fail).
 fn push(line: &mut String, text: std::fmt::Arguments) {
     let _ = line.write_fmt(text);
+}
+
+/// "STR", "DEX" or "END".
+fn upper_label(physical: Physical) -> &'static str {
+    match physical {
+        Physical::Str => "STR",
+        Physical::Dex => "DEX",
+        Physical::End => "END",
+    }
 }
 
 fn status_word(status: Status) -> &'static str {
@@ -55,10 +73,14 @@ pub fn attack(report: &AttackReport) -> String {
         return format!("{attacker} delivers a coup de grâce: {target} is dead");
     }
     let mut line = String::with_capacity(128);
-    let verb = if outcome.hit { "hits" } else { "misses" };
-    push(&mut line, format_args!("{attacker} {verb} {target}"));
+    let verb = if outcome.hit { " hits " } else { " misses " };
+    for piece in [&**attacker, verb, &**target] {
+        line.push_str(piece);
+    }
     if let Some(effect) = outcome.effect {
-        push(&mut line, format_args!(" (Effect {effect})"));
+        line.push_str(" (Effect ");
+        line.push_str(number_text(effect, false).as_str());
+        line.push(')');
     }
     if !outcome.hit {
         if let Some(stray) = &report.stray_shot {

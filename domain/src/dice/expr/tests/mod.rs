@@ -258,7 +258,7 @@ fn outcome_holds_exactly_this_rolls_dice_with_the_purpose() -> TestResult {
     let mut dice = Dice::scripted(vec![1, 2, 3], 0)?;
     dice.roll(6, "before")?;
     let outcome = expr.roll(&mut dice, "dice: 2d6")?;
-    let values: Vec<(u32, &str)> = outcome.dice.iter().map(|d| (d.value, d.purpose.as_str())).collect();
+    let values: Vec<(u32, &str)> = outcome.dice.iter().map(|d| (d.value, &*d.purpose)).collect();
     assert_eq!(values, [(2, "dice: 2d6"), (3, "dice: 2d6")]);
     assert_eq!(dice.rolls().len(), 3);
     Ok(())

@@ -78,7 +78,7 @@ fn a_full_auto_burst_hits_random_victims_and_pins_the_arc() {
     );
     assert_eq!(outcome.pinning.iter().map(|p| p.pinned).collect::<Vec<_>>(), vec![true, false, true]);
     assert_eq!(outcome.pinning[2].test.test.target, 30);
-    let purposes: Vec<_> = dice.rolls().iter().map(|die| die.purpose.as_str()).collect();
+    let purposes: Vec<_> = dice.rolls().iter().map(|die| &*die.purpose).collect();
     assert_eq!(purposes[0], "suppressive fire: BS test");
     assert_eq!(purposes[1], "suppressive fire: victim of hit 1");
     assert_eq!(purposes[4], "pinning test (Willpower): A");

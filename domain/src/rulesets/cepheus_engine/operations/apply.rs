@@ -11,6 +11,7 @@
 //! - A combatant who is knocked out of the fight also leaves any grapple.
 
 use super::super::Stats;
+use super::super::modifier::Reason;
 use super::super::allocation::{Allocation, AllocationChoice, allocate_damage, apply};
 use super::extended::{ExtendedCheck, check_after_hit};
 use super::{combatant_mut, parts_mut, state_mut};
@@ -25,7 +26,9 @@ pub struct HitResult {
     /// The stored combatant hit (absent for an inline stat block).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combatant_id: Option<CombatantId>,
-    pub name: String,
+    // Borrowed for an inline target's default name ("target"): no copy of it per hit.
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub name: Reason,
     /// Where the points placed (after armour, `allocation.damage`) went.
     pub allocation: Allocation,
     /// Marked defeated by this hit.
@@ -73,7 +76,7 @@ pub fn apply_hit(
     }
     Ok(HitResult {
         combatant_id: Some(id.clone()),
-        name,
+        name: name.into(),
         allocation,
         defeated: out && !was_defeated,
         aim_lost,
@@ -83,10 +86,10 @@ pub fn apply_hit(
 }
 
 /// What a hit did to an inline stat block (nothing else is tracked for it).
-pub fn inline_hit(name: &str, allocation: Allocation, stats_after: Stats) -> HitResult {
+pub fn inline_hit(name: &Reason, allocation: Allocation, stats_after: Stats) -> HitResult {
     HitResult {
         combatant_id: None,
-        name: name.to_string(),
+        name: name.clone(),
         allocation,
         defeated: !allocation.status_after.can_act(),
         aim_lost: false,
@@ -116,7 +119,7 @@ pub fn kill(encounter: &mut Encounter, id: &CombatantId, field: &str) -> Result<
     }
     Ok(HitResult {
         combatant_id: Some(id.clone()),
-        name,
+        name: name.into(),
         allocation,
         defeated: !was_defeated,
         aim_lost: false,

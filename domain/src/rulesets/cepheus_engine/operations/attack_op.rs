@@ -34,7 +34,7 @@ use super::super::attack_request::AttackKind;
 use super::super::attack_request::validate_request;
 use super::super::dynamic::react;
 use super::super::explosion::ExplosionResponse;
-use super::super::modifier::{Modifier, ModifierCode};
+use super::super::modifier::{Modifier, ModifierCode, Reason};
 use super::super::range::RangeBand;
 use super::super::stance::Stance;
 use super::apply::{HitResult, apply_hit, kill};
@@ -84,13 +84,16 @@ pub struct AttackReport {
     /// The stored attacker (absent for an inline attack).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attacker_id: Option<CombatantId>,
-    pub attacker_name: String,
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub attacker_name: Reason,
     /// The stored target (absent for an inline attack).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_id: Option<CombatantId>,
-    pub target_name: String,
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub target_name: Reason,
     /// The skill the attack used and the attacker's level in it (`None` = unskilled).
-    pub skill: String,
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub skill: Reason,
     pub skill_level: Option<i32>,
     pub range_band: RangeBand,
     pub reaction: Reaction,
@@ -109,7 +112,8 @@ pub struct AttackReport {
     /// The stored attacker's actions this turn, after the attack (absent inline).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub economy: Option<ActionEconomy>,
-    pub notes: Vec<String>,
+    #[cfg_attr(feature = "schema", schema(value_type = Vec<String>))]
+    pub notes: Vec<Reason>,
     /// Every die rolled for this command.
     /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
     /// event log).
@@ -220,10 +224,10 @@ fn resolve(
     let (attacker_id, target_id) = (&request.attacker_id, &request.target_id);
     let round = encounter.round;
     let attacker = combatant(encounter, attacker_id, "attacker_id")?;
-    let attacker_name = attacker.name.clone();
+    let attacker_name = Reason::from(attacker.name.clone());
     let (attacker_stats, attacker_state) = parts(attacker, "attacker_id")?;
     let target = combatant(encounter, target_id, "target_id")?;
-    let target_name = target.name.clone();
+    let target_name = Reason::from(target.name.clone());
     let (target_stats, target_state) = parts(target, "target_id")?;
     let helpless = !target_stats.status().can_act() || target.flags.defeated || request.target_helpless;
     let aimed = attacker_state.aim_target.as_ref() == Some(target_id);
@@ -296,7 +300,7 @@ fn react_to_attack(
     encounter: &mut Encounter,
     request: &EncounterAttack,
     events: &mut Vec<Event>,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Reason>,
 ) -> Result<(), EncounterError> {
     let what = match (request.reaction, request.blast_response) {
         (Reaction::None, ExplosionResponse::None) => return Ok(()),
@@ -310,7 +314,7 @@ fn react_to_attack(
     let name = encounter.name_of(&request.target_id);
     let state = state_mut(encounter, &request.target_id, "target_id")?;
     if state.aim > 0 || state.aim_for_kill > 0 {
-        notes.push(format!("{name} reacted and lost its aim"));
+        notes.push(format!("{name} reacted and lost its aim").into());
     }
     state.aim = 0;
     state.aim_for_kill = 0;
@@ -318,9 +322,9 @@ fn react_to_attack(
     if request.blast_response == ExplosionResponse::Dive {
         state.stance = Stance::Prone;
         state.loses_next_significant_action = true;
-        notes.push(format!("{name} dived for cover: now prone, and loses its next significant action"));
+        notes.push(format!("{name} dived for cover: now prone, and loses its next significant action").into());
     }
-    notes.push(format!("{name} reacted: −2 Initiative for one round and −1 DM on its checks this round"));
+    notes.push(format!("{name} reacted: −2 Initiative for one round and −1 DM on its checks this round").into());
     Ok(())
 }
 
@@ -401,7 +405,7 @@ fn apply_outcome(
         dice,
         "nearest_other_id",
     )?;
-    report.notes.push(format!("stray shot (1D6 = {}) hits {}", stray.roll, hit.name));
+    report.notes.push(format!("stray shot (1D6 = {}) hits {}", stray.roll, hit.name).into());
     report.stray_shot = Some(StrayHit { damage: breakdown, hit });
     Ok(())
 }

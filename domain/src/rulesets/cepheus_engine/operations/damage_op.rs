@@ -224,7 +224,7 @@ pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<DamageRep
         let mut target = request.target;
         let allocation = allocate_damage(&target, report.after_armour, &fields.choice)?;
         apply(&mut target, &allocation)?;
-        report.hit = Some(inline_hit(&report.target_name, allocation, target));
+        report.hit = Some(inline_hit(&report.target_name.clone().into(), allocation, target));
     }
     report.dice = dice.rolls()[start..].to_vec();
     Ok(report)

@@ -20,6 +20,7 @@ use super::super::allocation::{allocate_damage, apply};
 use super::super::attack::resolve_attack;
 use super::super::stance::Stance;
 use super::apply::inline_hit;
+use super::super::modifier::Reason;
 use super::attack_op::AttackReport;
 use super::request::{Reaction, Sides, attack_request_struct, client_field};
 use crate::dice::Dice;
@@ -58,14 +59,30 @@ attack_request_struct! {
     }
 }
 
+/// A name sent by the client (moved, not copied), or the default (no allocation).
+fn owned_name_or(name: Option<String>, default: &'static str, field: &str) -> Result<Reason, RuleError> {
+    match name {
+        None => Ok(Reason::Borrowed(default)),
+        Some(name) => {
+            check_name(&name, field)?;
+            Ok(Reason::Owned(name))
+        }
+    }
+}
+
 /// A name sent by the client, or the default.
 pub(crate) fn name_or(name: Option<&str>, default: &str, field: &str) -> Result<String, RuleError> {
     let Some(name) = name else { return Ok(default.to_string()) };
-    let length = name.chars().count();
-    if name.trim().is_empty() || length > MAX_NAME_LEN {
+    check_name(name, field)?;
+    Ok(name.to_string())
+}
+
+/// A name has 1 to `MAX_NAME_LEN` characters, not all blank.
+fn check_name(name: &str, field: &str) -> Result<(), RuleError> {
+    if name.trim().is_empty() || name.chars().count() > MAX_NAME_LEN {
         return Err(RuleError::invalid(field, format!("a name has 1 to {MAX_NAME_LEN} characters")));
     }
-    Ok(name.to_string())
+    Ok(())
 }
 
 fn check_reaction(request: &InlineAttack, helpless: bool) -> Result<(), RuleError> {
@@ -81,9 +98,9 @@ fn check_reaction(request: &InlineAttack, helpless: bool) -> Result<(), RuleErro
 }
 
 /// Resolves an attack between inline stat blocks (see the module decisions).
-pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
-    let attacker_name = name_or(request.attacker_name.as_deref(), "attacker", "attacker_name")?;
-    let target_name = name_or(request.target_name.as_deref(), "target", "target_name")?;
+pub fn attack_inline(mut request: InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
+    let attacker_name = owned_name_or(request.attacker_name.take(), "attacker", "attacker_name")?;
+    let target_name = owned_name_or(request.target_name.take(), "target", "target_name")?;
     let fields = request.attack_fields();
     let helpless = request.target_helpless || !request.target.status().can_act();
     check_reaction(&request, helpless)?;

@@ -27,7 +27,7 @@ use super::super::circumstances::AttackCircumstances;
 use super::super::conditions::{Darkness, Smoke};
 use super::super::cover::CoverLevel;
 use super::super::explosion::ExplosionResponse;
-use super::super::modifier::Modifier;
+use super::super::modifier::{Modifier, Reason};
 use super::super::range::{RangeBand, band_for_metres, band_for_squares};
 use super::super::reactions::Dodge;
 use super::super::stance::Stance;
@@ -272,7 +272,7 @@ pub struct Sides<'a> {
 /// The attack after the engine has filled in what it knows.
 pub struct Built {
     pub request: AttackRequest,
-    pub skill: String,
+    pub skill: Reason,
     pub skill_level: Option<i32>,
     pub range_band: RangeBand,
     pub range_field: &'static str,
@@ -299,15 +299,15 @@ impl AttackFields {
         }
     }
 
-    fn skill_name(&self, kind: AttackKind) -> String {
-        self.skill.clone().unwrap_or_else(|| {
-            match kind {
+    fn skill_name(&self, kind: AttackKind) -> Reason {
+        match &self.skill {
+            Some(skill) => Reason::Owned(skill.clone()),
+            None => Reason::Borrowed(match kind {
                 AttackKind::Shooting => "gun_combat",
                 AttackKind::Melee => "melee_combat",
                 AttackKind::Thrown => "athletics",
-            }
-            .to_string()
-        })
+            }),
+        }
     }
 
     /// Builds the `AttackRequest` for `resolve_attack` (see the module decisions).
@@ -355,7 +355,8 @@ impl AttackFields {
         circumstances.shotgun_spread = self.shotgun_spread;
         circumstances.suppression = self.suppression;
         circumstances.target_is_vehicle = self.target_is_vehicle;
-        let mut extra_modifiers = self.extra_modifiers.clone();
+        let mut extra_modifiers = Vec::with_capacity(self.extra_modifiers.len() + sides.own_modifiers.len());
+        extra_modifiers.extend(self.extra_modifiers.iter().cloned());
         extra_modifiers.extend(sides.own_modifiers.iter().cloned());
         let request = AttackRequest {
             circumstances,

@@ -315,7 +315,7 @@ fn inline_attack_and_damage_store_nothing_and_return_the_target() {
     );
     assert_eq!(report.range_band, super::super::range::RangeBand::Short);
     let hit = report.target_hit.unwrap();
-    assert_eq!((hit.combatant_id, hit.name.as_str()), (None, "target"));
+    assert_eq!((hit.combatant_id, &*hit.name), (None, "target"));
     assert_eq!(hit.allocation.end, 5);
     assert_eq!(hit.stats_after.damage.end.get(), 5);
     let request: InlineDamage = json(json!({
