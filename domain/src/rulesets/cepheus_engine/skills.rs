@@ -15,9 +15,11 @@
 //!   is not listed is unskilled (−3).
 
 use crate::score::Score;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// The most skills one stat block may list.
 pub const MAX_SKILLS: usize = 64;
@@ -29,9 +31,10 @@ pub const MAX_SKILL_NAME_CHARS: usize = 64;
 pub type SkillLevel = Score<0, 15>;
 
 /// Skill levels by normalised name (see the module's decisions).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+// Read from an object of levels by name as a `BTreeMap<String, SkillLevel>` and then
+// `Skills::try_from` would read it, without that map in between (see its `Deserialize`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineSkills))]
-#[serde(try_from = "BTreeMap<String, SkillLevel>")]
 pub struct Skills(BTreeMap<String, SkillLevel>);
 
 /// Why a list of skills was refused.
@@ -64,12 +67,16 @@ fn normalised(name: &str) -> Cow<'_, str> {
 /// Whether `name` is its own normal form: lowercase ASCII letters, digits and other ASCII
 /// punctuation, with single underscores between parts and none at either end.
 fn is_normal(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    let plain = |byte: &u8| byte.is_ascii_graphic() && !byte.is_ascii_uppercase() && *byte != b'-';
-    bytes.iter().all(plain)
-        && bytes.first() != Some(&b'_')
-        && bytes.last() != Some(&b'_')
-        && !bytes.windows(2).any(|pair| pair == b"__")
+    // One pass; starting as if after an underscore refuses one at the start.
+    let mut previous = b'_';
+    for &byte in name.as_bytes() {
+        let plain = byte.is_ascii_graphic() && !byte.is_ascii_uppercase() && byte != b'-';
+        if !plain || (byte == b'_' && previous == b'_') {
+            return false;
+        }
+        previous = byte;
+    }
+    previous != b'_' || name.is_empty()
 }
 
 fn normalise_any(name: &str) -> String {
@@ -122,6 +129,15 @@ impl TryFrom<BTreeMap<String, SkillLevel>> for Skills {
     type Error = SkillsError;
 
     fn try_from(listed: BTreeMap<String, SkillLevel>) -> Result<Self, SkillsError> {
+        Self::from_sorted(listed.into_iter().map(|(name, level)| (Cow::Owned(name), level)))
+    }
+}
+
+impl Skills {
+    /// The skills of `listed`: names as sent, each once, in name order (a `BTreeMap`'s order).
+    fn from_sorted<'a>(
+        listed: impl ExactSizeIterator<Item = (Cow<'a, str>, SkillLevel)>,
+    ) -> Result<Self, SkillsError> {
         if listed.len() > MAX_SKILLS {
             return Err(SkillsError::TooMany { count: listed.len() });
         }
@@ -138,14 +154,14 @@ impl TryFrom<BTreeMap<String, SkillLevel>> for Skills {
             let claimed = key.as_deref().unwrap_or(&name);
             if skills.contains_key(claimed) {
                 let first = renamed.iter().find(|(key, _)| key == claimed).map_or(claimed, |(_, sent)| sent);
-                return Err(SkillsError::Duplicate { first: first.to_owned(), second: name });
+                return Err(SkillsError::Duplicate { first: first.to_owned(), second: name.into_owned() });
             }
             let key = match key {
                 Some(key) => {
-                    renamed.push((key.clone(), name));
+                    renamed.push((key.clone(), name.into_owned()));
                     key
                 }
-                None => name,
+                None => name.into_owned(),
             };
             skills.insert(key, level);
         }
@@ -153,9 +169,83 @@ impl TryFrom<BTreeMap<String, SkillLevel>> for Skills {
     }
 }
 
+/// Reads the levels by name exactly as serde reads the `BTreeMap<String, SkillLevel>` it stands
+/// for (every level checked as it comes; a name sent twice keeps its last level), then checks the
+/// names in that map's order, so a body is refused with the same error as through the map. Names
+/// stay borrowed from the body until kept, so a name already normal is copied once.
+impl<'de> Deserialize<'de> for Skills {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut listed = deserializer.deserialize_map(ListedSkills)?;
+        // The map's order: reversed first, the stable sort puts a name's last level before its
+        // earlier ones, and `dedup_by` keeps the first of each run.
+        listed.reverse();
+        listed.sort_by(|(one, _), (other, _)| one.cmp(other));
+        listed.dedup_by(|(later, _), (kept, _)| later == kept);
+        Skills::from_sorted(listed.into_iter()).map_err(de::Error::custom)
+    }
+}
+
+/// The levels by name as sent, in the order sent.
+struct ListedSkills;
+
+impl<'de> Visitor<'de> for ListedSkills {
+    type Value = Vec<(Cow<'de, str>, SkillLevel)>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a map")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut listed = Vec::new();
+        while let Some(name) = map.next_key_seed(SentName)? {
+            listed.push((name, map.next_value()?));
+        }
+        Ok(listed)
+    }
+}
+
+/// A skill name as sent: borrowed from the body unless it had escapes.
+struct SentName;
+
+impl<'de> DeserializeSeed<'de> for SentName {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Cow<'de, str>, D::Error> {
+        deserializer.deserialize_string(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SentName {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(name))
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(name.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, name: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(name))
+    }
+}
+
 /// The name's normal form; refuses a name too long, with a control character, or with no letter
 /// or digit.
 fn checked_key(name: &str) -> Result<Cow<'_, str>, SkillsError> {
+    // The usual name, already normal: printable ASCII (so no control character, and as many
+    // characters as bytes), checked in one pass.
+    if name.len() <= MAX_SKILL_NAME_CHARS && is_normal(name) {
+        if !name.bytes().any(|byte| byte.is_ascii_alphanumeric()) {
+            return Err(SkillsError::BlankName { name: name.into() });
+        }
+        return Ok(Cow::Borrowed(name));
+    }
     if name.chars().count() > MAX_SKILL_NAME_CHARS {
         return Err(SkillsError::NameTooLong { name: name.into() });
     }
@@ -211,6 +301,32 @@ mod tests {
     }
 
     #[test]
+    fn the_quick_check_of_a_normal_name_agrees_with_the_full_one() {
+        let full = |name: &str| -> Result<String, SkillsError> {
+            if name.chars().count() > MAX_SKILL_NAME_CHARS {
+                return Err(SkillsError::NameTooLong { name: name.into() });
+            }
+            if name.chars().any(char::is_control) {
+                return Err(SkillsError::ControlCharacter { name: name.into() });
+            }
+            let key = normalise_any(name);
+            if !key.chars().any(char::is_alphanumeric) {
+                return Err(SkillsError::BlankName { name: name.into() });
+            }
+            Ok(key)
+        };
+        let long = "a".repeat(64);
+        let too_long = "a".repeat(65);
+        let names = [
+            "gun_combat", "a", "", "_", ".", "...", "a.b", "x1_2y", "_a", "a_", "a__b", "Gun", "a-b",
+            "a b", "a\tb", "é", long.as_str(), too_long.as_str(), "!!", "a\x7f",
+        ];
+        for name in names {
+            assert_eq!(checked_key(name).map(Cow::into_owned), full(name), "{name:?}");
+        }
+    }
+
+    #[test]
     fn the_first_spelling_listed_is_named_when_a_later_one_claims_its_skill() {
         let error = skills(&[("gun_combat", 1), ("gun-combat", 2)]).unwrap_err();
         assert_eq!(error, SkillsError::Duplicate { first: "gun-combat".into(), second: "gun_combat".into() });
@@ -218,6 +334,46 @@ mod tests {
         assert_eq!(error, SkillsError::Duplicate { first: "Zero G".into(), second: "zero-g".into() });
         let levels = skills(&[("Zero G", 1), ("gun_combat", 2)]).unwrap();
         assert_eq!(levels.iter().collect::<Vec<_>>(), vec![("gun_combat", 2), ("zero_g", 1)]);
+    }
+
+    /// What the body reads to through the `BTreeMap` the skills stand for.
+    fn through_map(body: &str) -> Result<Skills, String> {
+        let map: BTreeMap<String, SkillLevel> = serde_json::from_str(body).map_err(|error| error.to_string())?;
+        Skills::try_from(map).map_err(|error| error.to_string())
+    }
+
+    #[test]
+    fn skills_read_straight_as_through_a_map_whatever_the_body() {
+        let long = format!(r#"{{"{}":1}}"#, "a".repeat(65));
+        let many = format!("{{{}}}", (0..65).map(|i| format!(r#""s{i}":1"#)).collect::<Vec<_>>().join(","));
+        let bodies = [
+            r#"{}"#,
+            r#"{"gun_combat":2}"#,
+            r#"{"Gun Combat":2,"zero-g":0,"Admin":15}"#,
+            r#"{"zero_g":1,"gun_combat":2,"gun_combat":3}"#,
+            r#"{"gun_combat":1,"gun-combat":2}"#,
+            r#"{"zero_g":3,"Zero G":1,"zero-g":2}"#,
+            r#"{"Gun Combat":1,"gun_combat":2,"Gun Combat":3}"#,
+            r#"{"gun\u005fcombat":4,"a\nb":1}"#,
+            r#"{"a\nb":1}"#,
+            r#"{" _- ":1}"#,
+            r#"{"ok":1," ":2,"zz":16}"#,
+            r#"{"gun_combat":16}"#,
+            r#"{"gun_combat":-1}"#,
+            r#"{"gun_combat":"two"}"#,
+            r#"{"gun_combat":2.0,"melee":3.5}"#,
+            r#"{"x":1,"x":99}"#,
+            r#"[]"#,
+            r#"3"#,
+            r#"{"gun_combat":2"#,
+            long.as_str(),
+            many.as_str(),
+        ];
+        for body in bodies {
+            let straight = serde_json::from_str::<Skills>(body).map_err(|error| error.to_string());
+            assert_eq!(straight, through_map(body), "{body}");
+        }
+        assert_eq!(through_map(r#"{"x":1,"x":2}"#).map(|skills| skills.level("x")), Ok(Some(2)));
     }
 
     #[test]
