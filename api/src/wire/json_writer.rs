@@ -5,8 +5,9 @@
 //! Why not serde_json itself: it escapes every key and string one byte at a time through an
 //! `io::Write`, and its output is bytes that must be checked as UTF-8 again to become the
 //! `String` a reply holds. Here:
-//! - struct field names are written as they are: they are Rust identifiers or `serde(rename)`s,
-//!   and none in this workspace needs escaping (checked in debug builds);
+//! - struct field and variant names are written as they are: they are Rust identifiers or
+//!   `serde(rename)`s, and none in this workspace needs escaping (checked in debug builds);
+//! - integers are written by `itoa`, as serde_json writes them;
 //! - a string is scanned eight bytes at a time and copied whole when nothing in it needs
 //!   escaping, which is nearly always; otherwise it is escaped exactly as serde_json escapes
 //!   (`\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, other control characters as `\u00XX`);
@@ -87,26 +88,14 @@ fn push_escaped(out: &mut String, text: &str) {
     out.push_str(text.get(run..).unwrap_or_default());
 }
 
-/// The decimal digits of `value`, as serde_json (itoa) writes them.
-fn write_u64(out: &mut String, mut value: u64) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
-    digits[start..].iter().for_each(|&digit| out.push(char::from(digit)));
+/// The decimal digits of `value`, written by `itoa`: the very code serde_json writes integers
+/// with (two digits at a time from a table), so the bytes are its bytes by construction.
+fn write_u64(out: &mut String, value: u64) {
+    out.push_str(itoa::Buffer::new().format(value));
 }
 
 fn write_i64(out: &mut String, value: i64) {
-    if value < 0 {
-        out.push('-');
-    }
-    write_u64(out, value.unsigned_abs());
+    out.push_str(itoa::Buffer::new().format(value));
 }
 
 /// A value serde_json writes: appended as it writes it.
@@ -167,8 +156,8 @@ impl<'a> Compound<'a> {
 
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> serde_json::Result<()> {
         debug_assert!(is_plain_key(key), "a field name that needs escaping: {key:?}");
-        self.separate();
-        self.out.push('"');
+        self.out.push_str(if self.state == State::First { "\"" } else { ",\"" });
+        self.state = State::Rest;
         self.out.push_str(key);
         self.out.push_str("\":");
         value.serialize(Writer(self.out))
@@ -186,8 +175,16 @@ impl<'a> Compound<'a> {
 /// Opens `{"variant":` for a variant with data; the compound adds the closing `}`.
 fn open_variant(out: &mut String, variant: &'static str) {
     out.push('{');
-    write_string(out, variant);
+    write_name(out, variant);
     out.push(':');
+}
+
+/// A variant's name, quoted: written as it is, as a field name is (see the module doc).
+fn write_name(out: &mut String, name: &'static str) {
+    debug_assert!(is_plain_key(name), "a variant name that needs escaping: {name:?}");
+    out.push('"');
+    out.push_str(name);
+    out.push('"');
 }
 
 impl<'a> ser::Serializer for Writer<'a> {
@@ -293,7 +290,7 @@ impl<'a> ser::Serializer for Writer<'a> {
         _index: u32,
         variant: &'static str,
     ) -> serde_json::Result<()> {
-        write_string(self.0, variant);
+        write_name(self.0, variant);
         Ok(())
     }
 

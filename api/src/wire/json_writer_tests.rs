@@ -60,6 +60,34 @@ fn numbers_are_written_as_serde_json_writes_them() {
     }
 }
 
+#[test]
+fn every_number_of_digits_is_written_as_serde_json_writes_it() {
+    let mut power = 1u64;
+    loop {
+        for value in [power - 1, power, power + 1] {
+            same(&value);
+            let signed = i64::try_from(value).unwrap_or(i64::MAX);
+            same(&signed);
+            same(&-signed);
+        }
+        let Some(next) = power.checked_mul(10) else { break };
+        power = next;
+    }
+    assert_eq!(same(&(0u64, 9u64, 10u64, 99u64, 100u64)), "[0,9,10,99,100]");
+    assert_eq!(
+        same(&(u64::MAX, i64::MIN, i64::MAX)),
+        "[18446744073709551615,-9223372036854775808,9223372036854775807]"
+    );
+}
+
+#[test]
+fn unit_and_data_variant_names_are_quoted_as_serde_json_quotes_them() {
+    assert_eq!(same(&Shape::Point), r#""point""#);
+    assert_eq!(same(&Shape::Circle(3)), r#"{"circle":3}"#);
+    assert_eq!(same(&Shape::Segment(-1, 2)), r#"{"segment":[-1,2]}"#);
+    assert_eq!(same(&Shape::Box { width: 2, height: None }), r#"{"box":{"width":2,"height":null}}"#);
+}
+
 #[derive(Serialize)]
 struct Unit;
 
