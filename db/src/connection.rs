@@ -20,9 +20,14 @@ pub fn database_path(url: &str) -> &str {
     url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url)
 }
 
+/// No automatic checkpoints on the writer (nor on the checkpointer's connection, which runs
+/// them by hand): see `store/checkpoint.rs`.
+const NO_AUTOCHECKPOINT: &str = "PRAGMA wal_autocheckpoint = 0;";
+
 pub(crate) fn open_writer(path: &str) -> Result<SqliteConnection, DbError> {
     let mut connection = SqliteConnection::establish(path)?;
     connection.batch_execute(PRAGMAS)?;
+    connection.batch_execute(NO_AUTOCHECKPOINT)?;
     Ok(connection)
 }
 

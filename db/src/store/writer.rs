@@ -16,6 +16,7 @@
 //! from its stack, queues a job that lends it the connection: the writer thread waits while the
 //! caller runs its savepoint on its own thread, then carries on with the batch.
 
+use super::checkpoint::Checkpoints;
 use super::committed::{Changed, CommittedVersions};
 use super::hot::HotEncounters;
 use super::jobs::{Job, Lent, OnThread};
@@ -83,6 +84,8 @@ pub(crate) struct Shared {
     changed: Mutex<Vec<Changed>>,
     /// Told of each write's timing and each commit's size (see `observed.rs`).
     pub(crate) observed: Observed,
+    /// The WAL checkpoints, off this thread (see `checkpoint.rs`); told of each commit.
+    pub(crate) checkpoints: Mutex<Checkpoints>,
 }
 
 /// A job and when it was queued.
@@ -127,6 +130,7 @@ impl Writer {
             committed,
             changed: Mutex::default(),
             observed: Observed::default(),
+            checkpoints: Mutex::new(Checkpoints::start(path)?),
         });
         let (queue, jobs) = mpsc::channel();
         let drainer = shared.clone();
@@ -293,7 +297,12 @@ impl Shared {
             Err(_) => self.forget_all(),
         }
         self.commits.fetch_add(1, Ordering::SeqCst);
+        let changes = members.len();
         self.settle(members, &outcome);
+        // After the answers: a checkpoint the writer runs itself delays the next batch only.
+        if outcome.is_ok() {
+            lock(&self.checkpoints).committed(changes, &mut lock(&self.line).connection);
+        }
     }
 
     /// Answers every member with its transaction's `outcome`.
