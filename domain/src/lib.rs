@@ -3,5 +3,6 @@
 
 pub mod dice;
 pub mod encounter;
+pub mod number_text;
 pub mod rulesets;
 pub mod score;

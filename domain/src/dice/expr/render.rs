@@ -5,6 +5,7 @@
 use super::ast::SetOp;
 use super::node::{Kind, NodeId, Tree};
 use super::roll::{Face, GroupRoll};
+use crate::number_text::number_text;
 
 /// Writes the breakdown of node `id` to `out`, without the `= total` ending.
 pub(super) fn render(tree: &Tree, id: NodeId, out: &mut String) {
@@ -13,28 +14,7 @@ pub(super) fn render(tree: &Tree, id: NodeId, out: &mut String) {
 
 /// Writes `n` in decimal, without going through the formatting machinery.
 pub(super) fn write_int(n: i64, out: &mut String) {
-    if let Ok(digit) = u8::try_from(n)
-        && digit < 10
-    {
-        return out.push(char::from(b'0' + digit));
-    }
-    if n < 0 {
-        out.push('-');
-    }
-    let mut magnitude = n.unsigned_abs();
-    let mut digits = [0_u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (magnitude % 10) as u8;
-        magnitude /= 10;
-        if magnitude == 0 {
-            break;
-        }
-    }
-    if let Ok(text) = std::str::from_utf8(&digits[start..]) {
-        out.push_str(text);
-    }
+    out.push_str(number_text(n, false).as_str());
 }
 
 fn write_node(tree: &Tree, id: NodeId, struck: bool, out: &mut String) {

@@ -21,7 +21,8 @@
 use super::attack_request::WeaponDamage;
 use super::damage::apply_armour;
 use super::explosion::{ExplosionOutcome, ExplosionResponse, resolve_explosion_exposure};
-use super::modifier::{DamageChange, DamageModifier, Reason, number_text, reason_of};
+use super::modifier::{DamageChange, DamageModifier, Reason, reason_of};
+use crate::number_text::number_text;
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};

@@ -17,43 +17,6 @@ pub fn reason_of(parts: &[&str]) -> Reason {
     Cow::Owned(text)
 }
 
-/// A number as text, with a `+` before zero or a positive one when `signed` ("+1", "+0", "-3", "2"), as `{:+}` writes it:
-/// the DMs and levels that reasons carry, without `format!`.
-pub fn number_text(value: i32, signed: bool) -> NumberText {
-    let mut digits = [0u8; 12];
-    let mut at = digits.len();
-    let mut rest = value.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    if value < 0 {
-        at -= 1;
-        digits[at] = b'-';
-    } else if signed {
-        at -= 1;
-        digits[at] = b'+';
-    }
-    NumberText { digits, at }
-}
-
-/// The text [`number_text`] made, on the stack.
-pub struct NumberText {
-    digits: [u8; 12],
-    at: usize,
-}
-
-impl NumberText {
-    pub fn as_str(&self) -> &str {
-        // Only ASCII digits and signs are ever written, so this never falls back.
-        std::str::from_utf8(&self.digits[self.at..]).unwrap_or("0")
-    }
-}
-
 /// What kind of rule a DM comes from: a stable machine name beside the free-text reason, so a
 /// client finds the range or cover DM without matching words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -210,15 +173,6 @@ mod tests {
     fn burst_extra_damage_maps_to_points_or_dice() {
         assert_eq!(DamageChange::from(ExtraDamage::Flat(1)), DamageChange::PlusPoints(1));
         assert_eq!(DamageChange::from(ExtraDamage::Dice(3)), DamageChange::PlusDice(3));
-    }
-
-    #[test]
-    fn number_text_writes_the_sign_only_when_asked_or_negative() {
-        let texts: Vec<String> = [(0, true), (1, true), (-3, true), (12, false), (-120, false), (i32::MIN, true)]
-            .iter()
-            .map(|&(value, signed)| number_text(value, signed).as_str().to_string())
-            .collect();
-        assert_eq!(texts, ["+0", "+1", "-3", "12", "-120", "-2147483648"]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::character::Physical;
 use super::damage::Status;
-use super::modifier::number_text;
+use crate::number_text::number_text;
 use super::operations::{ActionReport, AttackReport, DamageReport, HitResult};
 use std::fmt::Write;
 
