@@ -37,9 +37,14 @@ impl DiceFields {
 }
 
 /// Reads the JSON object `bytes` as `T` plus its dice fields; `None` when it does not read.
+///
+/// The body is checked as UTF-8 once, up front, and read as text: serde_json then takes each
+/// string as it stands instead of validating it again (a body that is not UTF-8 goes to the
+/// slower path, which names the error).
 pub fn read_typed<T: DeserializeOwned>(bytes: &[u8]) -> Option<(T, DiceFields)> {
+    let text = std::str::from_utf8(bytes).ok()?;
     let mut fields = DiceFields::default();
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
     let request = T::deserialize(Body { inner: &mut deserializer, fields: &mut fields }).ok()?;
     deserializer.end().ok()?;
     Some((request, fields))
