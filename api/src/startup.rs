@@ -91,11 +91,6 @@ impl Application {
                         .error_handler(|error, _| ApiError::bad_request("path", error.to_string()).into()),
                 )
                 .configure(routes::serve)
-                .route("/v1/encounters/{id}/{operation}", routes::alias_post().to(routes::operation_alias))
-                .route(
-                    "/v1/rulesets/{ruleset}/{operation}",
-                    routes::alias_post().to(routes::inline_operation_alias),
-                )
                 .route("/openapi.json", web::get().to(serve_openapi))
                 .service(SwaggerUi::new("/docs/{_:.*}").config(Config::from("/openapi.json")))
                 .route("/docs", web::get().to(|| async { redirect("/docs/") }))

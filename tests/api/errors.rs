@@ -172,6 +172,8 @@ async fn a_wrong_method_on_a_known_path_is_405_with_allow() {
         (Method::GET, format!("/v1/encounters/{encounter}/advance"), "POST"),
         (Method::PUT, format!("/v1/encounters/{encounter}/combatants/cmb_x"), "PATCH, DELETE"),
         (Method::POST, format!("/v1/encounters/{encounter}/events"), "GET"),
+        (Method::GET, "/v1/rulesets/cepheus-engine/nothing".to_owned(), "POST"),
+        (Method::POST, "/v1/rulesets".to_owned(), "GET"),
     ];
 
     for (method, path, allow) in cases {
@@ -189,7 +191,16 @@ async fn a_wrong_method_on_a_known_path_is_405_with_allow() {
 async fn an_unknown_path_is_a_404_problem() {
     let app = spawn_app().await;
 
-    for path in ["/v2/encounters", "/v1/encounters/enc_x/combatants/cmb_x/extra", "/v1/nothing", "/"] {
+    let paths = [
+        "/v2/encounters",
+        "/v1/encounters/enc_x/combatants/cmb_x/extra",
+        "/v1/rulesets/cepheus-engine/attacks/extra",
+        "/v1/rulesets/nothing",
+        "/v1/rulesets/",
+        "/v1/nothing",
+        "/",
+    ];
+    for path in paths {
         let reply = app.get(path).await;
 
         reply.assert_problem(404, None, path);

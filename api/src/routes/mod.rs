@@ -21,7 +21,7 @@ mod viewers;
 mod webhooks;
 
 pub use fallback::{RouteTable, not_found_or_method_not_allowed};
-pub use operations::{alias as operation_alias, alias_post, inline_alias as inline_operation_alias};
+use operations::{alias as operation_alias, alias_post, inline_alias as inline_operation_alias};
 
 use crate::auth::Caller;
 use crate::config::StreamSettings;
@@ -116,7 +116,8 @@ impl Register for PatternsOnly {
     }
 }
 
-/// Every documented route, wherever it goes. actix tries routes in this order, matching a fixed
+/// Every documented route, wherever it goes. actix tries routes in this order (within each part
+/// of the served app: see [`serve`]), matching a fixed
 /// path by comparing it but a path with a `{parameter}` by running its regex, so the fixed paths
 /// come first (but for the encounter read), then the parameterised ones in order of use.
 fn register(routes: &mut impl Register) {
@@ -162,13 +163,100 @@ pub fn configure(config: &mut ServiceConfig) {
     register(config);
 }
 
-/// Registers every documented route in the served app. No schema is built here: the OpenAPI
-/// document is built once, on its first request. The viewer page's assets come after the
-/// documented routes, so the hot paths are tried first (no documented route matches them).
+/// Registers every documented route in the served app, and the untyped operation aliases. No
+/// schema is built here: the OpenAPI document is built once, on its first request.
+///
+/// actix tries an app's routes one by one (~200 instructions each, a regex for a `{parameter}`),
+/// so the routes under `/v1/rulesets/` and under `/v1/encounters/` each sit in a scope of their
+/// own, entered on one prefix comparison: a request tries the health check and the dice roll, the
+/// stateless operations' scope, the encounter read (the most used route: in front of its scope,
+/// whose own layer would cost it ~600 instructions), the encounters' scope, then the rest. A
+/// scope that matches no route of its own answers with the app's default service, as the app
+/// would: every path under its prefix is in it. The viewer page's assets come last (no
+/// documented route matches them).
 pub fn serve(config: &mut web::ServiceConfig) {
-    register(config);
+    register(&mut Part::Front.of(config));
+    config.service(scope(RULESET_PATHS, |config| {
+        register(&mut Part::Rulesets.of(config));
+        config.route("/v1/rulesets/{ruleset}/{operation}", alias_post().to(inline_operation_alias));
+    }));
+    register(&mut Part::EncounterRead.of(config));
+    config.service(scope(ENCOUNTER_PATHS, |config| {
+        register(&mut Part::Encounters.of(config));
+        config.route("/v1/encounters/{id}/{operation}", alias_post().to(operation_alias));
+    }));
+    register(&mut Part::Rest.of(config));
     config.route(page::STYLE_PATH, web::get().to(page::style));
     config.route(page::SCRIPT_PATH, web::get().to(page::script));
+}
+
+/// Every path of a stored encounter (but its list and creation, `/v1/encounters`).
+const ENCOUNTER_PATHS: &str = "/v1/encounters/";
+/// The encounter read's path (its other methods are in the encounters' scope).
+const ENCOUNTER_READ: &str = "/v1/encounters/{id}";
+/// Every stateless operation (but the list of rulesets, `/v1/rulesets`).
+const RULESET_PATHS: &str = "/v1/rulesets/";
+/// The hottest fixed paths, tried before the scopes.
+const FRONT_PATHS: [&str; 2] = ["/healthz", "/v1/dice/roll"];
+
+/// A scope holding the routes whose paths start with `prefix`, written in full. Its own pattern
+/// is empty (it strips nothing), so the patterns matched and the metrics' route labels stay the
+/// full paths; a guard admits only paths under `prefix`.
+fn scope(prefix: &'static str, configure: impl FnOnce(&mut web::ServiceConfig)) -> actix_web::Scope {
+    web::scope("").guard(PathUnder(prefix)).configure(configure)
+}
+
+/// Admits requests whose path starts with the prefix.
+struct PathUnder(&'static str);
+
+impl actix_web::guard::Guard for PathUnder {
+    fn check(&self, context: &actix_web::guard::GuardContext<'_>) -> bool {
+        context.head().uri.path().starts_with(self.0)
+    }
+}
+
+/// Which part of the served app a route goes to (see [`serve`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Part {
+    Front,
+    EncounterRead,
+    Encounters,
+    Rulesets,
+    Rest,
+}
+
+impl Part {
+    fn holding(pattern: &str) -> Self {
+        if FRONT_PATHS.contains(&pattern) {
+            Part::Front
+        } else if pattern == ENCOUNTER_READ {
+            Part::EncounterRead
+        } else if pattern.starts_with(ENCOUNTER_PATHS) {
+            Part::Encounters
+        } else if pattern.starts_with(RULESET_PATHS) {
+            Part::Rulesets
+        } else {
+            Part::Rest
+        }
+    }
+
+    fn of(self, config: &mut web::ServiceConfig) -> OnlyPart<'_> {
+        OnlyPart { part: self, config }
+    }
+}
+
+/// Registers only the routes of one part, in the order [`register`] gives them.
+struct OnlyPart<'a> {
+    part: Part,
+    config: &'a mut web::ServiceConfig,
+}
+
+impl Register for OnlyPart<'_> {
+    fn add<F: HttpServiceFactory + OpenApiFactory + RoutePattern + 'static>(&mut self, factory: F) {
+        if Part::holding(&factory.pattern().0) == self.part {
+            self.config.service(factory);
+        }
+    }
 }
 
 /// The documented paths and their methods.
@@ -265,4 +353,23 @@ pub async fn load(state: &AppState, caller: &Caller, id: String) -> Result<Store
         }
     };
     found.ok_or_else(|| ApiError::NotFound("encounter not found".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_goes_to_the_part_of_the_app_its_path_names() {
+        let part = Part::holding;
+        assert_eq!(part("/healthz"), Part::Front);
+        assert_eq!(part("/v1/dice/roll"), Part::Front);
+        assert_eq!(part("/v1/rulesets/cepheus-engine/attacks"), Part::Rulesets);
+        assert_eq!(part("/v1/encounters/{id}"), Part::EncounterRead);
+        assert_eq!(part("/v1/encounters/{id}/advance"), Part::Encounters);
+        assert_eq!(part("/v1/encounters/{id}/cepheus-engine/attacks"), Part::Encounters);
+        assert_eq!(part("/v1/encounters"), Part::Rest);
+        assert_eq!(part("/v1/rulesets"), Part::Rest);
+        assert_eq!(part("/v1/webhooks/{id}"), Part::Rest);
+    }
 }
