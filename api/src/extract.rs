@@ -177,8 +177,8 @@ fn json_content_type(request: &HttpRequest) -> Result<(), ApiError> {
     let Some(value) = request.headers().get(header::CONTENT_TYPE) else { return Ok(()) };
     let text = value.to_str().unwrap_or_default();
     let mut parts = text.split(';');
-    let mime = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-    if !(mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))) {
+    let mime = parts.next().unwrap_or_default().trim();
+    if !(mime.eq_ignore_ascii_case("application/json") || is_json_suffixed(mime)) {
         return Err(refuse("send the body as application/json".into()));
     }
     for (name, charset) in parts.filter_map(|param| param.split_once('=')) {
@@ -189,6 +189,16 @@ fn json_content_type(request: &HttpRequest) -> Result<(), ApiError> {
         }
     }
     Ok(())
+}
+
+/// `application/<anything>+json`, in any case (compared in place: no lowercase copy).
+fn is_json_suffixed(mime: &str) -> bool {
+    const TYPE: &str = "application/";
+    const SUFFIX: &str = "+json";
+    let head = mime.get(..TYPE.len());
+    let tail = mime.len().checked_sub(SUFFIX.len()).and_then(|start| mime.get(start..));
+    head.is_some_and(|head| head.eq_ignore_ascii_case(TYPE))
+        && tail.is_some_and(|tail| tail.eq_ignore_ascii_case(SUFFIX))
 }
 
 fn body_error(error: PayloadError) -> ApiError {
@@ -304,5 +314,22 @@ impl<T: DeserializeOwned> FromRequest for ApiQuery<T> {
             ApiError::bad_request(field, error.into_inner().to_string())
         });
         std::future::ready(parsed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_json_suffixed;
+
+    #[test]
+    fn json_suffixed_types_are_recognised_in_any_case() {
+        assert!(is_json_suffixed("application/problem+json"));
+        assert!(is_json_suffixed("Application/Merge-Patch+JSON"));
+        assert!(is_json_suffixed("application/+json"));
+        assert!(!is_json_suffixed("application/json"));
+        assert!(!is_json_suffixed("text/x+json"));
+        assert!(!is_json_suffixed("application/xml"));
+        assert!(!is_json_suffixed("+json"));
+        assert!(!is_json_suffixed(""));
     }
 }

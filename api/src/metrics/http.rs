@@ -13,6 +13,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, StatusCode};
 use prometheus::{Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, Opts, Registry};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -27,7 +28,7 @@ pub struct HttpSeries {
     requests: IntCounterVec,
     durations: HistogramVec,
     /// Route pattern → index in `names` (the last name is [`OTHER_ROUTE`]).
-    routes: HashMap<Box<str>, usize>,
+    routes: HashMap<Box<str>, usize, BuildHasherDefault<PatternHasher>>,
     names: Vec<Box<str>>,
     /// One per route and method, route-major.
     series: Vec<RouteMethod>,
@@ -111,6 +112,29 @@ impl HttpSeries {
         if let Ok(counter) = self.requests.get_metric_with_label_values(&[route, method, status.as_str()]) {
             counter.inc();
         }
+    }
+}
+
+/// FNV-1a, for the route table: its keys are the app's own patterns and so is every key looked
+/// up (actix's matched pattern), so there is no flooding to guard against, and SipHash cost each
+/// request ~250 instructions.
+struct PatternHasher(u64);
+
+impl Default for PatternHasher {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for PatternHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
