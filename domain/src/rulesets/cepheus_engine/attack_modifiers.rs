@@ -39,17 +39,25 @@ use crate::rulesets::RuleError;
 /// table "Common Modifiers to Attacks in Personal Combat", and the sections cited on each part); refuses impossible
 /// combinations (see `circumstances.rs`).
 pub fn attack_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
-    validate(attack)?;
-    let mut modifiers = range_modifiers(attack)?;
-    aiming_modifiers(attack, &mut modifiers);
-    fire_mode_modifiers(attack, &mut modifiers)?;
-    situation_modifiers(attack, &mut modifiers);
-    target_modifiers(attack, &mut modifiers)?;
-    if attack.is_ranged() {
-        battlefield_modifiers(attack, &mut modifiers);
-    }
-    attacker_state_modifiers(attack, &mut modifiers);
+    let mut modifiers = Vec::with_capacity(8);
+    push_attack_modifiers(attack, &mut modifiers)?;
     Ok(modifiers)
+}
+
+/// [`attack_modifiers`] appended to `modifiers`: the attack check writes the skill and
+/// characteristic DMs and these into one list, with no second list to allocate and move.
+pub fn push_attack_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) -> Result<(), RuleError> {
+    validate(attack)?;
+    range_modifiers(attack, modifiers)?;
+    aiming_modifiers(attack, modifiers);
+    fire_mode_modifiers(attack, modifiers)?;
+    situation_modifiers(attack, modifiers);
+    target_modifiers(attack, modifiers)?;
+    if attack.is_ranged() {
+        battlefield_modifiers(attack, modifiers);
+    }
+    attacker_state_modifiers(attack, modifiers);
+    Ok(())
 }
 
 /// Every change to the attack's damage, in the order to apply them (cepheus-engine.txt, "Aiming for
@@ -82,17 +90,16 @@ pub fn damage_modifiers(attack: &AttackCircumstances) -> Result<Vec<DamageModifi
 
 /// The weapon/band difficulty and the extra −2 beyond Distant (cepheus-engine.txt, "Range";
 /// "Extreme Range Firing").
-fn range_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
+fn range_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) -> Result<(), RuleError> {
     let (weapon, band) = (attack.weapon_type, attack.range_band);
     let difficulty = attack_difficulty(weapon, band)
         .ok_or_else(|| RuleError::invalid("range_band", "this weapon cannot attack at this range"))?;
     let reason = reason_of(&[weapon.label(), " at ", band.label(), " range: ", difficulty.label()]);
-    let mut modifiers = Vec::with_capacity(8);
     modifiers.push(Modifier::new(ModifierCode::Range, reason, difficulty.dm()));
     if attack.extreme_range {
         modifiers.push(Modifier::new(ModifierCode::ExtremeRange, "extreme range, beyond Distant", -2));
     }
-    Ok(modifiers)
+    Ok(())
 }
 
 /// +1 per aiming action, +1 more for a laser sight while aiming, and +1 for an intelligent weapon

@@ -9,7 +9,7 @@
 //!   three dice, dropping the highest (`roll_blind_fire`); otherwise two dice are rolled.
 //! - The check is 8+ (`difficulty::TASK_TARGET`): a total of 8 hits with Effect 0.
 
-use super::attack_modifiers::attack_modifiers;
+use super::attack_modifiers::push_attack_modifiers;
 use super::attack_request::{AttackKind, AttackRequest, within};
 use super::blind_fire::roll_blind_fire;
 use super::difficulty::{TASK_TARGET, effect};
@@ -45,8 +45,7 @@ pub fn attack_roll_modifiers(request: &AttackRequest) -> Result<Vec<Modifier>, R
     let (name, value, dm) = request.attacker.characteristic_for(kind);
     let reason = reason_of(&[name, " ", number_text(value.get(), false).as_str(), " (DM ", number_text(dm, true).as_str(), ")"]);
     modifiers.push(Modifier::new(ModifierCode::CharacteristicDm, reason, dm));
-    let mut circumstances = attack_modifiers(&request.circumstances).map_err(|error| within("circumstances", error))?;
-    modifiers.append(&mut circumstances);
+    push_attack_modifiers(&request.circumstances, &mut modifiers).map_err(|error| within("circumstances", error))?;
     modifiers.extend(request.extra_modifiers.iter().cloned());
     Ok(modifiers)
 }

@@ -175,32 +175,51 @@ impl Skills {
 /// stay borrowed from the body until kept, so a name already normal is copied once.
 impl<'de> Deserialize<'de> for Skills {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut listed = deserializer.deserialize_map(ListedSkills)?;
-        // The map's order: reversed first, the stable sort puts a name's last level before its
-        // earlier ones, and `dedup_by` keeps the first of each run.
-        listed.reverse();
-        listed.sort_by(|(one, _), (other, _)| one.cmp(other));
-        listed.dedup_by(|(later, _), (kept, _)| later == kept);
-        Skills::from_sorted(listed.into_iter()).map_err(de::Error::custom)
+        let listed = match deserializer.deserialize_map(ListedSkills)? {
+            // One skill (or none), as most stat blocks send: already in order, and no list to
+            // allocate for it.
+            Listed::AtMostOne(one) => return Skills::from_sorted(one.into_iter()).map_err(de::Error::custom),
+            Listed::Several(listed) => listed,
+        };
+        Skills::from_sorted(in_map_order(listed).into_iter()).map_err(de::Error::custom)
     }
+}
+
+/// The map's order: reversed first, the stable sort puts a name's last level before its earlier
+/// ones, and `dedup_by` keeps the first of each run.
+fn in_map_order(mut listed: Vec<(Cow<'_, str>, SkillLevel)>) -> Vec<(Cow<'_, str>, SkillLevel)> {
+    listed.reverse();
+    listed.sort_by(|(one, _), (other, _)| one.cmp(other));
+    listed.dedup_by(|(later, _), (kept, _)| later == kept);
+    listed
 }
 
 /// The levels by name as sent, in the order sent.
 struct ListedSkills;
 
+/// What [`ListedSkills`] read: a single entry is kept without a `Vec`.
+enum Listed<'de> {
+    AtMostOne(Option<(Cow<'de, str>, SkillLevel)>),
+    Several(Vec<(Cow<'de, str>, SkillLevel)>),
+}
+
 impl<'de> Visitor<'de> for ListedSkills {
-    type Value = Vec<(Cow<'de, str>, SkillLevel)>;
+    type Value = Listed<'de>;
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
         formatter.write_str("a map")
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut listed = Vec::new();
+        let Some(name) = map.next_key_seed(SentName)? else { return Ok(Listed::AtMostOne(None)) };
+        let first = (name, map.next_value()?);
+        let Some(name) = map.next_key_seed(SentName)? else { return Ok(Listed::AtMostOne(Some(first))) };
+        let second = (name, map.next_value()?);
+        let mut listed = vec![first, second];
         while let Some(name) = map.next_key_seed(SentName)? {
             listed.push((name, map.next_value()?));
         }
-        Ok(listed)
+        Ok(Listed::Several(listed))
     }
 }
 
