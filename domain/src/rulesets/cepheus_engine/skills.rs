@@ -70,13 +70,28 @@ fn is_normal(name: &str) -> bool {
     // One pass; starting as if after an underscore refuses one at the start.
     let mut previous = b'_';
     for &byte in name.as_bytes() {
-        let plain = byte.is_ascii_graphic() && !byte.is_ascii_uppercase() && byte != b'-';
-        if !plain || (byte == b'_' && previous == b'_') {
+        if !PLAIN[usize::from(byte)] || (byte == b'_' && previous == b'_') {
             return false;
         }
         previous = byte;
     }
     previous != b'_' || name.is_empty()
+}
+
+/// The bytes a normal name is made of: printable ASCII, not uppercase, not `-` (one table
+/// look-up per byte instead of three comparisons).
+static PLAIN: [bool; 256] = plain_bytes();
+
+const fn plain_bytes() -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut byte: u8 = 0;
+    loop {
+        table[byte as usize] = byte.is_ascii_graphic() && !byte.is_ascii_uppercase() && byte != b'-';
+        if byte == u8::MAX {
+            return table;
+        }
+        byte += 1;
+    }
 }
 
 fn normalise_any(name: &str) -> String {
@@ -112,7 +127,18 @@ fn normalise_ascii(name: &str) -> String {
 impl Skills {
     /// The level of a skill, looked up by any spelling of its name; `None` when unskilled.
     pub fn level(&self, name: &str) -> Option<i32> {
-        self.0.get(normalised(name).as_ref()).map(|level| level.get())
+        if self.0.is_empty() {
+            return None;
+        }
+        // Every stored name is normal, so a name stored as asked for is its own normal form:
+        // found as is, it needs no check (the engine asks by normal names).
+        if let Some(level) = self.0.get(name) {
+            return Some(level.get());
+        }
+        match normalised(name) {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(key) => self.0.get(key.as_str()).map(|level| level.get()),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -317,6 +343,25 @@ mod tests {
             let already = name.bytes().all(|byte| byte.is_ascii_graphic()) && normalise_any(name) == name;
             assert_eq!(matches!(normalised, Cow::Borrowed(_)), already, "{name:?}");
         }
+    }
+
+    #[test]
+    fn the_plain_byte_table_is_printable_ascii_without_uppercase_or_hyphen() {
+        for byte in 0..=u8::MAX {
+            let plain = byte.is_ascii_graphic() && !byte.is_ascii_uppercase() && byte != b'-';
+            assert_eq!(PLAIN[usize::from(byte)], plain, "{byte}");
+        }
+    }
+
+    #[test]
+    fn a_level_is_found_by_its_stored_name_and_by_any_other_spelling() {
+        let skills = skills(&[("gun_combat", 2), ("Zero G", 1)]).unwrap();
+        assert_eq!(skills.level("gun_combat"), Some(2));
+        assert_eq!(skills.level("zero_g"), Some(1));
+        assert_eq!(skills.level("Zero-G"), Some(1));
+        assert_eq!(skills.level("melee_combat"), None);
+        assert_eq!(skills.level("Melee Combat"), None);
+        assert_eq!(Skills::default().level("gun_combat"), None);
     }
 
     #[test]
