@@ -203,6 +203,9 @@ pub struct DieRoll {
     pub counted_as: Option<u32>,
 }
 
+/// Dice most requests roll: an attack's 2D6 check and a few damage dice.
+const USUAL_ROLLS: usize = 8;
+
 /// The dice of one request: a source plus the record of everything rolled from it.
 pub struct Dice {
     source: Box<dyn DiceSource>,
@@ -210,8 +213,10 @@ pub struct Dice {
 }
 
 impl Dice {
+    /// The record starts with room for [`USUAL_ROLLS`] dice, so an attack's check and damage
+    /// dice are recorded without growing it twice.
     pub fn new(source: Box<dyn DiceSource>) -> Self {
-        Self { source, rolls: Vec::new() }
+        Self { source, rolls: Vec::with_capacity(USUAL_ROLLS) }
     }
 
     /// Seeded RNG only.

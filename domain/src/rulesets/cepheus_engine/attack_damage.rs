@@ -21,7 +21,8 @@
 use super::attack_request::WeaponDamage;
 use super::damage::apply_armour;
 use super::explosion::{ExplosionOutcome, ExplosionResponse, resolve_explosion_exposure};
-use super::modifier::{DamageChange, DamageModifier, Reason, reason_of};
+use super::modifier::{DamageChange, DamageModifier, Reason, cached_reason, reason_of};
+use std::sync::OnceLock;
 use crate::number_text::number_text;
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
@@ -90,6 +91,37 @@ fn roll_d6s(count: u32, purpose: Reason, dice: &mut Dice) -> Result<Vec<u32>, Ru
     (0..count).map(|_| dice.roll_for(6, purpose.clone()).map_err(RuleError::from)).collect()
 }
 
+/// The most damage dice a weapon has (`Weapon::damage_dice` is 0 to 50).
+const MAX_WEAPON_DICE: usize = 50;
+
+/// "weapon 3D6": one text per dice count, written once.
+fn weapon_dice_reason(count: i32) -> Reason {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    let index = usize::try_from(count).unwrap_or(usize::MAX);
+    cached_reason(&TEXTS, MAX_WEAPON_DICE + 1, index, |index| {
+        let count = i32::try_from(index).unwrap_or(count);
+        reason_of(&["weapon ", number_text(count, false).as_str(), "D6"]).into_owned()
+    })
+}
+
+/// Effects whose reason is written once: −20 to +20 (a larger one is written afresh).
+const CACHED_EFFECTS: i32 = 20;
+
+/// "attack Effect +2": one text per usual Effect, written once.
+fn effect_reason(effect: i32) -> Reason {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    let write = |effect: i32| reason_of(&["attack Effect ", number_text(effect, true).as_str()]);
+    if !(-CACHED_EFFECTS..=CACHED_EFFECTS).contains(&effect) {
+        return write(effect);
+    }
+    let index = (effect + CACHED_EFFECTS).unsigned_abs() as usize;
+    let count = (2 * CACHED_EFFECTS + 1).unsigned_abs() as usize;
+    cached_reason(&TEXTS, count, index, |index| {
+        let effect = i32::try_from(index).map_or(effect, |index| index - CACHED_EFFECTS);
+        write(effect).into_owned()
+    })
+}
+
 /// Rolls and works out a hit's damage in the documented order, ending with armour
 /// (cepheus-engine.txt, "Damage" and "Armor"; the other sections in the module doc).
 pub fn roll_damage(input: &DamageInput, dice: &mut Dice) -> Result<DamageBreakdown, RuleError> {
@@ -98,7 +130,7 @@ pub fn roll_damage(input: &DamageInput, dice: &mut Dice) -> Result<DamageBreakdo
     let extra = add_extras(input.changes, &mut running, dice)?;
     let effect_added = input.weapon.adds_effect().then_some(input.effect);
     match effect_added {
-        Some(effect) => running.step(reason_of(&["attack Effect ", number_text(effect, true).as_str()]), Vec::new(), effect),
+        Some(effect) => running.step(effect_reason(effect), Vec::new(), effect),
         None => running.step("explosive payload: the Effect is not added", Vec::new(), 0),
     }
     for change in input.changes.iter().filter(|change| change.change == DamageChange::HalvedRoundUp) {
@@ -143,7 +175,7 @@ fn roll_weapon_dice(
     let rolled = roll_d6s(weapon.damage_dice, "damage: weapon".into(), dice)?;
     let sum = rolled.iter().sum::<u32>() as i32;
     let count = i32::try_from(weapon.damage_dice).unwrap_or(i32::MAX);
-    running.step(reason_of(&["weapon ", number_text(count, false).as_str(), "D6"]), rolled.clone(), sum);
+    running.step(weapon_dice_reason(count), rolled.clone(), sum);
     if weapon.damage_bonus != 0 {
         running.step(format!("weapon bonus {:+}", weapon.damage_bonus), Vec::new(), weapon.damage_bonus);
     }
@@ -182,4 +214,21 @@ fn apply_blast(
     let dice_rolled = outcome.reduction_roll.into_iter().collect();
     running.step(outcome.explanation.clone(), dice_rolled, -outcome.reduction);
     Ok(Some(outcome))
+}
+
+#[cfg(test)]
+mod reason_tests {
+    use super::*;
+
+    #[test]
+    fn cached_damage_reasons_read_as_written_afresh() {
+        for count in -1..=52 {
+            assert_eq!(weapon_dice_reason(count), format!("weapon {count}D6"));
+        }
+        for effect in -25..=25 {
+            assert_eq!(effect_reason(effect), format!("attack Effect {effect:+}"));
+        }
+        assert_eq!(effect_reason(i32::MIN), format!("attack Effect {}", i32::MIN));
+        assert_eq!(effect_reason(i32::MAX), format!("attack Effect +{}", i32::MAX));
+    }
 }

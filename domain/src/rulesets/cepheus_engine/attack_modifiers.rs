@@ -28,7 +28,8 @@ use super::burst::{BurstMode, burst_effect, panic_fire_damage};
 use super::circumstances::{AttackCircumstances, validate};
 use super::conditions::{darkness_modifier, smoke_modifier, weather_modifiers};
 use super::cover::cover_modifier;
-use super::modifier::{DamageChange, DamageModifier, Modifier, ModifierCode, reason_of};
+use super::modifier::{DamageChange, DamageModifier, Modifier, ModifierCode, Reason, cached_reason, reason_of};
+use std::sync::OnceLock;
 use super::range::RangeBand;
 use super::reactions::{dodge_modifier, own_reactions_modifier, parry_modifier};
 use super::stance::target_stance_modifier;
@@ -39,17 +40,25 @@ use crate::rulesets::RuleError;
 /// table "Common Modifiers to Attacks in Personal Combat", and the sections cited on each part); refuses impossible
 /// combinations (see `circumstances.rs`).
 pub fn attack_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
-    validate(attack)?;
-    let mut modifiers = range_modifiers(attack)?;
-    aiming_modifiers(attack, &mut modifiers);
-    fire_mode_modifiers(attack, &mut modifiers)?;
-    situation_modifiers(attack, &mut modifiers);
-    target_modifiers(attack, &mut modifiers)?;
-    if attack.is_ranged() {
-        battlefield_modifiers(attack, &mut modifiers);
-    }
-    attacker_state_modifiers(attack, &mut modifiers);
+    let mut modifiers = Vec::with_capacity(8);
+    push_attack_modifiers(attack, &mut modifiers)?;
     Ok(modifiers)
+}
+
+/// [`attack_modifiers`] appended to `modifiers`: the attack check writes the skill and
+/// characteristic DMs and these into one list, with no second list to allocate and move.
+pub fn push_attack_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) -> Result<(), RuleError> {
+    validate(attack)?;
+    range_modifiers(attack, modifiers)?;
+    aiming_modifiers(attack, modifiers);
+    fire_mode_modifiers(attack, modifiers)?;
+    situation_modifiers(attack, modifiers);
+    target_modifiers(attack, modifiers)?;
+    if attack.is_ranged() {
+        battlefield_modifiers(attack, modifiers);
+    }
+    attacker_state_modifiers(attack, modifiers);
+    Ok(())
 }
 
 /// Every change to the attack's damage, in the order to apply them (cepheus-engine.txt, "Aiming for
@@ -82,17 +91,34 @@ pub fn damage_modifiers(attack: &AttackCircumstances) -> Result<Vec<DamageModifi
 
 /// The weapon/band difficulty and the extra −2 beyond Distant (cepheus-engine.txt, "Range";
 /// "Extreme Range Firing").
-fn range_modifiers(attack: &AttackCircumstances) -> Result<Vec<Modifier>, RuleError> {
+fn range_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) -> Result<(), RuleError> {
     let (weapon, band) = (attack.weapon_type, attack.range_band);
     let difficulty = attack_difficulty(weapon, band)
         .ok_or_else(|| RuleError::invalid("range_band", "this weapon cannot attack at this range"))?;
-    let reason = reason_of(&[weapon.label(), " at ", band.label(), " range: ", difficulty.label()]);
-    let mut modifiers = Vec::with_capacity(8);
-    modifiers.push(Modifier::new(ModifierCode::Range, reason, difficulty.dm()));
+    modifiers.push(Modifier::new(ModifierCode::Range, range_reason(weapon, band), difficulty.dm()));
     if attack.extreme_range {
         modifiers.push(Modifier::new(ModifierCode::ExtremeRange, "extreme range, beyond Distant", -2));
     }
-    Ok(modifiers)
+    Ok(())
+}
+
+/// "Pistol at Long range: Very Difficult": one text per weapon type and band, written once.
+fn range_reason(weapon: WeaponType, band: RangeBand) -> Reason {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    let bands = RangeBand::ALL.len();
+    let position = |weapon: WeaponType, band: RangeBand| {
+        let weapon = WeaponType::ALL.iter().position(|each| *each == weapon);
+        let band = RangeBand::ALL.iter().position(|each| *each == band);
+        weapon.zip(band).map_or(usize::MAX, |(weapon, band)| weapon * bands + band)
+    };
+    cached_reason(&TEXTS, WeaponType::ALL.len() * bands, position(weapon, band), |index| {
+        let (weapon, band) = match (WeaponType::ALL.get(index / bands), RangeBand::ALL.get(index % bands)) {
+            (Some(weapon), Some(band)) => (*weapon, *band),
+            _ => (weapon, band),
+        };
+        let difficulty = attack_difficulty(weapon, band).map_or("", |difficulty| difficulty.label());
+        reason_of(&[weapon.label(), " at ", band.label(), " range: ", difficulty]).into_owned()
+    })
 }
 
 /// +1 per aiming action, +1 more for a laser sight while aiming, and +1 for an intelligent weapon
@@ -209,6 +235,17 @@ mod tests {
 
     fn dms(attack: &AttackCircumstances) -> Vec<i32> {
         attack_modifiers(attack).unwrap().iter().map(|modifier| modifier.dm).collect()
+    }
+
+    #[test]
+    fn every_cached_range_reason_reads_as_written_afresh() {
+        for weapon in WeaponType::ALL {
+            for band in RangeBand::ALL {
+                let Some(difficulty) = attack_difficulty(weapon, band) else { continue };
+                let fresh = format!("{} at {} range: {}", weapon.label(), band.label(), difficulty.label());
+                assert_eq!(range_reason(weapon, band), fresh);
+            }
+        }
     }
 
     #[test]

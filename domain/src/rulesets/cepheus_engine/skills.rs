@@ -70,13 +70,28 @@ fn is_normal(name: &str) -> bool {
     // One pass; starting as if after an underscore refuses one at the start.
     let mut previous = b'_';
     for &byte in name.as_bytes() {
-        let plain = byte.is_ascii_graphic() && !byte.is_ascii_uppercase() && byte != b'-';
-        if !plain || (byte == b'_' && previous == b'_') {
+        if !PLAIN[usize::from(byte)] || (byte == b'_' && previous == b'_') {
             return false;
         }
         previous = byte;
     }
     previous != b'_' || name.is_empty()
+}
+
+/// The bytes a normal name is made of: printable ASCII, not uppercase, not `-` (one table
+/// look-up per byte instead of three comparisons).
+static PLAIN: [bool; 256] = plain_bytes();
+
+const fn plain_bytes() -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut byte: u8 = 0;
+    loop {
+        table[byte as usize] = byte.is_ascii_graphic() && !byte.is_ascii_uppercase() && byte != b'-';
+        if byte == u8::MAX {
+            return table;
+        }
+        byte += 1;
+    }
 }
 
 fn normalise_any(name: &str) -> String {
@@ -112,7 +127,18 @@ fn normalise_ascii(name: &str) -> String {
 impl Skills {
     /// The level of a skill, looked up by any spelling of its name; `None` when unskilled.
     pub fn level(&self, name: &str) -> Option<i32> {
-        self.0.get(normalised(name).as_ref()).map(|level| level.get())
+        if self.0.is_empty() {
+            return None;
+        }
+        // Every stored name is normal, so a name stored as asked for is its own normal form:
+        // found as is, it needs no check (the engine asks by normal names).
+        if let Some(level) = self.0.get(name) {
+            return Some(level.get());
+        }
+        match normalised(name) {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(key) => self.0.get(key.as_str()).map(|level| level.get()),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -175,32 +201,51 @@ impl Skills {
 /// stay borrowed from the body until kept, so a name already normal is copied once.
 impl<'de> Deserialize<'de> for Skills {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut listed = deserializer.deserialize_map(ListedSkills)?;
-        // The map's order: reversed first, the stable sort puts a name's last level before its
-        // earlier ones, and `dedup_by` keeps the first of each run.
-        listed.reverse();
-        listed.sort_by(|(one, _), (other, _)| one.cmp(other));
-        listed.dedup_by(|(later, _), (kept, _)| later == kept);
-        Skills::from_sorted(listed.into_iter()).map_err(de::Error::custom)
+        let listed = match deserializer.deserialize_map(ListedSkills)? {
+            // One skill (or none), as most stat blocks send: already in order, and no list to
+            // allocate for it.
+            Listed::AtMostOne(one) => return Skills::from_sorted(one.into_iter()).map_err(de::Error::custom),
+            Listed::Several(listed) => listed,
+        };
+        Skills::from_sorted(in_map_order(listed).into_iter()).map_err(de::Error::custom)
     }
+}
+
+/// The map's order: reversed first, the stable sort puts a name's last level before its earlier
+/// ones, and `dedup_by` keeps the first of each run.
+fn in_map_order(mut listed: Vec<(Cow<'_, str>, SkillLevel)>) -> Vec<(Cow<'_, str>, SkillLevel)> {
+    listed.reverse();
+    listed.sort_by(|(one, _), (other, _)| one.cmp(other));
+    listed.dedup_by(|(later, _), (kept, _)| later == kept);
+    listed
 }
 
 /// The levels by name as sent, in the order sent.
 struct ListedSkills;
 
+/// What [`ListedSkills`] read: a single entry is kept without a `Vec`.
+enum Listed<'de> {
+    AtMostOne(Option<(Cow<'de, str>, SkillLevel)>),
+    Several(Vec<(Cow<'de, str>, SkillLevel)>),
+}
+
 impl<'de> Visitor<'de> for ListedSkills {
-    type Value = Vec<(Cow<'de, str>, SkillLevel)>;
+    type Value = Listed<'de>;
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
         formatter.write_str("a map")
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut listed = Vec::new();
+        let Some(name) = map.next_key_seed(SentName)? else { return Ok(Listed::AtMostOne(None)) };
+        let first = (name, map.next_value()?);
+        let Some(name) = map.next_key_seed(SentName)? else { return Ok(Listed::AtMostOne(Some(first))) };
+        let second = (name, map.next_value()?);
+        let mut listed = vec![first, second];
         while let Some(name) = map.next_key_seed(SentName)? {
             listed.push((name, map.next_value()?));
         }
-        Ok(listed)
+        Ok(Listed::Several(listed))
     }
 }
 
@@ -298,6 +343,25 @@ mod tests {
             let already = name.bytes().all(|byte| byte.is_ascii_graphic()) && normalise_any(name) == name;
             assert_eq!(matches!(normalised, Cow::Borrowed(_)), already, "{name:?}");
         }
+    }
+
+    #[test]
+    fn the_plain_byte_table_is_printable_ascii_without_uppercase_or_hyphen() {
+        for byte in 0..=u8::MAX {
+            let plain = byte.is_ascii_graphic() && !byte.is_ascii_uppercase() && byte != b'-';
+            assert_eq!(PLAIN[usize::from(byte)], plain, "{byte}");
+        }
+    }
+
+    #[test]
+    fn a_level_is_found_by_its_stored_name_and_by_any_other_spelling() {
+        let skills = skills(&[("gun_combat", 2), ("Zero G", 1)]).unwrap();
+        assert_eq!(skills.level("gun_combat"), Some(2));
+        assert_eq!(skills.level("zero_g"), Some(1));
+        assert_eq!(skills.level("Zero-G"), Some(1));
+        assert_eq!(skills.level("melee_combat"), None);
+        assert_eq!(skills.level("Melee Combat"), None);
+        assert_eq!(Skills::default().level("gun_combat"), None);
     }
 
     #[test]

@@ -26,6 +26,18 @@ pub enum WeaponType {
 }
 
 impl WeaponType {
+    /// Every weapon type, in declaration order.
+    pub const ALL: [WeaponType; 8] = [
+        WeaponType::CloseQuarters,
+        WeaponType::ExtendedReach,
+        WeaponType::Thrown,
+        WeaponType::Pistol,
+        WeaponType::Rifle,
+        WeaponType::Shotgun,
+        WeaponType::AssaultWeapon,
+        WeaponType::Rocket,
+    ];
+
     /// True for the two melee categories (cepheus-engine.txt, "Attack"; see the decisions).
     pub fn is_melee(self) -> bool {
         matches!(self, WeaponType::CloseQuarters | WeaponType::ExtendedReach)
