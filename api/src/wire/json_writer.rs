@@ -98,43 +98,53 @@ fn push_escaped(out: &mut String, text: &str) {
     out.push_str(text.get(run..).unwrap_or_default());
 }
 
-/// The decimal digits of `value`. Most numbers in an answer (DMs, dice, totals) have one or
-/// two digits: those are pushed as characters, inlined where they are written, which costs
-/// less than a call and a `memcpy` of a piece of unknown length. Longer ones are written by
-/// `itoa`, the very code serde_json writes integers with, so the bytes are its bytes by
-/// construction.
+/// The decimal digits of `value`. Most numbers in an answer (dice, DMs, flags of 0) have one
+/// digit: that is pushed as a character where it is written, which costs less than a call
+/// and a `memcpy` of a piece of unknown length, and keeps the inlined part small. The rest is
+/// written out of line: two digits pushed as characters, longer numbers by `itoa`, the very
+/// code serde_json writes integers with, so the bytes are its bytes by construction.
 #[inline(always)]
 pub(super) fn write_u64(out: &mut String, value: u64) {
+    match u8::try_from(value) {
+        Ok(small) if small < 10 => out.push(digit(small)),
+        _ => write_longer_u64(out, value),
+    }
+}
+
+#[inline(always)]
+fn write_i64(out: &mut String, value: i64) {
+    match u8::try_from(value) {
+        Ok(small) if small < 10 => out.push(digit(small)),
+        _ => write_longer_i64(out, value),
+    }
+}
+
+#[inline(never)]
+fn write_longer_u64(out: &mut String, value: u64) {
     match u8::try_from(value) {
         Ok(small) if small < 10 => out.push(digit(small)),
         Ok(small) if small < 100 => {
             out.push(digit(small / 10));
             out.push(digit(small % 10));
         }
-        _ => write_long_u64(out, value),
+        _ => out.push_str(itoa::Buffer::new().format(value)),
     }
 }
 
-#[inline(always)]
-fn write_i64(out: &mut String, value: i64) {
+#[inline(never)]
+fn write_longer_i64(out: &mut String, value: i64) {
     match value {
-        0.. => write_u64(out, value.unsigned_abs()),
-        -99..0 => {
+        0.. => write_longer_u64(out, value.unsigned_abs()),
+        -9..0 => {
             out.push('-');
-            write_u64(out, value.unsigned_abs());
+            out.push(digit(u8::try_from(value.unsigned_abs()).unwrap_or_default()));
         }
-        _ => write_long_i64(out, value),
+        -99..-9 => {
+            out.push('-');
+            write_longer_u64(out, value.unsigned_abs());
+        }
+        _ => out.push_str(itoa::Buffer::new().format(value)),
     }
-}
-
-#[inline(never)]
-fn write_long_u64(out: &mut String, value: u64) {
-    out.push_str(itoa::Buffer::new().format(value));
-}
-
-#[inline(never)]
-fn write_long_i64(out: &mut String, value: i64) {
-    out.push_str(itoa::Buffer::new().format(value));
 }
 
 /// The ASCII digit of `value` (below 10).
