@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use skirmish_domain::dice::{
     Dice, DieRoll, DieSource, DieStatus, ExprOutcome, MAX_SCRIPTED_ROLLS, Ratio, Term,
 };
+use std::borrow::Cow;
 use utoipa::ToSchema;
 
 /// Largest seed: 2^53 − 1, so JavaScript clients can hold it exactly.
@@ -15,7 +16,11 @@ pub const MAX_SEED: u64 = (1 << 53) - 1;
 pub struct DieResponse {
     pub sides: u32,
     pub value: u32,
-    pub purpose: String,
+    // Moved from the die as it is: fixed text (most dice) stays borrowed, so an answer's dice
+    // allocate nothing for it. A plain string in the answer (and in the spec: no doc comment
+    // here, which would become the schema's description).
+    #[schema(value_type = String)]
+    pub purpose: Cow<'static, str>,
     /// What became of the die. Counting toward the result: `kept`, `exploded` (added a die),
     /// `raised` / `lowered` (by `mi` / `ma`, see `counted_as`). Not counting: `dropped`
     /// (keep/drop, or removed by a rule) and `rerolled` (replaced by a later die).
@@ -70,7 +75,7 @@ impl From<DieRoll> for DieResponse {
         Self {
             sides: roll.sides,
             value: roll.value,
-            purpose: roll.purpose.into_owned(),
+            purpose: roll.purpose,
             status,
             source: roll.source.into(),
             explosion: roll.explosion,

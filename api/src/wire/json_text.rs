@@ -4,7 +4,7 @@
 //! (the tests compare them), at a fraction of the cost: serde_json escapes every key and every
 //! enum name one byte at a time, and its output must be checked as UTF-8 again.
 
-use super::json_writer::{write_json, write_string};
+use super::json_writer::{write_json, write_string, write_u64};
 use super::{DieResponse, DieSourceWire, DieStatusWire, InlineOperationResponse, RollDiceResponse};
 use serde::Serialize;
 
@@ -46,9 +46,9 @@ impl JsonText {
 
     fn die(&mut self, die: &DieResponse) -> serde_json::Result<()> {
         self.raw("{\"sides\":");
-        self.value(&die.sides)?;
+        write_u64(&mut self.0, u64::from(die.sides));
         self.raw(",\"value\":");
-        self.value(&die.value)?;
+        write_u64(&mut self.0, u64::from(die.value));
         self.raw(",\"purpose\":");
         self.string(&die.purpose)?;
         self.raw(",\"status\":");
@@ -63,7 +63,7 @@ impl JsonText {
         }
         if let Some(counted_as) = die.counted_as {
             self.raw(",\"counted_as\":");
-            self.value(&counted_as)?;
+            write_u64(&mut self.0, u64::from(counted_as));
         }
         self.0.push('}');
         Ok(())
@@ -137,7 +137,12 @@ mod tests {
     use skirmish_domain::dice::Dice;
     use skirmish_domain::rulesets::cepheus_engine::operations::{AttackReport, InlineAttack, attack_inline};
 
-    fn die(purpose: &str, status: DieStatusWire, explosion: bool, counted_as: Option<u32>) -> DieResponse {
+    fn die(
+        purpose: &'static str,
+        status: DieStatusWire,
+        explosion: bool,
+        counted_as: Option<u32>,
+    ) -> DieResponse {
         DieResponse {
             sides: 6,
             value: 4,

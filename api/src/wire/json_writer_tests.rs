@@ -37,6 +37,25 @@ fn every_special_byte_is_escaped_as_serde_json_escapes_it_wherever_it_stands() {
 }
 
 #[test]
+fn a_special_byte_is_found_at_any_place_in_a_text_of_any_length() {
+    for length in 1..=25 {
+        for position in 0..length {
+            for special in ['"', '\\', '\u{0}', '\u{1f}', '\n'] {
+                let mut text: String = "abcdefghijklmnopqrstuvwxy".chars().take(length - 1).collect();
+                text.insert(position, special);
+                let mut out = String::new();
+                write_string(&mut out, &text);
+                assert_eq!(out, serde_json::to_string(&text).unwrap(), "{text:?}");
+                assert!(!is_plain_key(&text), "{text:?}");
+            }
+        }
+        let plain: String = "a é ~\u{7f}\u{80}☃".chars().cycle().take(length).collect();
+        assert!(is_plain_key(&plain), "{plain:?}");
+        same(&plain);
+    }
+}
+
+#[test]
 fn plain_text_of_any_length_is_copied_whole() {
     for length in 0..40 {
         let text: String = "The quick brown fox, jumping ⇒ over é".chars().cycle().take(length).collect();
@@ -78,6 +97,28 @@ fn every_number_of_digits_is_written_as_serde_json_writes_it() {
         same(&(u64::MAX, i64::MIN, i64::MAX)),
         "[18446744073709551615,-9223372036854775808,9223372036854775807]"
     );
+}
+
+#[test]
+fn every_small_number_of_every_width_is_written_as_serde_json_writes_it() {
+    for value in -1000i32..=1000 {
+        same(&value);
+        same(&i64::from(value));
+        if let Ok(short) = i16::try_from(value) {
+            same(&short);
+        }
+        if let Ok(byte) = i8::try_from(value) {
+            same(&byte);
+        }
+        if let Ok(unsigned) = u32::try_from(value) {
+            same(&unsigned);
+            same(&u64::from(unsigned));
+        }
+        if let Ok(byte) = u8::try_from(value) {
+            same(&byte);
+        }
+    }
+    assert_eq!(same(&(-100i32, -99i32, -10i32, -9i32, 255u8, 256u16)), "[-100,-99,-10,-9,255,256]");
 }
 
 #[test]

@@ -35,6 +35,8 @@ impl<T: SerializeStruct> SerializeStruct for Fields<T> {
     type Ok = T::Ok;
     type Error = T::Error;
 
+    // Inlined into the derived `serialize`, where `key` is a constant: the test on it folds away.
+    #[inline(always)]
     fn serialize_field<V: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
@@ -56,6 +58,8 @@ impl<T: SerializeStructVariant> SerializeStructVariant for Fields<T> {
     type Ok = T::Ok;
     type Error = T::Error;
 
+    // Inlined into the derived `serialize`, where `key` is a constant: the test on it folds away.
+    #[inline(always)]
     fn serialize_field<V: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
