@@ -173,6 +173,9 @@ async fn a_wrong_method_on_a_known_path_is_405_with_allow() {
         (Method::PUT, format!("/v1/encounters/{encounter}/combatants/cmb_x"), "PATCH, DELETE"),
         (Method::POST, format!("/v1/encounters/{encounter}/events"), "GET"),
         (Method::GET, "/v1/rulesets/cepheus-engine/nothing".to_owned(), "POST"),
+        (Method::GET, "/v1/rulesets/cepheus-engine/attacks".to_owned(), "POST"),
+        (Method::DELETE, "/v1/rulesets/lur-asko/attacks".to_owned(), "POST"),
+        (Method::GET, format!("/v1/encounters/{encounter}/arrgs/attacks"), "POST"),
         (Method::POST, "/v1/rulesets".to_owned(), "GET"),
     ];
 

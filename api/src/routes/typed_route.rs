@@ -35,6 +35,12 @@ pub struct TypedRoute {
     schemas: fn() -> Schemas,
 }
 
+/// A typed operation's resource: a method its route does not take (`GET` of a `POST`-only path)
+/// is answered by the app's own 405 problem with `Allow`, not by actix's empty 405.
+fn typed_resource(path: String) -> actix_web::Resource {
+    web::resource(path).default_service(web::to(super::fallback::not_found_or_method_not_allowed))
+}
+
 impl TypedRoute {
     /// The path pattern and method, without building the OpenAPI operation.
     pub fn pattern(&self) -> (&str, HttpMethod) {
@@ -256,7 +262,7 @@ impl TypedRoute {
     /// `POST /v1/encounters/{id}/<ruleset>/<name>`.
     pub fn stored<C: Command>() -> Self {
         Self {
-            resource: web::resource(stored_form::<C>().path).route(web::post().to(operations::stored::<C>)),
+            resource: typed_resource(stored_form::<C>().path).route(web::post().to(operations::stored::<C>)),
             path: stored_form::<C>().path,
             paths: || operation_paths::<C>(stored_form::<C>()),
             schemas: schemas::<C, C::Request, true>,
@@ -266,7 +272,7 @@ impl TypedRoute {
     /// `POST /v1/rulesets/<ruleset>/<name>`.
     pub fn inline<C: Stateless>() -> Self {
         Self {
-            resource: web::resource(inline_form::<C>().path).route(web::post().to(operations::inline::<C>)),
+            resource: typed_resource(inline_form::<C>().path).route(web::post().to(operations::inline::<C>)),
             path: inline_form::<C>().path,
             paths: || operation_paths::<C>(inline_form::<C>()),
             schemas: schemas::<C, C::InlineRequest, false>,
