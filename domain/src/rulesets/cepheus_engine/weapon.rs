@@ -94,19 +94,7 @@ mod tests {
 
     #[test]
     fn only_close_quarters_and_extended_reach_are_melee() {
-        let melee: Vec<_> = [
-            WeaponType::CloseQuarters,
-            WeaponType::ExtendedReach,
-            WeaponType::Thrown,
-            WeaponType::Pistol,
-            WeaponType::Rifle,
-            WeaponType::Shotgun,
-            WeaponType::AssaultWeapon,
-            WeaponType::Rocket,
-        ]
-        .into_iter()
-        .filter(|weapon| weapon.is_melee())
-        .collect();
+        let melee: Vec<_> = WeaponType::ALL.into_iter().filter(|weapon| weapon.is_melee()).collect();
         assert_eq!(melee, vec![WeaponType::CloseQuarters, WeaponType::ExtendedReach]);
     }
 
