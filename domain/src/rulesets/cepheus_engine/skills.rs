@@ -291,13 +291,18 @@ fn checked_key(name: &str) -> Result<Cow<'_, str>, SkillsError> {
         }
         return Ok(Cow::Borrowed(name));
     }
+    fully_checked_key(name).map(Cow::Owned)
+}
+
+/// [`checked_key`] for any name, without the quick path for a name already normal.
+fn fully_checked_key(name: &str) -> Result<String, SkillsError> {
     if name.chars().count() > MAX_SKILL_NAME_CHARS {
         return Err(SkillsError::NameTooLong { name: name.into() });
     }
     if name.chars().any(char::is_control) {
         return Err(SkillsError::ControlCharacter { name: name.into() });
     }
-    let key = normalised(name);
+    let key = normalise_any(name);
     if !key.chars().any(char::is_alphanumeric) {
         return Err(SkillsError::BlankName { name: name.into() });
     }
@@ -366,19 +371,7 @@ mod tests {
 
     #[test]
     fn the_quick_check_of_a_normal_name_agrees_with_the_full_one() {
-        let full = |name: &str| -> Result<String, SkillsError> {
-            if name.chars().count() > MAX_SKILL_NAME_CHARS {
-                return Err(SkillsError::NameTooLong { name: name.into() });
-            }
-            if name.chars().any(char::is_control) {
-                return Err(SkillsError::ControlCharacter { name: name.into() });
-            }
-            let key = normalise_any(name);
-            if !key.chars().any(char::is_alphanumeric) {
-                return Err(SkillsError::BlankName { name: name.into() });
-            }
-            Ok(key)
-        };
+        let full = fully_checked_key;
         let long = "a".repeat(64);
         let too_long = "a".repeat(65);
         let names = [
