@@ -5,7 +5,7 @@
 //! label sets are bounded by the routes the app serves. Every series of a known route is a handle
 //! kept in a table built at start and filled on first use: recording a request is a lookup by
 //! pattern, a few comparisons and atomic adds — no label hashing, no lock, no allocation beyond
-//! the one `match_pattern` makes.
+//! the one `match_pattern` makes (and none for a path that is a fixed route's own pattern).
 
 use super::duration_buckets;
 use actix_web::body::BoxBody;
@@ -76,12 +76,36 @@ impl HttpSeries {
     /// Counts one answered request: `route` the matched pattern (`None`: no route matched).
     pub fn record(&self, route: Option<&str>, method: usize, status: StatusCode, elapsed: Duration) {
         let route = route.unwrap_or(OTHER_ROUTE);
-        let seconds = elapsed.as_secs_f64();
         let Some(&index) = self.routes.get(route) else {
             // A pattern the table does not know (none is expected): still bounded, as it comes
             // from the app's routes; looked up by its labels.
-            return self.record_by_labels(route, METHODS[method], status, seconds);
+            return self.record_by_labels(route, METHODS[method], status, elapsed.as_secs_f64());
         };
+        self.record_at(index, method, status, elapsed);
+    }
+
+    /// Counts one answered request whose path is itself a route's fixed pattern (as
+    /// `/v1/rulesets/cepheus-engine/attacks` is): the pattern actix matches for that path, found
+    /// without asking actix (which walks its routes again and copies the pattern). `false`, with
+    /// nothing counted, for any other path.
+    pub fn record_fixed_path(
+        &self,
+        path: &str,
+        method: usize,
+        status: StatusCode,
+        elapsed: Duration,
+    ) -> bool {
+        match self.routes.get(path) {
+            Some(&index) if path.starts_with('/') => {
+                self.record_at(index, method, status, elapsed);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn record_at(&self, index: usize, method: usize, status: StatusCode, elapsed: Duration) {
+        let seconds = elapsed.as_secs_f64();
         let series = &self.series[index * METHODS.len() + method];
         let name = &self.names[index];
         if let Some(histogram) = resolve(&series.duration, || {
@@ -169,8 +193,15 @@ impl RequestTimer {
         let elapsed = self.started.elapsed();
         match served {
             Ok(response) => {
-                let route = response.request().match_pattern();
-                series.record(route.as_deref(), self.method, response.status(), elapsed);
+                let request = response.request();
+                if !series.record_fixed_path(request.path(), self.method, response.status(), elapsed) {
+                    series.record(
+                        request.match_pattern().as_deref(),
+                        self.method,
+                        response.status(),
+                        elapsed,
+                    );
+                }
             }
             Err(error) => series.record(None, self.method, error.as_response_error().status_code(), elapsed),
         }
@@ -233,6 +264,22 @@ mod tests {
             "skirmish_http_request_duration_seconds_bucket{method=\"GET\",route=\"/v1/encounters/{id}\",le=\"0.005\"} 2\n"
         ));
         assert!(!text.contains("/healthz"), "a route never requested has no series: {text}");
+    }
+
+    #[test]
+    fn a_path_that_is_a_fixed_pattern_counts_under_it_and_any_other_path_is_left_alone() {
+        let (registry, series) = series();
+        let ms = Duration::from_millis(3);
+
+        assert!(series.record_fixed_path("/healthz", 0, StatusCode::OK, ms));
+        assert!(!series.record_fixed_path("/v1/encounters/enc_1", 0, StatusCode::OK, ms));
+        assert!(!series.record_fixed_path(OTHER_ROUTE, 0, StatusCode::OK, ms), "not a path");
+        assert!(!series.record_fixed_path("/healthz/", 0, StatusCode::OK, ms));
+        let text = exposition(&registry);
+
+        let healthz = "skirmish_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\n";
+        assert!(text.contains(healthz), "{text}");
+        assert!(!text.contains("encounters") && !text.contains("route=\"other\""), "{text}");
     }
 
     #[test]

@@ -12,10 +12,10 @@ use super::{AppState, Register, idempotent, load, mutate};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, IfMatch, JsonBytes, parse_json};
-use crate::reply::{json_reply, written_reply};
+use crate::reply::{json_ok, json_reply, written_reply};
 use crate::wire::{
-    DiceOptions, InlineOperationResponse, OperationInput, OperationResponse, dice_for, event_notices,
-    read_dice_fields, read_typed, ruleset_request, split_operation_body,
+    DiceOptions, DieResponse, InlineAnswer, JsonText, OperationInput, OperationResponse, dice_for,
+    event_notices, read_dice_fields, read_typed, ruleset_request, split_operation_body,
 };
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
@@ -113,22 +113,29 @@ pub async fn inline<C: Stateless>(
     caller: Caller,
     JsonBytes(body): JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
-    let Parsed { request, mut dice, strict } = parse::<C::InlineRequest>(&body)?;
-    let compute = move || -> Result<_, ApiError> {
-        let report = C::run_inline(request, &mut dice)?;
-        if strict {
-            dice.finish_strict()?;
-        }
-        let body = InlineOperationResponse {
-            seed: dice.seed(),
-            unused_rolls: dice.unused_rolls(),
-            dice: dice.into_rolls().into_iter().map(Into::into).collect(),
-            summary: report.summary(),
-            result: report,
-        };
-        written_reply(StatusCode::OK, body.write_json())
-    };
+    if !caller.has_idempotency_key() {
+        // Nothing to keep for a retry: answered here, with no stored response in between.
+        let answer = answer_inline::<C>(parse(&body)?)?;
+        return Ok(json_ok(answer.into_string().into()));
+    }
+    let parsed = parse::<C::InlineRequest>(&body)?;
+    let compute = move || written_reply(StatusCode::OK, Ok(answer_inline::<C>(parsed)?));
     idempotent(&state, &caller, compute).await
+}
+
+/// The rules run on a parsed inline body, and the answer written from the report where it lies.
+fn answer_inline<C: Stateless>(parsed: Parsed<C::InlineRequest>) -> Result<JsonText, ApiError> {
+    let Parsed { request, mut dice, strict } = parsed;
+    let report = C::run_inline(request, &mut dice)?;
+    if strict {
+        dice.finish_strict()?;
+    }
+    let (seed, unused_rolls) = (dice.seed(), dice.unused_rolls());
+    let dice: Vec<DieResponse> = dice.into_rolls().into_iter().map(Into::into).collect();
+    let summary = report.summary();
+    let answer =
+        InlineAnswer { seed, dice: &dice, unused_rolls: &unused_rolls, summary: &summary, result: &report };
+    answer.write_json().map_err(|error| ApiError::Internal(Box::new(error)))
 }
 
 /// Registers the typed stored route of every registered operation (documented in the spec).

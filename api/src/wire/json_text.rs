@@ -114,17 +114,41 @@ impl RollDiceResponse {
 impl<R: Serialize> InlineOperationResponse<R> {
     /// This answer as JSON text (the bytes of its derived `Serialize`).
     pub fn write_json(&self) -> serde_json::Result<JsonText> {
+        InlineAnswer {
+            seed: self.seed,
+            dice: &self.dice,
+            unused_rolls: &self.unused_rolls,
+            summary: &self.summary,
+            result: &self.result,
+        }
+        .write_json()
+    }
+}
+
+/// The parts of an [`InlineOperationResponse`], borrowed: the route writes its answer from them
+/// without moving the report (over a kilobyte for an attack) into a response first.
+pub struct InlineAnswer<'a, R> {
+    pub seed: u64,
+    pub dice: &'a [DieResponse],
+    pub unused_rolls: &'a [u32],
+    pub summary: &'a str,
+    pub result: &'a R,
+}
+
+impl<R: Serialize> InlineAnswer<'_, R> {
+    /// The bytes [`InlineOperationResponse::write_json`] writes for the same parts.
+    pub fn write_json(&self) -> serde_json::Result<JsonText> {
         let mut out = JsonText::with_capacity(2048 + 128 * self.dice.len());
         out.raw("{\"seed\":");
         out.value(&self.seed)?;
         out.raw(",\"dice\":");
-        out.dice(&self.dice)?;
+        out.dice(self.dice)?;
         out.raw(",\"unused_rolls\":");
-        out.value(&self.unused_rolls)?;
+        out.value(self.unused_rolls)?;
         out.raw(",\"summary\":");
-        out.string(&self.summary)?;
+        out.string(self.summary)?;
         out.raw(",\"result\":");
-        out.value(&super::WithoutDice(&self.result))?;
+        out.value(&super::WithoutDice(self.result))?;
         out.0.push('}');
         Ok(out)
     }
