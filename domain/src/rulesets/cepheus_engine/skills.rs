@@ -32,10 +32,23 @@ pub type SkillLevel = Score<0, 15>;
 
 /// Skill levels by normalised name (see the module's decisions).
 // Read from an object of levels by name as a `BTreeMap<String, SkillLevel>` and then
-// `Skills::try_from` would read it, without that map in between (see its `Deserialize`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineSkills))]
-pub struct Skills(BTreeMap<String, SkillLevel>);
+// `Skills::try_from` would read it, without that map in between (see its `Deserialize`). Kept as
+// a list sorted by name, each name once: it reads, looks up and writes as that map does, without
+// a tree node to allocate for the one or two skills a stat block usually lists.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "schema",
+    derive(utoipa::ToSchema),
+    schema(as = CepheusEngineSkills, value_type = BTreeMap<String, SkillLevel>)
+)]
+pub struct Skills(Vec<(String, SkillLevel)>);
+
+impl Serialize for Skills {
+    /// As the `BTreeMap<String, SkillLevel>` it stands for: an object, names in order.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, level)| (name, level)))
+    }
+}
 
 /// Why a list of skills was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -132,13 +145,24 @@ impl Skills {
         }
         // Every stored name is normal, so a name stored as asked for is its own normal form:
         // found as is, it needs no check (the engine asks by normal names).
-        if let Some(level) = self.0.get(name) {
-            return Some(level.get());
+        if let Some(level) = self.get(name) {
+            return Some(level);
         }
         match normalised(name) {
             Cow::Borrowed(_) => None,
-            Cow::Owned(key) => self.0.get(key.as_str()).map(|level| level.get()),
+            Cow::Owned(key) => self.get(&key),
         }
+    }
+
+    /// The level stored under exactly `name`.
+    fn get(&self, name: &str) -> Option<i32> {
+        let at = self.position(name).ok()?;
+        Some(self.0[at].1.get())
+    }
+
+    /// Where `name` is in the list (`Ok`), or where it would go to keep the list in order (`Err`).
+    fn position(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(stored, _)| stored.as_str().cmp(name))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -170,7 +194,7 @@ impl Skills {
         // Names are taken in the order listed (by name as sent): the first to claim a normal
         // form keeps it. A name already normal is its own key; the others are remembered as
         // sent, only to name them if a later name claims the same key.
-        let mut skills = BTreeMap::new();
+        let mut skills = Skills(Vec::with_capacity(listed.len()));
         let mut renamed: Vec<(String, String)> = Vec::new();
         for (name, level) in listed {
             let key = match checked_key(&name)? {
@@ -178,10 +202,10 @@ impl Skills {
                 Cow::Owned(key) => Some(key),
             };
             let claimed = key.as_deref().unwrap_or(&name);
-            if skills.contains_key(claimed) {
+            let Err(at) = skills.position(claimed) else {
                 let first = renamed.iter().find(|(key, _)| key == claimed).map_or(claimed, |(_, sent)| sent);
                 return Err(SkillsError::Duplicate { first: first.to_owned(), second: name.into_owned() });
-            }
+            };
             let key = match key {
                 Some(key) => {
                     renamed.push((key.clone(), name.into_owned()));
@@ -189,9 +213,9 @@ impl Skills {
                 }
                 None => name.into_owned(),
             };
-            skills.insert(key, level);
+            skills.0.insert(at, (key, level));
         }
-        Ok(Self(skills))
+        Ok(skills)
     }
 }
 
