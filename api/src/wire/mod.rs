@@ -11,6 +11,7 @@ mod json_text;
 mod json_writer;
 pub mod lenient;
 mod operation;
+mod quick_json;
 mod ruleset;
 mod typed_body;
 mod undo;

@@ -10,6 +10,7 @@
 //!   a key sent twice fails here (`duplicate field`) and is left to the slower path.
 //! - A dice field sent twice keeps its last value, as a `Value` object does.
 
+use super::quick_json;
 use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::forward_to_deserialize_any;
@@ -38,11 +39,24 @@ impl DiceFields {
 
 /// Reads the JSON object `bytes` as `T` plus its dice fields; `None` when it does not read.
 ///
-/// The body is checked as UTF-8 once, up front, and read as text: serde_json then takes each
-/// string as it stands instead of validating it again (a body that is not UTF-8 goes to the
-/// slower path, which names the error).
+/// The body is checked as UTF-8 once, up front, and read as text. The quick reader
+/// (`quick_json.rs`) takes the plain JSON clients send; a body it leaves (an escape, a fraction,
+/// …) is read by serde_json, still straight into `T`; strings are not validated again either way
+/// (a body that is not UTF-8 goes to the slower path, which names the error).
 pub fn read_typed<T: DeserializeOwned>(bytes: &[u8]) -> Option<(T, DiceFields)> {
     let text = std::str::from_utf8(bytes).ok()?;
+    read_quickly(text).or_else(|| read_with_serde_json(text))
+}
+
+fn read_quickly<T: DeserializeOwned>(text: &str) -> Option<(T, DiceFields)> {
+    let mut fields = DiceFields::default();
+    let mut reader = quick_json::Reader::new(text);
+    let request = T::deserialize(Body { inner: &mut reader, fields: &mut fields }).ok()?;
+    reader.end().ok()?;
+    Some((request, fields))
+}
+
+fn read_with_serde_json<T: DeserializeOwned>(text: &str) -> Option<(T, DiceFields)> {
     let mut fields = DiceFields::default();
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let request = T::deserialize(Body { inner: &mut deserializer, fields: &mut fields }).ok()?;
