@@ -28,7 +28,7 @@ fn plain_json_reads_as_serde_json_reads_it() {
     let texts = [
         r#"{"a":1,"b":[true,false,null],"c":{"d":"text","e":-7},"f":[]}"#,
         " { \"spaced\" :\t[ 1 , 2 ]\r\n, \"empty\" : { } } ",
-        r#"[0, -1, 9223372036854775807, -9223372036854775808, 18446744073709551615]"#,
+        r#"[0, -1, 9223372036854775807, -9223372036854775808, 9999999999999999999]"#,
         r#""Zoë, ⚔ and 🐉""#,
         "null",
         r#"{"a":1,"a":2}"#,
@@ -47,6 +47,7 @@ fn what_serde_json_reads_differently_or_refuses_is_left_to_it() {
         "1e3",
         "-0",
         "18446744073709551616",
+        "10000000000000000000",
         "-9223372036854775809",
         "01",
         "+1",
@@ -181,11 +182,11 @@ fn any_json() -> impl Strategy<Value = Value> {
     })
 }
 
-/// Integers only, and no string or key that serde_json writes with an escape.
+/// Integers of at most 19 digits only, and no string or key that serde_json writes with an escape.
 fn is_plain(value: &Value) -> bool {
     let plain_text = |text: &str| !text.bytes().any(|byte| byte == b'"' || byte == b'\\' || byte < 0x20);
     match value {
-        Value::Number(number) => number.is_i64() || number.is_u64(),
+        Value::Number(number) => number.is_i64() || number.as_u64().is_some_and(|n| n < 10_u64.pow(19)),
         Value::String(text) => plain_text(text),
         Value::Array(items) => items.iter().all(is_plain),
         Value::Object(map) => map.iter().all(|(key, item)| plain_text(key) && is_plain(item)),
