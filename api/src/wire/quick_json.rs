@@ -370,8 +370,9 @@ impl<'de> de::Deserializer<'de> for Key<'de> {
     }
 
     give_up_on! {
-        deserialize_bytes deserialize_byte_buf deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8
-        deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
+        deserialize_bytes deserialize_byte_buf deserialize_bool deserialize_i8 deserialize_i16
+        deserialize_i32 deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
     }
 
     forward_to_deserialize_any! {
