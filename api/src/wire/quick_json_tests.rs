@@ -215,6 +215,13 @@ proptest! {
     }
 
     #[test]
+    fn token_soup_is_taken_only_as_serde_json_takes_it(text in "[ {}\\[\\],:\"a-c0-9.eE+\\-\\\\nultrfs]{0,40}") {
+        if let Ok(quick) = from_str::<Value>(&text) {
+            prop_assert_eq!(Some(quick), serde_json::from_str::<Value>(&text).ok());
+        }
+    }
+
+    #[test]
     fn bytes_cut_anywhere_never_read_to_another_value(value in any_json(), cut in 0usize..64) {
         let text = serde_json::to_string(&value).unwrap();
         let end = (0..=cut.min(text.len())).rev().find(|&end| text.is_char_boundary(end)).unwrap_or(0);
