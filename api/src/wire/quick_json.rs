@@ -7,7 +7,7 @@
 //! Why not serde_json alone: on the small bodies operations carry, its general machinery (escape
 //! scanning eight bytes at a time for three-letter keys, error positions, recursion bookkeeping)
 //! costs more than the plain reading needs. The Cepheus bench attack's typed read: 580 → 480 ns
-//! in a loop; 15.1k → 12.7k instructions per request in the server with the skills change beside
+//! in a loop; 15.1k → 12.5k instructions per request in the server with the skills change beside
 //! it (callgrind, profiling build; README, throughput). sonic-rs, tried first, took 770 ns.
 //!
 //! Decisions:
