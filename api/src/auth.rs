@@ -116,7 +116,7 @@ async fn tenant_of(request: &HttpRequest, settings: &AuthSettings) -> Result<Ten
         return Ok(Tenant::open());
     };
     if secret.starts_with(crate::viewers::VIEWER_TOKEN_PREFIX) {
-        let grant = crate::viewers::authorize(request, &secret).await?;
+        let grant = crate::viewers::authorize(request, &settings.store, &secret).await?;
         if let Some(limiter) = &settings.limiter {
             limiter
                 .check(&grant.viewer_id)

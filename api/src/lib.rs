@@ -2,8 +2,9 @@
 //! OpenAPI document generated from the routes.
 
 pub mod access_log;
+pub mod app;
 pub mod auth;
-pub mod body;
+pub mod cli;
 pub mod config;
 pub mod connections;
 pub mod error;
@@ -15,8 +16,6 @@ pub mod live;
 pub mod logging;
 pub mod metrics;
 pub mod openapi;
-mod openapi_generators;
-mod openapi_rulesets;
 pub mod panics;
 pub mod rate_limit;
 pub mod rendered;

@@ -1,5 +1,6 @@
 //! Building and running the HTTP server.
 
+use crate::app::AppState;
 use crate::auth::{AuthSettings, OPEN_TENANT};
 use crate::config::Settings;
 use crate::connections::PeerConnections;
@@ -9,7 +10,7 @@ use crate::front_door::front_door;
 use crate::metrics::MetricsListener;
 use crate::openapi::serve_openapi;
 use crate::rate_limit::{RateLimit, RateLimiter};
-use crate::routes::{self, AppState, not_found_or_method_not_allowed};
+use crate::routes::{self, not_found_or_method_not_allowed};
 use crate::webhooks::Webhooks;
 use actix_web::dev::Server;
 use actix_web::middleware;
@@ -58,7 +59,7 @@ impl Application {
         let listener = TcpListener::bind(&settings.bind).map_err(bind_error)?;
         let address = listener.local_addr().map_err(bind_error)?;
         let table = web::Data::new(routes::route_table());
-        let metrics = crate::metrics::record(&settings.metrics, &store, &table)?;
+        let metrics = crate::metrics::record(&settings.metrics, &store, table.patterns())?;
         let webhooks = Webhooks::start(&store, &settings.webhooks, metrics.clone())
             .map_err(|e| StartupError::Webhooks(e.to_string()))?;
         let state = web::Data::new(AppState::new(store, &settings.streams, webhooks));
@@ -70,12 +71,14 @@ impl Application {
                 }
             })?;
         let metrics = metrics.map(web::Data::from);
+        let viewers = web::Data::from(state.viewers.clone());
         let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
         let peers = PeerConnections::new(settings.connections.max_connections_per_peer);
         let mut server = HttpServer::new(move || {
             App::new()
                 .wrap(middleware::from_fn(front_door))
                 .app_data(state.clone())
+                .app_data(viewers.clone())
                 .app_data(table.clone())
                 .app_data(auth.clone())
                 .app_data(metrics_page.clone())

@@ -4,7 +4,6 @@
 use super::{Metrics, MetricsListener, MetricsPage, serve_elsewhere};
 use crate::config::{MetricsMode, MetricsSettings};
 use crate::live::LiveStreams;
-use crate::routes::RouteTable;
 use actix_web::web;
 use skirmish_db::Store;
 use std::sync::Arc;
@@ -12,16 +11,17 @@ use std::sync::Arc;
 /// Routes served outside the documented ones (see `startup.rs`).
 const UNDOCUMENTED_ROUTES: [&str; 2] = ["/docs", "/docs/{_:.*}"];
 
-/// The metrics of a new application (`None` when off), told of every write `store` makes.
+/// The metrics of a new application (`None` when off), told of every write `store` makes;
+/// `patterns` are the served routes' path patterns (the `route` label's values).
 pub fn record(
     settings: &MetricsSettings,
     store: &Store,
-    table: &RouteTable,
+    patterns: impl Iterator<Item = String>,
 ) -> Result<Option<Arc<Metrics>>, prometheus::Error> {
     if settings.metrics == MetricsMode::Off {
         return Ok(None);
     }
-    let routes = table.patterns().chain(UNDOCUMENTED_ROUTES.map(str::to_owned));
+    let routes = patterns.chain(UNDOCUMENTED_ROUTES.map(str::to_owned));
     let metrics = Arc::new(Metrics::new(routes)?);
     if !store.observe_writes(metrics.write_observer()) {
         log::warn!("the store already reports its writes elsewhere: write metrics stay empty");

@@ -1,5 +1,11 @@
 //! The OpenAPI document: paths are collected from the routes themselves (utoipa-actix-web), so
-//! the spec cannot drift from what is served.
+//! the spec cannot drift from what is served. `rulesets.rs` types the ruleset-specific parts
+//! from the registry, `generators.rs` rewrites shapes client generators mishandle.
+
+mod generators;
+#[cfg(test)]
+mod names;
+mod rulesets;
 
 use crate::error::ApiError;
 use crate::routes;
@@ -68,8 +74,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .configure(routes::configure)
         .split_for_parts();
     utoipa::Modify::modify(&StrictVariants, &mut spec);
-    utoipa::Modify::modify(&crate::openapi_rulesets::TypedRulesets, &mut spec);
-    utoipa::Modify::modify(&crate::openapi_generators::GeneratorFriendly, &mut spec);
+    utoipa::Modify::modify(&rulesets::TypedRulesets, &mut spec);
+    utoipa::Modify::modify(&generators::GeneratorFriendly, &mut spec);
     spec
 }
 

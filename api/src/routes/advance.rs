@@ -1,5 +1,5 @@
 use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
-use super::{AppState, mutate};
+use crate::app::{AppState, mutate};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{IfMatch, OptionalJson};
@@ -92,19 +92,19 @@ fn advance_step(request: AdvanceRequest) -> Result<Advance, ApiError> {
 
 fn render(mutation: Mutation<(Vec<EffectNotice>, Vec<EffectNotice>)>) -> Result<StoredResponse, ApiError> {
     let (fired, expired) = mutation.output;
-    let encounter = mutation.encounter.encounter;
+    let encounter = &mutation.encounter.encounter;
     let current_turn = encounter
         .current
         .as_ref()
         .map(|id| CurrentTurn { combatant_id: id.0.clone(), name: encounter.name_of(id) });
-    let moment = EncounterMoment::of(&encounter);
+    let moment = EncounterMoment::of(encounter);
     let body = AdvanceResponse {
         version: encounter.version,
         moment,
         status: encounter.status.into(),
         round: encounter.round,
         current_turn,
-        turn_order: turn_order(&encounter).into_iter().map(TurnSlotResponse::from).collect(),
+        turn_order: turn_order(encounter).into_iter().map(TurnSlotResponse::from).collect(),
         fired,
         expired,
         events: event_notices(mutation.events),

@@ -1,9 +1,11 @@
-use super::AppState;
 use super::responses::{AuthErrors, ReadErrors};
+use crate::app::AppState;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::ApiQuery;
+use crate::reply::json_response;
 use crate::wire::{EventListResponse, EventsQuery, events_response};
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
 use skirmish_domain::encounter::EncounterId;
 
@@ -37,5 +39,5 @@ pub async fn list(
             .await??
             .ok_or_else(|| ApiError::NotFound("encounter not found".into()))?;
     let next_after = events.last().map_or(after, |event| event.seq);
-    Ok(HttpResponse::Ok().json(EventListResponse { events: events_response(events), next_after }))
+    json_response(StatusCode::OK, &EventListResponse { events: events_response(events), next_after })
 }

@@ -1,6 +1,6 @@
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::reply::json_ok;
-use crate::routes::AppState;
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 use std::sync::OnceLock;

@@ -1,5 +1,5 @@
 use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
-use super::{AppState, mutate};
+use crate::app::{AppState, mutate};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, IfMatch};
@@ -45,12 +45,12 @@ pub async fn roll(
         Ok((events, dice.into_rolls()))
     };
     let render = move |mutation: skirmish_db::Mutation<Vec<_>>| {
-        let encounter = mutation.encounter.encounter;
+        let encounter = &mutation.encounter.encounter;
         let body = InitiativeResponse {
             version: encounter.version,
             seed,
             dice: mutation.output.into_iter().map(DieResponse::from).collect(),
-            turn_order: turn_order(&encounter).into_iter().map(TurnSlotResponse::from).collect(),
+            turn_order: turn_order(encounter).into_iter().map(TurnSlotResponse::from).collect(),
             events: event_notices(mutation.events),
         };
         json_reply(StatusCode::OK, &body, Some(encounter.version))

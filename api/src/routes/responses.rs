@@ -161,3 +161,13 @@ pub struct IdempotencyHeader {
     )]
     idempotency_key: Option<String>,
 }
+
+/// `Last-Event-ID`, which an `EventSource` sends by itself when it reconnects.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code, reason = "only read by the OpenAPI derive")]
+pub struct LastEventIdHeader {
+    /// The last `seq` received: only later events are sent (the missed ones first, from the log).
+    #[param(rename = "Last-Event-ID", nullable = false, minimum = 0, maximum = 9007199254740991_i64)]
+    last_event_id: Option<i64>,
+}

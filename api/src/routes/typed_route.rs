@@ -4,6 +4,8 @@
 //! Generated clients get one typed function per operation (see GUIDE §2a: typed routes beat one
 //! route with an undiscriminated `oneOf` body, which generators cannot narrow).
 
+use super::Register;
+use super::fallback::not_found_or_method_not_allowed;
 use super::operations;
 use super::responses::{AuthErrors, DiceErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
 use crate::error::Problem;
@@ -11,7 +13,7 @@ use actix_web::dev::{AppService, HttpServiceFactory};
 use actix_web::web;
 use serde_json::Value;
 use skirmish_domain::dice::MAX_SCRIPTED_ROLLS;
-use skirmish_domain::rulesets::{Command, Ruleset, Stateless};
+use skirmish_domain::rulesets::{Command, CommandVisitor, Ruleset, Stateless, for_each_command};
 use utoipa::openapi::path::{
     HttpMethod, Operation, OperationBuilder, ParameterBuilder, ParameterIn, PathItem, Paths,
 };
@@ -38,7 +40,33 @@ pub struct TypedRoute {
 /// A typed operation's resource: a method its route does not take (`GET` of a `POST`-only path)
 /// is answered by the app's own 405 problem with `Allow`, not by actix's empty 405.
 fn typed_resource(path: String) -> actix_web::Resource {
-    web::resource(path).default_service(web::to(super::fallback::not_found_or_method_not_allowed))
+    web::resource(path).default_service(web::to(not_found_or_method_not_allowed))
+}
+
+/// Registers the typed stored route of every registered operation (documented in the spec).
+pub fn register_stored(routes: &mut impl Register) {
+    struct Visit<'a, R>(&'a mut R);
+    impl<R: Register> CommandVisitor for Visit<'_, R> {
+        fn command<C: Command>(&mut self) {
+            self.0.add(TypedRoute::stored::<C>());
+        }
+        fn stateless<C: Stateless>(&mut self) {
+            self.command::<C>();
+        }
+    }
+    for_each_command(&mut Visit(routes));
+}
+
+/// Registers the typed stateless route of every operation that has one (documented in the spec).
+pub fn register_inline(routes: &mut impl Register) {
+    struct Visit<'a, R>(&'a mut R);
+    impl<R: Register> CommandVisitor for Visit<'_, R> {
+        fn command<C: Command>(&mut self) {}
+        fn stateless<C: Stateless>(&mut self) {
+            self.0.add(TypedRoute::inline::<C>());
+        }
+    }
+    for_each_command(&mut Visit(routes));
 }
 
 impl TypedRoute {
@@ -340,7 +368,6 @@ fn schemas<C: Command, Request: ToSchema, const STORED: bool>() -> Schemas {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skirmish_domain::rulesets::{CommandVisitor, for_each_command};
 
     /// Every example the spec publishes reads back as its operation's request.
     #[test]

@@ -1,5 +1,5 @@
 use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
-use super::{AppState, change};
+use crate::app::{AppState, change};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{IfMatch, OptionalJson};
@@ -54,7 +54,7 @@ fn render(mutation: Mutation<Undone>) -> Result<StoredResponse, ApiError> {
         version,
         from_version,
         to_version,
-        encounter: EncounterResponse::from(mutation.encounter),
+        encounter: EncounterResponse::from(&*mutation.encounter),
         events: event_notices(mutation.events),
     };
     json_reply(StatusCode::OK, &body, Some(version))

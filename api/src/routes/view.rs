@@ -3,18 +3,12 @@
 //! `EventSource` cannot send an `Authorization` header, so the token is in the path). The same
 //! redacted answers serve `GET /v1/encounters/{id}` and its stream for a `vwr_…` bearer token.
 
-use super::AppState;
-use super::stream::{LastEventIdHeader, last_event_id};
+use super::responses::LastEventIdHeader;
+use crate::app::{AppState, grant_in_path, open_viewer_stream, viewer_encounter};
 use crate::error::{ApiError, Problem};
-use crate::live::event_stream;
-use crate::viewers::redact::viewer_encounter;
-use crate::viewers::{ViewerPump, page};
+use crate::viewers::page;
 use crate::wire::{StreamMessage, ViewerEncounterResponse};
-use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, get, rt, web};
-use skirmish_db::ViewerGrant;
-use skirmish_domain::encounter::EncounterId;
-use tokio::sync::mpsc;
+use actix_web::{HttpRequest, HttpResponse, get, web};
 
 /// What a viewer's page reads: an event naming a public combatant (with its data), one naming
 /// a combatant that is not public (without), then a heartbeat.
@@ -23,19 +17,6 @@ const VIEW_STREAM_EXAMPLE: &str = "id: 9\ndata: {\"seq\":9,\"at\":\"2026-11-21T1
     \"combatant_id\":\"cmb_1f2e\",\"name\":\"Vasquez\"}}\n\nid: 11\ndata: {\"seq\":11,\
     \"at\":\"2026-11-21T10:00:05.000Z\",\"kind\":\"turn_started\",\"summary\":\"Goblin's turn\"}\n\n\
     : heartbeat\n\n";
-
-/// Frames a viewer stream holds for a slow client before its pump waits.
-const FRAMES_BUFFERED: usize = 64;
-
-/// The grant behind a token in the path, or 404 (an unknown, revoked or expired link is not
-/// told apart from a wrong address).
-async fn grant_in_path(state: &AppState, token: &str) -> Result<ViewerGrant, ApiError> {
-    let grant = match token.starts_with(crate::viewers::VIEWER_TOKEN_PREFIX) {
-        true => state.viewers.grant_for(&state.store, token).await?,
-        false => None,
-    };
-    grant.ok_or_else(|| ApiError::NotFound("no such viewer link (revoked or expired links end)".into()))
-}
 
 /// The table view page of a viewer link.
 ///
@@ -83,7 +64,7 @@ pub async fn view_encounter(
     token: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let grant = grant_in_path(&state, &token).await?;
-    viewer_encounter_reply(&state, grant).await
+    viewer_encounter(&state, grant).await
 }
 
 /// The encounter's events as the viewer link sees them (server-sent events): events naming a
@@ -114,55 +95,5 @@ pub async fn view_stream(
     request: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let grant = grant_in_path(&state, &token).await?;
-    viewer_stream(&state, grant, &request, false).await
-}
-
-/// The redacted encounter, with its version as ETag. Never cached by a shared cache.
-pub async fn viewer_encounter_reply(state: &AppState, grant: ViewerGrant) -> Result<HttpResponse, ApiError> {
-    let (store, id) = (state.store.clone(), EncounterId(grant.encounter_id));
-    let stored = web::block(move || store.get(&grant.tenant, &id))
-        .await??
-        .ok_or_else(|| ApiError::NotFound("encounter not found".into()))?;
-    let body = viewer_encounter(stored);
-    Ok(HttpResponse::Ok()
-        .insert_header(crate::extract::etag(body.version))
-        .insert_header((header::CACHE_CONTROL, "private, no-cache"))
-        .json(body))
-}
-
-/// Opens a viewer's stream: the log after `Last-Event-ID` first, then live events, redacted.
-/// `named`: each frame has an `event:` line (as on `/v1`), or none (as the page's `EventSource`
-/// wants).
-pub async fn viewer_stream(
-    state: &AppState,
-    grant: ViewerGrant,
-    request: &HttpRequest,
-    named: bool,
-) -> Result<HttpResponse, ApiError> {
-    let last = last_event_id(request)?;
-    let live = &state.live;
-    let permit = live.limits.admit(&grant.viewer_id)?;
-    // Subscribed before the log is read: nothing committed in between is missed.
-    let subscription = live.hub.subscribe(&grant.encounter_id);
-    let revocations = state.viewers.revocations();
-    let encounter = EncounterId(grant.encounter_id.clone());
-    let first = crate::viewers::read_page(state.store.clone(), grant.tenant.clone(), encounter, last)
-        .await
-        .map_err(|error| ApiError::Internal(error.into()))?
-        .ok_or_else(|| ApiError::NotFound("encounter not found".into()))?;
-    let (frames, body) = mpsc::channel(FRAMES_BUFFERED);
-    let pump = ViewerPump {
-        store: state.store.clone(),
-        grant,
-        grants: state.viewers.clone(),
-        revocations,
-        last,
-        subscription,
-        permit,
-        heartbeat: live.heartbeat,
-        frames,
-        named,
-    };
-    rt::spawn(pump.run(first));
-    Ok(event_stream(body))
+    open_viewer_stream(&state, grant, &request, false).await
 }

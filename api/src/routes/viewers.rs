@@ -1,14 +1,16 @@
 //! `/v1/encounters/{id}/viewers`: a GM makes, lists and revokes read-only viewer links.
 
 use super::responses::{AuthErrors, MutationErrors, ReadErrors};
-use super::{AppState, new_id};
+use crate::app::{AppState, new_id};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::OptionalJson;
+use crate::reply::{json_response, json_with};
 use crate::wire::{
     CreateViewerRequest, MAX_VIEWER_LABEL_LEN, VIEWER_EXPIRY_SECONDS, ViewerCreatedResponse,
     ViewerListResponse, ViewerResponse,
 };
+use actix_web::http::StatusCode;
 use actix_web::http::header;
 use actix_web::{HttpResponse, delete, get, post, web};
 use rand::RngExt;
@@ -85,10 +87,9 @@ pub async fn create(
     state.viewers.added(&token, grant);
     let location = format!("/v1/encounters/{}/viewers/{viewer_id}", info.encounter_id);
     let body = ViewerCreatedResponse { viewer: info.into(), view_url: format!("/view/{token}"), token };
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, location))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .json(body))
+    let mut created = HttpResponse::Created();
+    created.insert_header((header::LOCATION, location)).insert_header((header::CACHE_CONTROL, "no-store"));
+    json_with(&mut created, &body)
 }
 
 /// The encounter's viewer links, oldest first, revoked ones included (never their tokens).
@@ -108,7 +109,7 @@ pub async fn list(
         .await??
         .ok_or_else(|| ApiError::NotFound("encounter not found".into()))?;
     let items = list.into_iter().map(ViewerResponse::from).collect();
-    Ok(HttpResponse::Ok().json(ViewerListResponse { items }))
+    json_response(StatusCode::OK, &ViewerListResponse { items })
 }
 
 /// Revokes a viewer link: its token is refused (401) from now on and its open streams end.

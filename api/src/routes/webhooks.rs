@@ -1,16 +1,18 @@
 //! `/v1/webhooks`: a tenant's subscriptions to its encounters' events, and their deliveries.
 
 use super::responses::{AuthErrors, ReadErrors};
-use super::{AppState, new_id};
+use crate::app::{AppState, new_id};
 use crate::auth::Caller;
 use crate::error::{ApiError, Problem};
 use crate::extract::{ApiJson, ApiQuery};
+use crate::reply::{json_response, json_with};
 use crate::webhooks::destination::check_url;
 use crate::webhooks::signing::new_secret;
 use crate::wire::{
     CreateWebhookRequest, CreatedWebhookResponse, DeliveriesQuery, DeliveryListResponse, DeliveryResponse,
     MAX_KIND_LEN, MAX_KINDS, WebhookListResponse, WebhookResponse,
 };
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, get, post, web};
 use skirmish_db::{MAX_DELIVERIES_PAGE, MAX_WEBHOOKS_PER_TENANT, NewWebhook};
 use utoipa::IntoResponses;
@@ -81,7 +83,7 @@ pub async fn create(
     })?;
     let location = format!("/v1/webhooks/{}", made.id);
     let body = CreatedWebhookResponse { webhook: WebhookResponse::from(made), secret };
-    Ok(HttpResponse::Created().insert_header(("Location", location)).json(body))
+    json_with(HttpResponse::Created().insert_header(("Location", location)), &body)
 }
 
 fn check_kinds(kinds: &[String]) -> Result<(), ApiError> {
@@ -106,8 +108,8 @@ fn check_kinds(kinds: &[String]) -> Result<(), ApiError> {
 pub async fn list(state: web::Data<AppState>, caller: Caller) -> Result<HttpResponse, ApiError> {
     let store = state.store.clone();
     let hooks = web::block(move || store.webhooks(&caller.tenant)).await??;
-    Ok(HttpResponse::Ok()
-        .json(WebhookListResponse { webhooks: hooks.into_iter().map(WebhookResponse::from).collect() }))
+    let webhooks = hooks.into_iter().map(WebhookResponse::from).collect();
+    json_response(StatusCode::OK, &WebhookListResponse { webhooks })
 }
 
 /// One of the tenant's subscriptions.
@@ -122,7 +124,7 @@ pub async fn get(
 ) -> Result<HttpResponse, ApiError> {
     let store = state.store.clone();
     let hook = web::block(move || store.webhook(&caller.tenant, &id)).await??.ok_or_else(not_found)?;
-    Ok(HttpResponse::Ok().json(WebhookResponse::from(hook)))
+    json_response(StatusCode::OK, &WebhookResponse::from(hook))
 }
 
 /// Deletes a subscription with its deliveries: pending ones are never sent.
@@ -166,7 +168,7 @@ pub async fn deliveries(
         .ok_or_else(not_found)?;
     let next_after = found.last().map_or(after, |delivery| delivery.n);
     let deliveries = found.into_iter().map(DeliveryResponse::from).collect();
-    Ok(HttpResponse::Ok().json(DeliveryListResponse { deliveries, next_after }))
+    json_response(StatusCode::OK, &DeliveryListResponse { deliveries, next_after })
 }
 
 fn not_found() -> ApiError {

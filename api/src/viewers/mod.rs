@@ -12,10 +12,9 @@ pub use grants::ViewerGrants;
 pub use pump::{ViewerPump, read_page};
 
 use crate::error::ApiError;
-use crate::routes::AppState;
 use actix_web::http::Method;
 use actix_web::{HttpRequest, web};
-use skirmish_db::ViewerGrant;
+use skirmish_db::{Store, ViewerGrant};
 
 /// The prefix of every viewer token; a bearer token with it is never looked up as an API key.
 pub const VIEWER_TOKEN_PREFIX: &str = "vwr_";
@@ -27,13 +26,12 @@ pub struct ViewerAccess(pub ViewerGrant);
 /// The grant behind a `vwr_…` bearer token, if the request is one it allows: `GET` of its own
 /// encounter or that encounter's stream. Another encounter is 404 (as for another tenant's);
 /// every other route is 403; an unknown, revoked or expired token is 401.
-pub async fn authorize(request: &HttpRequest, token: &str) -> Result<ViewerGrant, ApiError> {
-    let state = request
-        .app_data::<web::Data<AppState>>()
+pub async fn authorize(request: &HttpRequest, store: &Store, token: &str) -> Result<ViewerGrant, ApiError> {
+    let grants = request
+        .app_data::<web::Data<ViewerGrants>>()
         .ok_or_else(|| ApiError::Internal("viewer links are not configured".into()))?;
-    let grant = state
-        .viewers
-        .grant_for(&state.store, token)
+    let grant = grants
+        .grant_for(store, token)
         .await?
         .ok_or_else(|| ApiError::Unauthorized("the viewer link is unknown, revoked or expired".into()))?;
     check_route(request.method(), request.path(), &grant.encounter_id)?;

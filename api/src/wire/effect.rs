@@ -1,4 +1,4 @@
-use super::EventNotice;
+use super::event::EventNotice;
 use serde::{Deserialize, Serialize};
 use skirmish_domain::encounter::{CombatantId, Effect, EffectId, Expiry, Moment, NewEffect};
 use utoipa::ToSchema;

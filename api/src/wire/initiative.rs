@@ -1,4 +1,6 @@
-use super::{CurrentTurn, DieResponse, EventNotice, StatusWire, TurnSlotResponse};
+use super::dice::DieResponse;
+use super::encounter::{CurrentTurn, StatusWire, TurnSlotResponse};
+use super::event::EventNotice;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -1,4 +1,5 @@
-use super::{EncounterResponse, EventNotice};
+use super::encounter::EncounterResponse;
+use super::event::EventNotice;
 use serde::{Deserialize, Serialize};
 use skirmish_domain::score::Score;
 use utoipa::ToSchema;
