@@ -1,7 +1,6 @@
 //! Request extractors whose failures are problem+json errors naming the field at fault.
 
 use crate::auth::{BodyDigest, IDEMPOTENCY_KEY, sha256_hex};
-use crate::body::{BodyError, read_whole};
 use crate::error::ApiError;
 use actix_web::dev::Payload;
 use actix_web::error::PayloadError;
@@ -40,20 +39,6 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let body = read_body(request, payload);
         Box::pin(async move { parse_json(&body.await?).map(ApiJson) })
-    }
-}
-
-/// A JSON body as sent, read and checked as for [`ApiJson`] (size, content type, coding) but not
-/// parsed yet: for handlers that parse it straight into a type known only from the route.
-pub struct JsonBytes(pub web::Bytes);
-
-impl FromRequest for JsonBytes {
-    type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
-
-    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let body = read_body(request, payload);
-        Box::pin(async move { body.await.map(JsonBytes) })
     }
 }
 
@@ -96,14 +81,14 @@ fn read_body(
     let content_type = json_content_type(request);
     let timeout = request.app_data::<BodyTimeout>().copied().unwrap_or_default().0;
     let keyed = request.headers().contains_key(IDEMPOTENCY_KEY);
-    let body = read_whole(request, payload, MAX_BODY_BYTES, timeout);
+    let body = web::Bytes::from_request(request, payload);
     let request = keyed.then(|| request.clone());
     async move {
         encoding?;
-        let bytes = body.await.map_err(|error| match error {
-            BodyError::TimedOut => ApiError::RequestTimeout { after_ms: timeout.as_millis() },
-            BodyError::Payload(error) => body_error(error),
-        })?;
+        let bytes = actix_web::rt::time::timeout(timeout, body)
+            .await
+            .map_err(|_| ApiError::RequestTimeout { after_ms: timeout.as_millis() })?
+            .map_err(body_error)?;
         if !bytes.iter().all(u8::is_ascii_whitespace) {
             content_type?;
         }
@@ -114,48 +99,13 @@ fn read_body(
     }
 }
 
-/// The body as compact JSON with every object's keys in order, so that whitespace and key order
-/// do not make one request two; a body that is not JSON is kept as it came.
+/// The body as compact JSON with every object's keys in order (serde_json's map keeps its keys
+/// sorted), so that whitespace and key order do not make one request two; a body that is not
+/// JSON is kept as it came.
 pub fn canonical_json(bytes: &[u8]) -> Vec<u8> {
-    match serde_json::from_slice::<serde_json::Value>(bytes) {
-        Ok(value) => {
-            let mut out = String::with_capacity(bytes.len());
-            write_canonical(&value, &mut out);
-            out.into_bytes()
-        }
-        Err(_) => bytes.to_vec(),
-    }
-}
-
-fn write_canonical(value: &serde_json::Value, out: &mut String) {
-    use serde_json::Value;
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (n, (key, item)) in entries.into_iter().enumerate() {
-                if n > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                write_canonical(item, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (n, item) in items.iter().enumerate() {
-                if n > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
+    serde_json::from_slice::<serde_json::Value>(bytes)
+        .and_then(|value| serde_json::to_vec(&value))
+        .unwrap_or_else(|_| bytes.to_vec())
 }
 
 /// No `Content-Encoding`, or `identity`: the server decodes no compressed bodies.
@@ -201,9 +151,9 @@ fn is_json_suffixed(mime: &str) -> bool {
         && tail.is_some_and(|tail| tail.eq_ignore_ascii_case(SUFFIX))
 }
 
-fn body_error(error: PayloadError) -> ApiError {
-    match error {
-        PayloadError::Overflow => ApiError::PayloadTooLarge { limit: MAX_BODY_BYTES },
+fn body_error(error: actix_web::Error) -> ApiError {
+    match error.as_error::<PayloadError>() {
+        Some(PayloadError::Overflow) => ApiError::PayloadTooLarge { limit: MAX_BODY_BYTES },
         _ => ApiError::bad_request("body", format!("could not read the request body: {error}")),
     }
 }

@@ -1,81 +1,61 @@
-//! Responses of changes are rendered inside the store's transaction (so an idempotency key can
-//! keep them) as a status, a JSON body and headers, then sent as they are — or replayed.
+//! JSON answers, written by serde_json. A change's answer is rendered as a status, a JSON body
+//! and headers (so an idempotency key can keep it inside the store's transaction), then sent as
+//! it is — or replayed. A body that cannot be written is a logged 500, never a partial answer.
 
 use crate::error::ApiError;
-use crate::wire::JsonText;
-use actix_web::HttpResponse;
-use actix_web::http::header::HeaderValue;
-use actix_web::http::{StatusCode, header};
+use actix_web::http::StatusCode;
+use actix_web::http::header::ContentType;
 use actix_web::web::Bytes;
+use actix_web::{HttpResponse, HttpResponseBuilder};
 use serde::Serialize;
 use skirmish_db::{Reply, StoredResponse};
 
-/// A JSON response with the encounter's version as its `ETag`.
+/// A JSON answer with the encounter's version as its `ETag`, to keep or send (see [`send`]).
 pub fn json_reply<B: Serialize>(
     status: StatusCode,
     body: &B,
     version: Option<i64>,
 ) -> Result<StoredResponse, ApiError> {
-    let mut bytes = Vec::with_capacity(1024);
-    serde_json::to_writer(&mut bytes, body).map_err(|error| ApiError::Internal(Box::new(error)))?;
-    // serde_json writes UTF-8 only.
-    let body = String::from_utf8(bytes).map_err(|error| ApiError::Internal(Box::new(error)))?;
-    Ok(json_text_reply(status, body, version))
-}
-
-/// A response whose JSON body is already written (see `wire::JsonText`).
-pub fn written_reply(
-    status: StatusCode,
-    body: serde_json::Result<JsonText>,
-) -> Result<StoredResponse, ApiError> {
-    let body = body.map_err(|error| ApiError::Internal(Box::new(error)))?;
-    Ok(json_text_reply(status, body.into_string(), None))
-}
-
-fn json_text_reply(status: StatusCode, body: String, version: Option<i64>) -> StoredResponse {
+    let body = serde_json::to_string(body).map_err(|error| ApiError::Internal(Box::new(error)))?;
     let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
     if let Some(version) = version {
         headers.push(("ETag".to_owned(), format!("\"{version}\"")));
     }
-    StoredResponse { status: status.as_u16(), body, headers }
+    Ok(StoredResponse { status: status.as_u16(), body, headers })
 }
 
-const JSON: HeaderValue = HeaderValue::from_static("application/json");
+/// A JSON answer sent as it is.
+pub fn json_response<B: Serialize>(status: StatusCode, body: &B) -> Result<HttpResponse, ApiError> {
+    json_with(&mut HttpResponse::build(status), body)
+}
 
-/// A 200 answer whose JSON body is made already, for the hottest reads: built straight rather
-/// than through `HttpResponse`'s builder, with a content type that needs no parsing.
+/// A JSON answer sent as it is, with what `response` holds already (its status and headers).
+pub fn json_with<B: Serialize>(
+    response: &mut HttpResponseBuilder,
+    body: &B,
+) -> Result<HttpResponse, ApiError> {
+    Ok(response.content_type(ContentType::json()).body(to_json(body)?))
+}
+
+/// `body` as JSON bytes.
+pub fn to_json<B: Serialize>(body: &B) -> Result<Bytes, ApiError> {
+    serde_json::to_vec(body).map(Bytes::from).map_err(|error| ApiError::Internal(Box::new(error)))
+}
+
+/// A 200 answer whose JSON body is written already.
 pub fn json_ok(body: Bytes) -> HttpResponse {
-    let mut response = HttpResponse::with_body(StatusCode::OK, body).map_into_boxed_body();
-    response.headers_mut().insert(header::CONTENT_TYPE, JSON);
-    response
+    HttpResponse::Ok().content_type(ContentType::json()).body(body)
 }
 
-/// Sends a reply; a replay says so in `Idempotent-Replayed: true`. The JSON content type is sent
-/// as a ready-made value (no copy, no check of its text).
+/// Sends a reply; a replay says so in `Idempotent-Replayed: true`.
 pub fn send(reply: Reply) -> HttpResponse {
     let status = StatusCode::from_u16(reply.response.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut response = HttpResponse::build(status);
     for (name, value) in reply.response.headers {
-        match known_header(&name) {
-            Some(name) if name == header::CONTENT_TYPE && value == "application/json" => {
-                response.insert_header((name, JSON))
-            }
-            Some(name) => response.insert_header((name, value)),
-            None => response.insert_header((name, value)),
-        };
+        response.insert_header((name, value));
     }
     if reply.replayed {
         response.insert_header(("Idempotent-Replayed", "true"));
     }
     if status == StatusCode::NO_CONTENT { response.finish() } else { response.body(reply.response.body) }
-}
-
-/// The headers replies carry, named without parsing the name again.
-fn known_header(name: &str) -> Option<header::HeaderName> {
-    match name {
-        "Content-Type" => Some(header::CONTENT_TYPE),
-        "ETag" => Some(header::ETAG),
-        "Location" => Some(header::LOCATION),
-        _ => None,
-    }
 }

@@ -4,8 +4,7 @@
 //! and `other` when no route matched; the method is one of the standard ones or `other`. So the
 //! label sets are bounded by the routes the app serves. Every series of a known route is a handle
 //! kept in a table built at start and filled on first use: recording a request is a lookup by
-//! pattern, a few comparisons and atomic adds — no label hashing, no lock, no allocation beyond
-//! the one `match_pattern` makes (and none for a path that is a fixed route's own pattern).
+//! pattern, a few comparisons and atomic adds — no label hashing and no lock.
 
 use super::duration_buckets;
 use actix_web::body::BoxBody;
@@ -13,7 +12,6 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, StatusCode};
 use prometheus::{Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, Opts, Registry};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -28,7 +26,7 @@ pub struct HttpSeries {
     requests: IntCounterVec,
     durations: HistogramVec,
     /// Route pattern → index in `names` (the last name is [`OTHER_ROUTE`]).
-    routes: HashMap<Box<str>, usize, BuildHasherDefault<PatternHasher>>,
+    routes: HashMap<Box<str>, usize>,
     names: Vec<Box<str>>,
     /// One per route and method, route-major.
     series: Vec<RouteMethod>,
@@ -84,26 +82,6 @@ impl HttpSeries {
         self.record_at(index, method, status, elapsed);
     }
 
-    /// Counts one answered request whose path is itself a route's fixed pattern (as
-    /// `/v1/rulesets/cepheus-engine/attacks` is): the pattern actix matches for that path, found
-    /// without asking actix (which walks its routes again and copies the pattern). `false`, with
-    /// nothing counted, for any other path.
-    pub fn record_fixed_path(
-        &self,
-        path: &str,
-        method: usize,
-        status: StatusCode,
-        elapsed: Duration,
-    ) -> bool {
-        match self.routes.get(path) {
-            Some(&index) if path.starts_with('/') => {
-                self.record_at(index, method, status, elapsed);
-                true
-            }
-            _ => false,
-        }
-    }
-
     fn record_at(&self, index: usize, method: usize, status: StatusCode, elapsed: Duration) {
         let seconds = elapsed.as_secs_f64();
         let series = &self.series[index * METHODS.len() + method];
@@ -139,29 +117,6 @@ impl HttpSeries {
     }
 }
 
-/// FNV-1a, for the route table: its keys are the app's own patterns and so is every key looked
-/// up (actix's matched pattern), so there is no flooding to guard against, and SipHash cost each
-/// request ~250 instructions.
-struct PatternHasher(u64);
-
-impl Default for PatternHasher {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for PatternHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// The handle in `slot`, made by `make` the first time.
 fn resolve<M>(slot: &OnceLock<M>, make: impl FnOnce() -> Result<M, prometheus::Error>) -> Option<&M> {
     if let Some(handle) = slot.get() {
@@ -193,15 +148,8 @@ impl RequestTimer {
         let elapsed = self.started.elapsed();
         match served {
             Ok(response) => {
-                let request = response.request();
-                if !series.record_fixed_path(request.path(), self.method, response.status(), elapsed) {
-                    series.record(
-                        request.match_pattern().as_deref(),
-                        self.method,
-                        response.status(),
-                        elapsed,
-                    );
-                }
+                let route = response.request().match_pattern();
+                series.record(route.as_deref(), self.method, response.status(), elapsed);
             }
             Err(error) => series.record(None, self.method, error.as_response_error().status_code(), elapsed),
         }
@@ -264,22 +212,6 @@ mod tests {
             "skirmish_http_request_duration_seconds_bucket{method=\"GET\",route=\"/v1/encounters/{id}\",le=\"0.005\"} 2\n"
         ));
         assert!(!text.contains("/healthz"), "a route never requested has no series: {text}");
-    }
-
-    #[test]
-    fn a_path_that_is_a_fixed_pattern_counts_under_it_and_any_other_path_is_left_alone() {
-        let (registry, series) = series();
-        let ms = Duration::from_millis(3);
-
-        assert!(series.record_fixed_path("/healthz", 0, StatusCode::OK, ms));
-        assert!(!series.record_fixed_path("/v1/encounters/enc_1", 0, StatusCode::OK, ms));
-        assert!(!series.record_fixed_path(OTHER_ROUTE, 0, StatusCode::OK, ms), "not a path");
-        assert!(!series.record_fixed_path("/healthz/", 0, StatusCode::OK, ms));
-        let text = exposition(&registry);
-
-        let healthz = "skirmish_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\n";
-        assert!(text.contains(healthz), "{text}");
-        assert!(!text.contains("encounters") && !text.contains("route=\"other\""), "{text}");
     }
 
     #[test]

@@ -1,9 +1,9 @@
 use super::responses::{AuthErrors, DiceErrors, IdempotencyHeader};
-use super::{AppState, idempotent};
+use crate::app::{AppState, idempotent};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::ApiJson;
-use crate::reply::written_reply;
+use crate::reply::json_reply;
 use crate::wire::{RollDiceRequest, RollDiceResponse, dice_for};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
@@ -28,7 +28,7 @@ pub async fn roll(
         let outcome = expression.roll(&mut dice, &purpose)?;
         dice.finish_strict()?;
         let body = RollDiceResponse::new(request.expression, outcome, dice.seed());
-        written_reply(StatusCode::OK, body.write_json())
+        json_reply(StatusCode::OK, &body, None)
     };
     idempotent(&state, &caller, compute).await
 }

@@ -1,25 +1,20 @@
 //! Ruleset operations, written once against the plug-in traits: every registered [`Command`] gets
 //! `POST /v1/encounters/{id}/<ruleset>/<name>` (on a stored encounter, in its transaction) and
 //! every [`Stateless`] one also `POST /v1/rulesets/<ruleset>/<name>` (inline stat blocks, nothing
-//! stored). Both answer with the command's one report type. The body is parsed into the typed
-//! request before the writer is taken, so a 422 never waits for the lock.
+//! stored); `typed_route.rs` registers them. Both answer with the command's one report type. The
+//! body is read into the typed request before the writer is taken, so a 422 never waits for it.
 //!
 //! The older untyped routes (`POST /v1/encounters/{id}/attacks`, …) stay as aliases for curl
 //! scripts: they dispatch on the stored encounter's ruleset and are left out of the spec.
 
-use super::typed_route::TypedRoute;
-use super::{AppState, Register, idempotent, load, mutate};
+use crate::app::{AppState, idempotent, load, mutate};
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::extract::{ApiJson, IfMatch, JsonBytes, parse_json};
-use crate::reply::{json_ok, json_reply, written_reply};
-use crate::wire::{
-    DiceOptions, DieResponse, InlineAnswer, JsonText, OperationInput, OperationResponse, dice_for,
-    event_notices, read_dice_fields, read_typed, ruleset_request, split_operation_body,
-};
+use crate::extract::{ApiJson, IfMatch};
+use crate::reply::json_reply;
+use crate::wire::{InlineOperationResponse, OperationBody, OperationResponse, event_notices};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::dice::Dice;
@@ -28,41 +23,15 @@ use skirmish_domain::rulesets::{Command, CommandVisitor, Ruleset, RulesetId, Sta
 use std::future::Future;
 use std::pin::Pin;
 
-/// The typed request and the dice of an operation body.
-struct Parsed<T> {
-    request: T,
-    dice: Dice,
-    strict: bool,
-}
-
-/// Reads an operation body: straight into the typed request when it reads cleanly, else through
-/// a `Value`, the path whose errors name the field at fault.
-fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<Parsed<T>, ApiError> {
-    match read_typed::<T>(bytes) {
-        Some((request, fields)) => with_dice(request, read_dice_fields(fields)?),
-        None => parse_value(parse_json(bytes)?),
-    }
-}
-
-fn parse_value<T: DeserializeOwned>(body: Value) -> Result<Parsed<T>, ApiError> {
-    let OperationInput { seed, rolls, strict_rolls, body } = split_operation_body(body)?;
-    with_dice(ruleset_request(body)?, DiceOptions { seed, rolls, strict_rolls })
-}
-
-fn with_dice<T>(request: T, options: DiceOptions) -> Result<Parsed<T>, ApiError> {
-    let DiceOptions { seed, rolls, strict_rolls: strict } = options;
-    Ok(Parsed { request, dice: dice_for(seed, rolls, strict)?, strict })
-}
-
 /// Runs `C` on the caller's stored encounter.
 pub async fn stored<C: Command>(
     state: web::Data<AppState>,
     caller: Caller,
     id: web::Path<String>,
     if_match: IfMatch,
-    JsonBytes(body): JsonBytes,
+    ApiJson(body): ApiJson<Value>,
 ) -> Result<HttpResponse, ApiError> {
-    run_stored::<C>(state, caller, id.into_inner(), if_match, parse(&body)).await
+    run_stored::<C>(state, caller, id.into_inner(), if_match, body).await
 }
 
 async fn run_stored<C: Command>(
@@ -70,9 +39,9 @@ async fn run_stored<C: Command>(
     caller: Caller,
     id: String,
     if_match: IfMatch,
-    parsed: Result<Parsed<C::Request>, ApiError>,
+    body: Value,
 ) -> Result<HttpResponse, ApiError> {
-    let Parsed { request, mut dice, strict } = parsed?;
+    let OperationBody { request, mut dice, strict } = OperationBody::<C::Request>::read(body)?;
     let seed = dice.seed();
     let command = move |encounter: &mut Encounter| {
         if encounter.ruleset != C::Ruleset::ID {
@@ -111,64 +80,24 @@ fn render<C: Command>(mutation: Mutation<(C::Report, Dice)>, seed: u64) -> Resul
 pub async fn inline<C: Stateless>(
     state: web::Data<AppState>,
     caller: Caller,
-    JsonBytes(body): JsonBytes,
+    ApiJson(body): ApiJson<Value>,
 ) -> Result<HttpResponse, ApiError> {
-    if !caller.has_idempotency_key() {
-        // Nothing to keep for a retry: answered here, with no stored response in between.
-        let answer = answer_inline::<C>(parse(&body)?)?;
-        return Ok(json_ok(answer.into_string().into()));
-    }
-    let parsed = parse::<C::InlineRequest>(&body)?;
-    let compute = move || written_reply(StatusCode::OK, Ok(answer_inline::<C>(parsed)?));
+    let OperationBody { request, mut dice, strict } = OperationBody::<C::InlineRequest>::read(body)?;
+    let compute = move || {
+        let report = C::run_inline(request, &mut dice)?;
+        if strict {
+            dice.finish_strict()?;
+        }
+        let body = InlineOperationResponse {
+            seed: dice.seed(),
+            unused_rolls: dice.unused_rolls(),
+            dice: dice.into_rolls().into_iter().map(Into::into).collect(),
+            summary: report.summary(),
+            result: report,
+        };
+        json_reply(StatusCode::OK, &body, None)
+    };
     idempotent(&state, &caller, compute).await
-}
-
-/// The rules run on a parsed inline body, and the answer written from the report where it lies.
-fn answer_inline<C: Stateless>(parsed: Parsed<C::InlineRequest>) -> Result<JsonText, ApiError> {
-    let Parsed { request, mut dice, strict } = parsed;
-    let report = C::run_inline(request, &mut dice)?;
-    if strict {
-        dice.finish_strict()?;
-    }
-    let (seed, unused_rolls) = (dice.seed(), dice.unused_rolls());
-    let dice: Vec<DieResponse> = dice.into_rolls().into_iter().map(Into::into).collect();
-    let summary = report.summary();
-    let answer =
-        InlineAnswer { seed, dice: &dice, unused_rolls: &unused_rolls, summary: &summary, result: &report };
-    answer.write_json().map_err(|error| ApiError::Internal(Box::new(error)))
-}
-
-/// Registers the typed stored route of every registered operation (documented in the spec).
-pub fn register_stored(routes: &mut impl Register) {
-    struct Visit<'a, R>(&'a mut R);
-    impl<R: Register> CommandVisitor for Visit<'_, R> {
-        fn command<C: Command>(&mut self) {
-            self.0.add(TypedRoute::stored::<C>());
-        }
-        fn stateless<C: Stateless>(&mut self) {
-            self.command::<C>();
-        }
-    }
-    skirmish_domain::rulesets::for_each_command(&mut Visit(routes));
-}
-
-/// Registers the typed stateless route of every operation that has one (documented in the spec).
-/// Every ruleset's attacks come first, the busiest of them: actix tries a scope's routes in
-/// order, each one ~200 instructions.
-pub fn register_inline(routes: &mut impl Register) {
-    struct Collect(Vec<(bool, TypedRoute)>);
-    impl CommandVisitor for Collect {
-        fn command<C: Command>(&mut self) {}
-        fn stateless<C: Stateless>(&mut self) {
-            self.0.push((C::NAME != "attacks", TypedRoute::inline::<C>()));
-        }
-    }
-    let mut collected = Collect(Vec::new());
-    skirmish_domain::rulesets::for_each_command(&mut collected);
-    collected.0.sort_by_key(|(later, _)| *later);
-    for (_, route) in collected.0 {
-        routes.add(route);
-    }
 }
 
 type Reply = Pin<Box<dyn Future<Output = Result<HttpResponse, ApiError>>>>;
@@ -185,7 +114,7 @@ fn find_stored(ruleset: RulesetId, name: &str) -> Option<Runner> {
         fn command<C: Command>(&mut self) {
             if C::Ruleset::ID == self.ruleset && C::NAME == self.name {
                 self.found = Some(|state, caller, id, if_match, body| {
-                    Box::pin(run_stored::<C>(state, caller, id, if_match, parse_value(body)))
+                    Box::pin(run_stored::<C>(state, caller, id, if_match, body))
                 });
             }
         }
@@ -236,13 +165,13 @@ pub async fn inline_alias(
 
 /// Whether some ruleset has an operation of this name, or it is one of the three every ruleset
 /// will have (attacks, damage, actions).
-pub fn is_operation_name(name: &str) -> bool {
+fn is_operation_name(name: &str) -> bool {
     ["attacks", "damage", "actions"].contains(&name)
         || RulesetId::ALL.iter().any(|ruleset| ruleset.implements(name))
 }
 
 /// 501 naming what the ruleset does implement.
-pub fn not_implemented(ruleset: RulesetId, operation: &str) -> ApiError {
+fn not_implemented(ruleset: RulesetId, operation: &str) -> ApiError {
     let implemented = ruleset.operations();
     let list = if implemented.is_empty() { "initiative only".to_owned() } else { implemented.join(", ") };
     ApiError::NotImplemented(format!("{operation} is not implemented for {ruleset}; it implements: {list}"))

@@ -3,52 +3,52 @@
 //! ruleset's report and its one-line summary. The schemas are built per operation in
 //! `routes/typed_route.rs`.
 
-use super::{DiceFields, DieResponse, EventNotice, lenient};
+use super::dice::{DieResponse, dice_for};
+use super::event::EventNotice;
+use super::lenient;
 use crate::error::ApiError;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
+use skirmish_domain::dice::Dice;
 
-/// The dice fields of an operation body, and the rest for the ruleset.
-pub struct OperationInput {
-    pub seed: Option<u64>,
-    pub rolls: Option<Vec<u32>>,
-    pub strict_rolls: bool,
-    pub body: Value,
+/// An operation body, read: the ruleset's typed request and the dice it asks for.
+pub struct OperationBody<T> {
+    pub request: T,
+    pub dice: Dice,
+    /// `strict_rolls`: the scripted values must be exactly the dice rolled.
+    pub strict: bool,
 }
 
-/// Takes `seed` and `rolls` out of an operation body (a JSON object).
-pub fn split_operation_body(body: Value) -> Result<OperationInput, ApiError> {
-    let Value::Object(mut fields) = body else {
-        return Err(ApiError::bad_request("body", "the body must be a JSON object"));
-    };
-    let dice = DiceFields {
-        seed: fields.remove("seed"),
-        rolls: fields.remove("rolls"),
-        strict_rolls: fields.remove("strict_rolls"),
-    };
-    let DiceOptions { seed, rolls, strict_rolls } = read_dice_fields(dice)?;
-    Ok(OperationInput { seed, rolls, strict_rolls, body: Value::Object(fields) })
+impl<T: DeserializeOwned> OperationBody<T> {
+    /// Takes the dice fields out of the body (400 naming a malformed one), reads the rest as the
+    /// ruleset's request (422 naming the path of a bad value), then sets up the dice.
+    pub fn read(body: Value) -> Result<Self, ApiError> {
+        let Value::Object(mut fields) = body else {
+            return Err(ApiError::bad_request("body", "the body must be a JSON object"));
+        };
+        let DiceFields { seed, rolls, strict } = take_dice_fields(&mut fields)?;
+        let request = ruleset_request(Value::Object(fields))?;
+        Ok(Self { request, dice: dice_for(seed, rolls, strict)?, strict })
+    }
 }
 
-/// The dice fields of an operation body, read.
-pub struct DiceOptions {
-    pub seed: Option<u64>,
-    pub rolls: Option<Vec<u32>>,
-    pub strict_rolls: bool,
+/// The dice fields of an operation body, as sent.
+struct DiceFields {
+    seed: Option<u64>,
+    rolls: Option<Vec<u32>>,
+    strict: bool,
 }
 
-/// Reads the dice fields of a body (`seed`, `rolls`, `strict_rolls`), naming the one at fault.
-pub fn read_dice_fields(fields: DiceFields) -> Result<DiceOptions, ApiError> {
-    let seed = take("seed", fields.seed, lenient::optional_whole)?;
-    let rolls = take("rolls", fields.rolls, lenient::optional_wholes)?;
-    let strict_rolls = take("strict_rolls", fields.strict_rolls, |value| match value {
-        Value::Bool(strict) => Ok(Some(strict)),
+/// Takes `seed`, `rolls` and `strict_rolls` out of an operation body, naming the one at fault.
+fn take_dice_fields(fields: &mut Map<String, Value>) -> Result<DiceFields, ApiError> {
+    let seed = take("seed", fields.remove("seed"), lenient::optional_whole)?;
+    let rolls = take("rolls", fields.remove("rolls"), lenient::optional_wholes)?;
+    let strict_rolls = take("strict_rolls", fields.remove("strict_rolls"), |value| match value {
         Value::Null => Ok(None),
         other => serde_json::from_value::<bool>(other).map(Some),
-    })?
-    .unwrap_or(false);
-    Ok(DiceOptions { seed, rolls, strict_rolls })
+    })?;
+    Ok(DiceFields { seed, rolls, strict: strict_rolls.unwrap_or(false) })
 }
 
 fn take<T>(
@@ -65,7 +65,7 @@ fn take<T>(
 /// Reads a ruleset's request from the body, naming the JSON path of a bad value. The body is
 /// well-formed JSON by then and the schema publishes it as a ruleset-specific object, so what
 /// the ruleset cannot read is 422, not 400.
-pub fn ruleset_request<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> {
+fn ruleset_request<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> {
     // Read once without tracking the path; a body that fails is read again to name the field.
     if let Ok(request) = T::deserialize(&body) {
         return Ok(request);
