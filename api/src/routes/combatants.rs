@@ -1,5 +1,6 @@
 use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
-use super::{AppState, mutate, new_id};
+use crate::app::render_plain;
+use crate::app::{AppState, mutate, new_id, ruleset_of};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, IfMatch, stats_from_json};
@@ -17,10 +18,10 @@ use skirmish_domain::encounter::{
 };
 
 fn render_combatant(mutation: Mutation<CombatantId>, status: StatusCode) -> Result<StoredResponse, ApiError> {
-    let encounter = mutation.encounter.encounter;
+    let encounter = &mutation.encounter.encounter;
     let combatant = encounter
         .combatants
-        .into_iter()
+        .iter()
         .find(|c| c.id == mutation.output)
         .ok_or_else(|| ApiError::NotFound("combatant not found".into()))?;
     let body = CombatantMutationResponse {
@@ -29,13 +30,6 @@ fn render_combatant(mutation: Mutation<CombatantId>, status: StatusCode) -> Resu
         events: event_notices(mutation.events),
     };
     json_reply(status, &body, Some(encounter.version))
-}
-
-/// The response of a change that returns only the new version and its events.
-pub fn render_plain(mutation: Mutation<()>) -> Result<StoredResponse, ApiError> {
-    let version = mutation.encounter.encounter.version;
-    let body = MutationResponse { version, events: event_notices(mutation.events) };
-    json_reply(StatusCode::OK, &body, Some(version))
 }
 
 /// Adds a combatant with its ruleset's stat block.
@@ -53,24 +47,23 @@ pub async fn add(
     if_match: IfMatch,
     ApiJson(request): ApiJson<AddCombatantRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
     let combatant_id = CombatantId(new_id("cmb"));
-    let command = move |encounter: &mut Encounter| {
-        let new = NewCombatant {
-            id: combatant_id.clone(),
-            stats: stats_from_json(encounter.ruleset, "stats", request.stats)?,
-            name: request.name,
-            side: request.side,
-            flags: Flags {
-                surprised: request.surprised,
-                defeated: false,
-                hidden: request.hidden,
-                public: request.public,
-            },
-        };
-        Ok((add_combatant(encounter, new)?, combatant_id))
+    let new = NewCombatant {
+        id: combatant_id.clone(),
+        stats: stats_from_json(ruleset_of(&state, &caller, &id).await?, "stats", request.stats)?,
+        name: request.name,
+        side: request.side,
+        flags: Flags {
+            surprised: request.surprised,
+            defeated: false,
+            hidden: request.hidden,
+            public: request.public,
+        },
     };
+    let command = move |encounter: &mut Encounter| Ok((add_combatant(encounter, new)?, combatant_id));
     let render = |mutation| render_combatant(mutation, StatusCode::CREATED);
-    mutate(&state, &caller, id.into_inner(), if_match, command, render).await
+    mutate(&state, &caller, id, if_match, command, render).await
 }
 
 /// Changes a combatant's name, side, stat block or flags.
@@ -90,18 +83,20 @@ pub async fn update(
 ) -> Result<HttpResponse, ApiError> {
     let (id, combatant_id) = path.into_inner();
     let combatant_id = CombatantId(combatant_id);
+    let stats = match request.stats {
+        Some(value) => Some(stats_from_json(ruleset_of(&state, &caller, &id).await?, "stats", value)?),
+        None => None,
+    };
+    let patch = CombatantPatch {
+        name: request.name,
+        side: request.side,
+        stats,
+        surprised: request.surprised,
+        defeated: request.defeated,
+        hidden: request.hidden,
+        public: request.public,
+    };
     let command = move |encounter: &mut Encounter| {
-        let stats =
-            request.stats.map(|value| stats_from_json(encounter.ruleset, "stats", value)).transpose()?;
-        let patch = CombatantPatch {
-            name: request.name,
-            side: request.side,
-            stats,
-            surprised: request.surprised,
-            defeated: request.defeated,
-            hidden: request.hidden,
-            public: request.public,
-        };
         Ok((update_combatant(encounter, &combatant_id, patch)?, combatant_id))
     };
     let render = |mutation| render_combatant(mutation, StatusCode::OK);

@@ -1,6 +1,6 @@
-use super::combatants::render_plain;
 use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
-use super::{AppState, mutate, new_id};
+use crate::app::render_plain;
+use crate::app::{AppState, mutate, new_id};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, IfMatch};
@@ -14,11 +14,12 @@ use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::encounter::{EffectId, add_effect, remove_effect};
 
 fn render_effect(mutation: Mutation<EffectId>) -> Result<StoredResponse, ApiError> {
-    let encounter = mutation.encounter.encounter;
+    let encounter = &mutation.encounter.encounter;
     let effect = encounter
         .effects
-        .into_iter()
+        .iter()
         .find(|e| e.id == mutation.output)
+        .cloned()
         .ok_or_else(|| ApiError::NotFound("effect not found".into()))?;
     let body = EffectMutationResponse {
         version: encounter.version,

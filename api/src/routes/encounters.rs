@@ -1,16 +1,15 @@
 use super::responses::{AuthErrors, IdempotencyHeader, MutationErrors, ReadErrors};
-use super::{AppState, load, new_id};
+use crate::app::{AppState, encounter_answer, new_id, viewer_encounter};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::{ApiJson, ApiQuery, options_from_json};
-use crate::rendered::Answer;
-use crate::reply::{json_ok, json_reply, send};
+use crate::reply::{json_ok, json_reply, json_response, send};
 use crate::viewers::ViewerAccess;
 use crate::wire::{CreateEncounterRequest, EncounterListResponse, EncounterResponse, PageQuery};
 use actix_web::http::StatusCode;
 use actix_web::http::header;
 use actix_web::{HttpResponse, delete, get, post, web};
-use skirmish_db::{Fresh, Mutation, StoredEncounter};
+use skirmish_db::Mutation;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event, MAX_NAME_LEN};
 
 /// Default and largest page of the encounter list.
@@ -37,14 +36,9 @@ pub async fn list(
     let page = web::block(move || store.list(&caller.tenant, limit, offset)).await??;
     let shown = page.encounters.len() as i64;
     let next_offset = (offset + shown < page.total).then_some(offset + shown);
-    let items = page.encounters.into_iter().map(EncounterResponse::from).collect();
-    Ok(HttpResponse::Ok().json(EncounterListResponse {
-        items,
-        total: page.total,
-        limit,
-        offset,
-        next_offset,
-    }))
+    let items = page.encounters.iter().map(EncounterResponse::from).collect();
+    let body = EncounterListResponse { items, total: page.total, limit, offset, next_offset };
+    json_response(StatusCode::OK, &body)
 }
 
 /// Creates an encounter in setup.
@@ -80,9 +74,9 @@ pub async fn create(
 }
 
 fn render_created(mutation: Mutation<()>) -> Result<skirmish_db::StoredResponse, ApiError> {
-    let stored = mutation.encounter;
+    let stored = &mutation.encounter;
     let (version, location) = (stored.encounter.version, format!("/v1/encounters/{}", stored.encounter.id));
-    let mut reply = json_reply(StatusCode::CREATED, &EncounterResponse::from(stored), Some(version))?;
+    let mut reply = json_reply(StatusCode::CREATED, &EncounterResponse::from(&**stored), Some(version))?;
     reply.headers.push(("Location".into(), location));
     Ok(reply)
 }
@@ -103,53 +97,12 @@ pub async fn get(
     viewer: Option<web::ReqData<ViewerAccess>>,
 ) -> Result<HttpResponse, ApiError> {
     if let Some(viewer) = viewer {
-        return super::view::viewer_encounter_reply(&state, viewer.into_inner().0).await;
+        return viewer_encounter(&state, viewer.into_inner().0).await;
     }
-    let id = EncounterId(id.into_inner());
-    if let Some(answer) = current_kept(&state, &caller.tenant, id.as_str()) {
-        return Ok(encounter_reply(answer));
-    }
-    let known = state.rendered.version_of(id.as_str());
-    let fresh = match state.store.try_get_if_changed(&caller.tenant, &id, known) {
-        Some(fresh) => fresh?,
-        None => {
-            let (store, tenant, id) = (state.store.clone(), caller.tenant.clone(), id.clone());
-            web::block(move || store.get_if_changed(&tenant, &id, known)).await??
-        }
-    };
-    let answer = match fresh.ok_or_else(|| ApiError::NotFound("encounter not found".into()))? {
-        Fresh::Changed(stored) => render_and_keep(&state, &caller.tenant, *stored)?,
-        Fresh::Unchanged(version) => match state.rendered.body(id.as_str(), version) {
-            Some(answer) => answer,
-            // Another request replaced the kept body meanwhile: read it in full.
-            None => render_and_keep(&state, &caller.tenant, load(&state, &caller, id.0).await?)?,
-        },
-    };
-    Ok(encounter_reply(answer))
-}
-
-/// The kept answer for the tenant's encounter `id`, with no SQL, when the store's record of its
-/// own commits says the encounter is still at the kept version (see `rendered.rs`).
-fn current_kept(state: &AppState, tenant: &str, id: &str) -> Option<Answer> {
-    let version = state.store.settled_version(id)?;
-    state.rendered.body_of_tenant(id, tenant, version)
-}
-
-fn encounter_reply(answer: Answer) -> HttpResponse {
+    let answer = encounter_answer(&state, &caller, id.into_inner()).await?;
     let mut response = json_ok(answer.json);
     response.headers_mut().insert(header::ETAG, answer.etag);
-    response
-}
-
-/// Renders the tenant's encounter as `GET` answers it and keeps the answer for its version.
-fn render_and_keep(state: &AppState, tenant: &str, stored: StoredEncounter) -> Result<Answer, ApiError> {
-    let (id, version) = (stored.encounter.id.0.clone(), stored.encounter.version);
-    let body =
-        serde_json::to_vec(&EncounterResponse::from(stored)).map_err(|e| ApiError::Internal(Box::new(e)))?;
-    let answer = Answer::new(version, web::Bytes::from(body)).map_err(|e| ApiError::Internal(Box::new(e)))?;
-    let settled = state.store.settled_version(&id);
-    state.rendered.keep(id, tenant, answer.clone(), settled);
-    Ok(answer)
+    Ok(response)
 }
 
 /// Deletes an encounter and its event log.

@@ -11,8 +11,8 @@
 //! its `data`.
 
 use crate::wire::{
-    CurrentTurn, EffectResponse, EventResponse, TurnSlotResponse, ViewerCombatant, ViewerEncounterResponse,
-    ViewerEventResponse, ViewerInitiative,
+    CurrentTurn, EffectResponse, EventResponse, StateJson, TurnSlotResponse, ViewerCombatant,
+    ViewerEncounterResponse, ViewerEventResponse, ViewerInitiative,
 };
 use serde_json::Value;
 use skirmish_db::{StoredEncounter, StoredEvent};
@@ -141,7 +141,6 @@ pub fn viewer_encounter(stored: StoredEncounter) -> ViewerEncounterResponse {
 
 fn viewer_combatant(combatant: &Combatant) -> ViewerCombatant {
     let public = combatant.flags.public;
-    let full = public.then(|| crate::wire::CombatantResponse::from(combatant.clone()));
     ViewerCombatant {
         id: combatant.id.0.clone(),
         ruleset: combatant.stats.ruleset(),
@@ -157,11 +156,9 @@ fn viewer_combatant(combatant: &Combatant) -> ViewerCombatant {
         defeated: combatant.flags.defeated,
         acted_this_round: combatant.acted_this_round,
         delaying: combatant.delaying,
-        stats: full.as_ref().map(|c| c.stats.clone()),
+        stats: public.then(|| combatant.stats.clone()),
         // Rulesets that keep no state have nothing to show.
-        state: full
-            .map(|c| c.state)
-            .filter(|state| state.as_object().is_none_or(|fields| !fields.is_empty())),
+        state: public.then(|| StateJson(combatant.state.clone())).filter(|state| !state.is_empty()),
     }
 }
 

@@ -1,7 +1,7 @@
-use super::EventNotice;
-use serde::{Deserialize, Serialize};
+use super::event::EventNotice;
+use serde::{Deserialize, Serialize, Serializer};
 use skirmish_domain::encounter::Combatant;
-use skirmish_domain::rulesets::{RulesetId, RulesetState};
+use skirmish_domain::rulesets::{RulesetId, RulesetState, StatBlock};
 use utoipa::ToSchema;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -66,7 +66,7 @@ pub struct CombatantResponse {
     pub name: String,
     pub side: String,
     #[schema(value_type = Object)]
-    pub stats: serde_json::Value,
+    pub stats: StatBlock,
     pub initiative: Option<InitiativeScore>,
     pub surprised: bool,
     pub defeated: bool,
@@ -80,21 +80,21 @@ pub struct CombatantResponse {
     /// What the ruleset tracks during the fight (one-round initiative changes, penalties,
     /// stance, aim, …); managed by the server.
     #[schema(value_type = Object)]
-    pub state: serde_json::Value,
+    pub state: StateJson,
 }
 
-impl From<Combatant> for CombatantResponse {
-    fn from(combatant: Combatant) -> Self {
+impl From<&Combatant> for CombatantResponse {
+    fn from(combatant: &Combatant) -> Self {
         Self {
-            id: combatant.id.0,
+            id: combatant.id.0.clone(),
             ruleset: combatant.stats.ruleset(),
-            name: combatant.name,
-            side: combatant.side,
-            stats: serde_json::to_value(&combatant.stats).unwrap_or_default(),
-            initiative: combatant.initiative.map(|i| InitiativeScore {
+            name: combatant.name.clone(),
+            side: combatant.side.clone(),
+            stats: combatant.stats.clone(),
+            initiative: combatant.initiative.as_ref().map(|i| InitiativeScore {
                 score: i.score,
-                roll_off: i.roll_off,
-                explanation: i.explanation,
+                roll_off: i.roll_off.clone(),
+                explanation: i.explanation.clone(),
             }),
             surprised: combatant.flags.surprised,
             defeated: combatant.flags.defeated,
@@ -102,7 +102,7 @@ impl From<Combatant> for CombatantResponse {
             public: combatant.flags.public,
             acted_this_round: combatant.acted_this_round,
             delaying: combatant.delaying,
-            state: state_json(&combatant.state),
+            state: StateJson(combatant.state.clone()),
         }
     }
 }
@@ -126,13 +126,21 @@ pub struct MutationResponse {
     pub events: Vec<EventNotice>,
 }
 
-/// The ruleset's combat state as a plain object (`{}` for rulesets that keep none).
-fn state_json(state: &RulesetState) -> serde_json::Value {
-    struct Untagged<'a>(&'a RulesetState);
-    impl serde::Serialize for Untagged<'_> {
-        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            self.0.serialize_untagged(serializer)
-        }
+/// A combatant's ruleset state as the wire shows it: the state itself, without the ruleset key
+/// the database stores (`{}` for a ruleset that keeps none).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateJson(pub RulesetState);
+
+impl Serialize for StateJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize_untagged(serializer)
     }
-    serde_json::to_value(Untagged(state)).unwrap_or_default()
+}
+
+impl StateJson {
+    /// Whether the state is written as `{}` (a ruleset that keeps no state). A state that cannot
+    /// be written counts as not empty, so that writing the answer fails visibly.
+    pub fn is_empty(&self) -> bool {
+        serde_json::to_value(self).is_ok_and(|value| value.as_object().is_some_and(serde_json::Map::is_empty))
+    }
 }

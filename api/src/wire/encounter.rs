@@ -1,8 +1,9 @@
-use super::{CombatantResponse, EffectResponse};
+use super::combatant::CombatantResponse;
+use super::effect::EffectResponse;
 use serde::{Deserialize, Serialize};
 use skirmish_db::StoredEncounter;
 use skirmish_domain::encounter::{EncounterStatus, TurnSlot, turn_order};
-use skirmish_domain::rulesets::RulesetId;
+use skirmish_domain::rulesets::{RulesetId, RulesetOptions};
 use utoipa::ToSchema;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -13,8 +14,8 @@ pub struct CreateEncounterRequest {
     /// 1 to 100 characters.
     #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
-    /// The ruleset's settings for this encounter. adeva-d100: `lethal_damage_table`, five names
-    /// for the 1d5 Lethal Damage results. Other rulesets: none (`{}`).
+    /// The ruleset's settings for this encounter: its `…Options` schema (`{}` for a ruleset that
+    /// has none).
     #[schema(value_type = Option<Object>)]
     pub options: Option<serde_json::Value>,
 }
@@ -93,31 +94,31 @@ pub struct EncounterResponse {
     pub effects: Vec<EffectResponse>,
     /// The ruleset's settings for this encounter.
     #[schema(value_type = Object)]
-    pub options: serde_json::Value,
+    pub options: RulesetOptions,
 }
 
-impl From<StoredEncounter> for EncounterResponse {
-    fn from(stored: StoredEncounter) -> Self {
-        let encounter = stored.encounter;
-        let turn_order = turn_order(&encounter).into_iter().map(TurnSlotResponse::from).collect();
+impl From<&StoredEncounter> for EncounterResponse {
+    fn from(stored: &StoredEncounter) -> Self {
+        let encounter = &stored.encounter;
+        let turn_order = turn_order(encounter).into_iter().map(TurnSlotResponse::from).collect();
         let current_turn = encounter
             .current
             .as_ref()
             .map(|id| CurrentTurn { combatant_id: id.0.clone(), name: encounter.name_of(id) });
         Self {
-            id: encounter.id.0,
+            id: encounter.id.0.clone(),
             ruleset: encounter.ruleset,
-            name: encounter.name,
+            name: encounter.name.clone(),
             status: encounter.status.into(),
             round: encounter.round,
             current_turn,
             version: encounter.version,
-            created_at: stored.created_at,
-            updated_at: stored.updated_at,
-            combatants: encounter.combatants.into_iter().map(CombatantResponse::from).collect(),
+            created_at: stored.created_at.clone(),
+            updated_at: stored.updated_at.clone(),
+            combatants: encounter.combatants.iter().map(CombatantResponse::from).collect(),
             turn_order,
-            effects: encounter.effects.into_iter().map(EffectResponse::from).collect(),
-            options: serde_json::to_value(&encounter.options).unwrap_or_default(),
+            effects: encounter.effects.iter().cloned().map(EffectResponse::from).collect(),
+            options: encounter.options.clone(),
         }
     }
 }

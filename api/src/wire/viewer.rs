@@ -1,10 +1,12 @@
 //! Viewer links, and what a viewer sees: the encounter and its events with hidden combatants
 //! left out and GM-only fields (stat blocks, ruleset state) kept only for public combatants.
 
-use super::{CurrentTurn, EffectResponse, StatusWire, TurnSlotResponse};
+use super::combatant::StateJson;
+use super::effect::EffectResponse;
+use super::encounter::{CurrentTurn, StatusWire, TurnSlotResponse};
 use serde::{Deserialize, Serialize};
 use skirmish_db::ViewerInfo;
-use skirmish_domain::rulesets::RulesetId;
+use skirmish_domain::rulesets::{RulesetId, StatBlock};
 use utoipa::ToSchema;
 
 /// Shortest and longest lifetime a viewer link may be given.
@@ -102,11 +104,11 @@ pub struct ViewerCombatant {
     /// The stat block, for public combatants only.
     #[schema(value_type = Option<Object>)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub stats: Option<serde_json::Value>,
+    pub stats: Option<StatBlock>,
     /// The ruleset's combat state, for public combatants only.
     #[schema(value_type = Option<Object>)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub state: Option<serde_json::Value>,
+    pub state: Option<StateJson>,
     pub initiative: Option<ViewerInitiative>,
     pub surprised: bool,
     pub defeated: bool,

@@ -35,10 +35,12 @@ pub struct StoredEvent {
     pub created_at: String,
 }
 
-/// A change as stored: the encounter after it, the events it appended, and the command's output.
+/// A change as stored: the encounter after it (shared with the writer's hot copy: a renderer
+/// reads what it needs without copying the whole encounter), the events it appended, and the
+/// command's output.
 #[derive(Debug, Clone)]
 pub struct Mutation<T> {
-    pub encounter: StoredEncounter,
+    pub encounter: Arc<StoredEncounter>,
     pub events: Vec<StoredEvent>,
     pub output: T,
 }
@@ -348,10 +350,9 @@ struct Stored<T> {
 }
 
 impl<T> Stored<T> {
-    /// The change for its renderer (the encounter copied if the hot copy still shares it).
+    /// The change for its renderer, which shares the encounter with the hot copy.
     fn into_mutation(self) -> Mutation<T> {
-        let encounter = Arc::unwrap_or_clone(self.encounter);
-        Mutation { encounter, events: self.events, output: self.output }
+        Mutation { encounter: self.encounter, events: self.events, output: self.output }
     }
 }
 
