@@ -3,7 +3,21 @@
 //! (The same checks as `shared/tools/spec_typed.py`, kept in the test suite.)
 
 use serde_json::Value;
+use skirmish_domain::rulesets::{Ruleset, RulesetId, RulesetVisitor, for_each_ruleset};
 use std::collections::HashSet;
+
+/// Every registered ruleset's schema prefix (`CepheusEngine`, …), from the registry.
+fn schema_prefixes() -> Vec<&'static str> {
+    struct Prefixes(Vec<&'static str>);
+    impl RulesetVisitor for Prefixes {
+        fn ruleset<R: Ruleset>(&mut self) {
+            self.0.push(R::SCHEMA_PREFIX);
+        }
+    }
+    let mut prefixes = Prefixes(Vec::new());
+    for_each_ruleset(&mut prefixes);
+    prefixes.0
+}
 
 /// Property names whose values are genuinely free-form maps (a caller's own data).
 const FREE_FORM: [&str; 4] = ["notes", "metadata", "labels", "tags"];
@@ -145,7 +159,8 @@ fn no_request_response_or_ruleset_schema_is_an_untyped_object() {
         "untyped places (generated clients see Any/unknown):\n{:#?}",
         walk.untyped
     );
-    let rulesets = ["CepheusEngine", "AdevaD100", "Arrgs", "Spycraft2", "LurAsko"];
+    let rulesets = schema_prefixes();
+    assert_eq!(rulesets.len(), RulesetId::ALL.len(), "one schema prefix per registered ruleset");
     let mut lonely = Vec::new();
     for (name, schema) in spec["components"]["schemas"].as_object().into_iter().flatten() {
         if rulesets.iter().any(|prefix| name.starts_with(prefix)) && Walk::is_untyped(schema) {

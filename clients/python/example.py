@@ -25,6 +25,7 @@ from skirmish_client.api.cepheus_engine import cepheus_engine_actions, cepheus_e
 from skirmish_client.api.combatants import add_combatant
 from skirmish_client.api.encounters import advance_encounter, create_encounter, list_events, roll_initiative
 from skirmish_client.api.lur_asko import lur_asko_actions, lur_asko_attacks, lur_asko_damage
+from skirmish_client.api.rulesets import list_rulesets
 from skirmish_client.api.spycraft2 import spycraft2_actions, spycraft2_attacks, spycraft2_damage
 from skirmish_client.models import (
     AddCombatantRequest,
@@ -92,6 +93,8 @@ from skirmish_client.models import (
 T = TypeVar("T")
 Api = AuthenticatedClient | Client
 Initiative = Callable[[str, str], RollInitiativeRequest]
+# The rulesets driven so far; at the end, they must be every one the server lists.
+DRIVEN: list[RulesetId] = []
 
 
 def connect() -> Api:
@@ -168,6 +171,7 @@ def start(
     check(acts_first == acting, f"{acting} acts first")
     scores = ", ".join(f"{slot.name} {slot.initiative}" for slot in order.turn_order)
     print(f"{ruleset.value}: encounter {encounter.id}, initiative {scores}")
+    DRIVEN.append(ruleset)
     return Started(encounter.id, *ids)
 
 
@@ -378,7 +382,9 @@ def main() -> None:
         arrgs(api)
         spycraft2(api)
         lur_asko(api)
-    print("Python example: all five rulesets ok")
+        listed = sorted(ruleset.id.value for ruleset in ok(list_rulesets.sync(client=api), "list rulesets"))
+    check(sorted(ruleset.value for ruleset in DRIVEN) == listed, f"every ruleset the server lists is driven: {listed}")
+    print(f"Python example: all {len(listed)} rulesets ok")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import {
   cepheusEngineDamage,
   createEncounter,
   listEvents,
+  listRulesets,
   lurAskoActions,
   lurAskoAttacks,
   lurAskoDamage,
@@ -36,6 +37,9 @@ import { client } from './generated/client.gen.js';
 client.setConfig({ baseUrl: process.env.SKIRMISH_URL ?? 'http://127.0.0.1:8080' });
 const apiKey = process.env.SKIRMISH_API_KEY;
 if (apiKey) client.setConfig({ auth: apiKey });
+
+/** The rulesets driven so far; at the end, they must be every one the server lists. */
+const driven: RulesetId[] = [];
 
 function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(`check failed: ${message}`);
@@ -86,6 +90,7 @@ async function start(
   check(advanced.current_turn?.name === acting, `${acting} acts first`);
   const scores = order.turn_order.map((slot) => `${slot.name} ${slot.initiative}`).join(', ');
   console.log(`${ruleset}: encounter ${encounter.id}, initiative ${scores}`);
+  driven.push(ruleset);
   return { id: encounter.id, first: ids[0], second: ids[1] };
 }
 
@@ -224,4 +229,7 @@ await adevaD100();
 await arrgs();
 await spycraft2();
 await lurAsko();
-console.log('TypeScript example: all five rulesets ok');
+const { data: rulesets } = await listRulesets({ throwOnError: true });
+const listed = rulesets.map((ruleset) => ruleset.id).sort();
+check(JSON.stringify([...driven].sort()) === JSON.stringify(listed), `every ruleset the server lists is driven: ${listed.join(', ')}`);
+console.log(`TypeScript example: all ${listed.length} rulesets ok`);

@@ -44,6 +44,25 @@ impl RulesetVisitor for Gathered {
     }
 }
 
+/// Every schema the registry walk adds, with its name, as [`TypedRulesets`] gathers them.
+#[cfg(test)]
+pub(super) fn ruleset_schemas() -> Vec<(String, RefOr<Schema>)> {
+    let mut gathered = Gathered::default();
+    for_each_ruleset(&mut gathered);
+    gathered.schemas
+}
+
+/// The names [`TypedRulesets`] gives the schemas it makes per ruleset.
+#[cfg(test)]
+pub(super) fn made_names() -> Vec<String> {
+    let mut gathered = Gathered::default();
+    for_each_ruleset(&mut gathered);
+    let per_ruleset = |(_, prefix, ..): &(&str, &str, String, String, String)| {
+        [format!("{prefix}Combatant"), format!("{prefix}Encounter")]
+    };
+    gathered.rulesets.iter().flat_map(per_ruleset).collect()
+}
+
 fn reference(name: &str) -> RefOr<Schema> {
     RefOr::Ref(Ref::from_schema_name(name))
 }
