@@ -3,16 +3,21 @@
 use clap::Args;
 use std::path::PathBuf;
 
+/// Where the server listens unless told otherwise.
+pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
+/// The database unless told otherwise: a file in the working directory.
+pub const DEFAULT_DATABASE_URL: &str = "skirmish.db";
+
 #[derive(Debug, Clone, Args)]
 pub struct Settings {
     /// Address to listen on. Tests use 127.0.0.1:0 (any free port).
-    #[arg(long, global = true, env = "SKIRMISH_BIND", default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "SKIRMISH_BIND", default_value = DEFAULT_BIND)]
     pub bind: String,
     /// SQLite database: a file path, `sqlite://path` or `sqlite:path`. Created if missing.
-    #[arg(long, global = true, env = "SKIRMISH_DATABASE_URL", default_value = "skirmish.db")]
+    #[arg(long, env = "SKIRMISH_DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     pub database_url: String,
     /// HTTP worker threads (default: one per core).
-    #[arg(long, global = true, env = "SKIRMISH_WORKERS")]
+    #[arg(long, env = "SKIRMISH_WORKERS")]
     pub workers: Option<usize>,
     #[command(flatten)]
     pub rate_limit: RateLimitSettings,
@@ -49,10 +54,10 @@ impl Settings {
 #[derive(Debug, Clone, Args)]
 pub struct RateLimitSettings {
     /// Requests per minute per API key; 0 turns rate limiting off.
-    #[arg(long, global = true, env = "SKIRMISH_RATE_LIMIT_PER_MINUTE", default_value_t = 600)]
+    #[arg(long, env = "SKIRMISH_RATE_LIMIT_PER_MINUTE", default_value_t = 600)]
     pub rate_limit_per_minute: u32,
     /// Requests a key may make at once above that pace.
-    #[arg(long, global = true, env = "SKIRMISH_RATE_LIMIT_BURST", default_value_t = 60)]
+    #[arg(long, env = "SKIRMISH_RATE_LIMIT_BURST", default_value_t = 60)]
     pub rate_limit_burst: u32,
 }
 
@@ -61,11 +66,11 @@ pub struct RateLimitSettings {
 pub struct ConnectionSettings {
     /// Milliseconds a request body may take to arrive once its headers have; then 408 and the
     /// connection is closed.
-    #[arg(long, global = true, env = "SKIRMISH_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    #[arg(long, env = "SKIRMISH_BODY_TIMEOUT_MS", default_value_t = 10_000)]
     pub body_timeout_ms: u64,
     /// Connections one peer address may hold open at once; a request on one more gets 429 and
     /// its connection is closed. 0 turns the cap off.
-    #[arg(long, global = true, env = "SKIRMISH_MAX_CONNECTIONS_PER_PEER", default_value_t = 64)]
+    #[arg(long, env = "SKIRMISH_MAX_CONNECTIONS_PER_PEER", default_value_t = 64)]
     pub max_connections_per_peer: usize,
 }
 
@@ -75,13 +80,13 @@ pub struct ConnectionSettings {
 pub struct ApiKeySettings {
     /// An API key to accept (32–255 visible ASCII characters). Prefer the environment or a file:
     /// a command line is visible to other users of the machine.
-    #[arg(long, global = true, env = "SKIRMISH_API_KEY", hide_env_values = true)]
+    #[arg(long, env = "SKIRMISH_API_KEY", hide_env_values = true)]
     pub api_key: Option<String>,
     /// A file holding that key (e.g. a Docker secret); surrounding whitespace is ignored.
-    #[arg(long, global = true, env = "SKIRMISH_API_KEY_FILE")]
+    #[arg(long, env = "SKIRMISH_API_KEY_FILE")]
     pub api_key_file: Option<PathBuf>,
     /// The tenant that key acts for (default `default`, the tenant of open mode).
-    #[arg(long, global = true, env = "SKIRMISH_API_KEY_TENANT")]
+    #[arg(long, env = "SKIRMISH_API_KEY_TENANT")]
     pub api_key_tenant: Option<String>,
 }
 
@@ -90,17 +95,17 @@ pub struct ApiKeySettings {
 #[derive(Debug, Clone, Args)]
 pub struct StreamSettings {
     /// Streams one API key may hold open at once; one more gets 429.
-    #[arg(long, global = true, env = "SKIRMISH_SSE_MAX_STREAMS_PER_KEY", default_value_t = 16)]
+    #[arg(long, env = "SKIRMISH_SSE_MAX_STREAMS_PER_KEY", default_value_t = 16)]
     pub sse_max_streams_per_key: usize,
     /// Streams open at once in all; one more gets 429.
-    #[arg(long, global = true, env = "SKIRMISH_SSE_MAX_STREAMS", default_value_t = 1024)]
+    #[arg(long, env = "SKIRMISH_SSE_MAX_STREAMS", default_value_t = 1024)]
     pub sse_max_streams: usize,
     /// Events a stream may fall behind the live ones before it is closed (its client resumes
     /// with `Last-Event-ID`).
-    #[arg(long, global = true, env = "SKIRMISH_SSE_BUFFER", default_value_t = 256)]
+    #[arg(long, env = "SKIRMISH_SSE_BUFFER", default_value_t = 256)]
     pub sse_buffer: usize,
     /// Milliseconds between heartbeat comments on an idle stream.
-    #[arg(long, global = true, env = "SKIRMISH_SSE_HEARTBEAT_MS", default_value_t = 15_000)]
+    #[arg(long, env = "SKIRMISH_SSE_HEARTBEAT_MS", default_value_t = 15_000)]
     pub sse_heartbeat_ms: u64,
 }
 
@@ -115,11 +120,11 @@ impl Default for StreamSettings {
 #[derive(Debug, Clone, Default, Args)]
 pub struct MetricsSettings {
     /// `on`: count requests and writes and serve `GET /metrics`; `off`: count nothing, 404.
-    #[arg(long, global = true, env = "SKIRMISH_METRICS", value_enum, default_value_t = MetricsMode::On)]
+    #[arg(long, env = "SKIRMISH_METRICS", value_enum, default_value_t = MetricsMode::On)]
     pub metrics: MetricsMode,
     /// An address of its own for `/metrics` (e.g. 127.0.0.1:9090); then the main listener answers
     /// it with 404.
-    #[arg(long, global = true, env = "SKIRMISH_METRICS_BIND")]
+    #[arg(long, env = "SKIRMISH_METRICS_BIND")]
     pub metrics_bind: Option<String>,
 }
 
@@ -137,18 +142,18 @@ pub struct WebhookSettings {
     /// Deliver to loopback, private, link-local and unique-local addresses too (self-hosting on
     /// one machine or a LAN). Off by default: such destinations are refused at creation and at
     /// every send.
-    #[arg(long, global = true, env = "SKIRMISH_WEBHOOKS_ALLOW_PRIVATE", default_value_t = false, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    #[arg(long, env = "SKIRMISH_WEBHOOKS_ALLOW_PRIVATE", default_value_t = false, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
     pub webhooks_allow_private: bool,
     /// Milliseconds of the first retry delay; later ones are multiples of it (5 s, 30 s, 2 min,
     /// 10 min, 1 h, 2 h, then every 4 h at the default 5000).
-    #[arg(long, global = true, env = "SKIRMISH_WEBHOOKS_RETRY_BASE_MS", default_value_t = 5_000)]
+    #[arg(long, env = "SKIRMISH_WEBHOOKS_RETRY_BASE_MS", default_value_t = 5_000)]
     pub webhooks_retry_base_ms: u64,
     /// Failed attempts after which a delivery is marked failed (12: about 23 h at the default
     /// base). Rate-limit answers (429) do not count.
-    #[arg(long, global = true, env = "SKIRMISH_WEBHOOKS_MAX_ATTEMPTS", default_value_t = 12)]
+    #[arg(long, env = "SKIRMISH_WEBHOOKS_MAX_ATTEMPTS", default_value_t = 12)]
     pub webhooks_max_attempts: u32,
     /// Milliseconds one delivery request may take in all (connecting included).
-    #[arg(long, global = true, env = "SKIRMISH_WEBHOOKS_TIMEOUT_MS", default_value_t = 10_000)]
+    #[arg(long, env = "SKIRMISH_WEBHOOKS_TIMEOUT_MS", default_value_t = 10_000)]
     pub webhooks_timeout_ms: u64,
 }
 

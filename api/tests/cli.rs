@@ -164,3 +164,72 @@ fn malformed_requests_are_logged_as_warnings_never_as_errors() {
     assert!(text.contains("POST /v1/encounters HTTP/1.1 400"), "{text}");
     assert!(!text.contains(" ERROR "), "{text}");
 }
+
+/// What `skirmish ARGS --help` prints.
+fn help(args: &[&str]) -> String {
+    let mut args = args.to_vec();
+    args.push("--help");
+    let output = run(&args);
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn the_version_names_skirmish() {
+    let output = run(&["--version"]);
+
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success());
+    assert_eq!(text.trim(), format!("skirmish {}", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn each_subcommand_shows_only_its_own_options() {
+    let serve_only =
+        ["--workers", "--rate-limit-per-minute", "--sse-buffer", "--metrics-bind", "--webhooks-timeout-ms"];
+    let cases: [(&[&str], &[&str], &[&str]); 5] = [
+        (&["serve"], &["--bind", "--database-url", "--workers", "--api-key-file"], &[]),
+        (&["healthcheck"], &["--bind"], &["--database-url"]),
+        (&["keys"], &["--database-url"], &["--bind"]),
+        (&["keys", "list"], &["--database-url"], &["--bind"]),
+        (&["openapi"], &[], &["--bind", "--database-url"]),
+    ];
+    for (args, shown, not_shown) in cases {
+        let text = help(args);
+        for option in shown {
+            assert!(text.contains(option), "`skirmish {args:?} --help` lacks {option}:\n{text}");
+        }
+        for option in not_shown.iter().chain(if args == ["serve"] { &[][..] } else { &serve_only[..] }) {
+            assert!(!text.contains(option), "`skirmish {args:?} --help` shows {option}:\n{text}");
+        }
+    }
+}
+
+#[test]
+fn a_setting_after_the_subcommand_wins_over_the_same_one_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (before, after) = (path_text(&dir.path().join("before.db")), path_text(&dir.path().join("after.db")));
+
+    let listed = run(&["--database-url", &before, "keys", "list", "--database-url", &after]);
+
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    assert!(Path::new(&after).exists() && !Path::new(&before).exists());
+}
+
+#[test]
+fn serve_takes_settings_from_both_sides_of_the_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = path_text(&dir.path().join("both.db"));
+    let address = free_loopback_port();
+
+    let _server = Server(
+        skirmish(&["--bind", &address.to_string(), "serve", "--database-url", &db])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+
+    assert!(wait_until_healthy(address), "`skirmish --bind {address} serve` serves there");
+    assert!(Path::new(&db).exists());
+}

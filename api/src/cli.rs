@@ -1,0 +1,136 @@
+//! The `skirmish` command line: `skirmish [serve] [SETTINGS]`, `skirmish openapi`,
+//! `skirmish keys create|list|revoke`, `skirmish healthcheck`. Each subcommand takes, and its
+//! `--help` shows, only its own options. The settings may also come before the subcommand
+//! (`skirmish --bind 127.0.0.1:9000 serve`, `skirmish --database-url x.db keys list`); one given
+//! on both sides takes the later value, then come the environment (`SKIRMISH_…`) and defaults.
+
+use crate::config::{DEFAULT_BIND, DEFAULT_DATABASE_URL, Settings};
+use crate::keys::{KeysCommand, run as run_keys};
+use crate::openapi::openapi_json;
+use crate::startup::Application;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use skirmish_db::Store;
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "skirmish", version, about = "Skirmish: a tabletop-RPG combat engine over HTTP")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// The settings of `serve` (the default), also taken before any subcommand.
+    #[command(flatten)]
+    settings: Settings,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API (the default).
+    Serve(Box<Settings>),
+    /// Print the OpenAPI document.
+    Openapi,
+    /// Manage API keys.
+    Keys(KeysArgs),
+    /// Exit 0 if the server at --bind answers /healthz with 200 (for container health checks).
+    Healthcheck(HealthcheckArgs),
+}
+
+#[derive(Args)]
+struct KeysArgs {
+    /// SQLite database: a file path, `sqlite://path` or `sqlite:path`. Created if missing.
+    #[arg(long, global = true, env = "SKIRMISH_DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    database_url: String,
+    #[command(subcommand)]
+    command: KeysCommand,
+}
+
+#[derive(Args)]
+struct HealthcheckArgs {
+    /// The address the server listens on (a wildcard address is asked on loopback).
+    #[arg(long, env = "SKIRMISH_BIND", default_value = DEFAULT_BIND)]
+    bind: String,
+}
+
+/// Runs the command line; prints what went wrong and exits 1 on failure.
+pub async fn run() -> ExitCode {
+    let outcome = match parse() {
+        Ok(Parsed::Serve(settings)) => serve(&settings).await,
+        Ok(Parsed::Openapi) => openapi_json().map(|json| print!("{json}")).map_err(|e| e.to_string()),
+        Ok(Parsed::Keys { database_url, command }) => Store::open(&database_url)
+            .map_err(|e| e.to_string())
+            .and_then(|store| run_keys(&store, command))
+            .map(|text| println!("{text}")),
+        Ok(Parsed::Healthcheck { bind }) => crate::healthcheck::check(&bind),
+        Err(error) => error.exit(),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("skirmish: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(settings: &Settings) -> Result<(), String> {
+    let app = Application::build(settings).map_err(|e| e.to_string())?;
+    log::info!(
+        "Skirmish listening on http://{} (docs at /docs/), database {}",
+        app.address(),
+        settings.database_url
+    );
+    app.run_until_stopped().await.map_err(|e| e.to_string())
+}
+
+/// What to run, with its settings merged from both sides of the subcommand.
+enum Parsed {
+    Serve(Settings),
+    Openapi,
+    Keys { database_url: String, command: KeysCommand },
+    Healthcheck { bind: String },
+}
+
+fn parse() -> Result<Parsed, clap::Error> {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches)?;
+    let (Some(command), Some((_, after))) = (cli.command, matches.subcommand()) else {
+        return Ok(Parsed::Serve(cli.settings));
+    };
+    Ok(match command {
+        Command::Serve(_) => Parsed::Serve(merged_settings(&matches, after)?),
+        Command::Openapi => Parsed::Openapi,
+        Command::Keys(keys) => Parsed::Keys {
+            database_url: later(cli.settings.database_url, keys.database_url, after, "database_url"),
+            command: keys.command,
+        },
+        Command::Healthcheck(check) => {
+            Parsed::Healthcheck { bind: later(cli.settings.bind, check.bind, after, "bind") }
+        }
+    })
+}
+
+/// `after` when the command line gave it after the subcommand, else `before` (given before the
+/// subcommand, or from the environment, or the default).
+fn later<T>(before: T, after: T, after_matches: &ArgMatches, id: &str) -> T {
+    if after_matches.value_source(id) == Some(ValueSource::CommandLine) { after } else { before }
+}
+
+/// The serve settings given before `serve` and after it, the later winning: read again from a
+/// command line holding both, in that order (the environment and defaults fill the rest).
+fn merged_settings(before: &ArgMatches, after: &ArgMatches) -> Result<Settings, clap::Error> {
+    let command = Settings::augment_args(clap::Command::new("skirmish")).args_override_self(true);
+    let mut argv = vec![OsString::from("skirmish")];
+    for arg in command.get_arguments() {
+        let (id, Some(long)) = (arg.get_id().as_str(), arg.get_long()) else { continue };
+        for given in [before, after] {
+            if given.value_source(id) == Some(ValueSource::CommandLine) {
+                for value in given.get_raw(id).into_iter().flatten() {
+                    argv.push(format!("--{long}").into());
+                    argv.push(value.to_owned());
+                }
+            }
+        }
+    }
+    Settings::from_arg_matches(&command.try_get_matches_from(argv)?)
+}
