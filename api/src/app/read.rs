@@ -1,7 +1,7 @@
 //! Reading the caller's encounter, and its answer to `GET /v1/encounters/{id}` (kept by version:
 //! see `rendered.rs`).
 
-use super::AppState;
+use super::state::AppState;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::rendered::Answer;

@@ -1,7 +1,7 @@
 //! Opening an event stream (server-sent events): the log after `Last-Event-ID` first, then the
 //! live events, for a key's caller or (redacted) for a viewer link.
 
-use super::AppState;
+use super::state::AppState;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::live::{Pump, REPLAY_PAGE, event_stream};

@@ -1,6 +1,6 @@
 //! What a viewer link reads: the grant behind a token in a path, and the redacted encounter.
 
-use super::AppState;
+use super::state::AppState;
 use crate::error::ApiError;
 use crate::reply::json_with;
 use crate::viewers::VIEWER_TOKEN_PREFIX;

@@ -1,7 +1,7 @@
 //! Changing an encounter (or answering a POST that stores nothing) through the store's writer,
 //! honouring `If-Match` and `Idempotency-Key`.
 
-use super::AppState;
+use super::state::AppState;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::extract::IfMatch;

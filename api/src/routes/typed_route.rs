@@ -4,9 +4,9 @@
 //! Generated clients get one typed function per operation (see GUIDE §2a: typed routes beat one
 //! route with an undiscriminated `oneOf` body, which generators cannot narrow).
 
-use super::Register;
 use super::fallback::not_found_or_method_not_allowed;
 use super::operations;
+use super::registrar::{Register, RoutePattern};
 use super::responses::{AuthErrors, DiceErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
 use crate::error::Problem;
 use actix_web::dev::{AppService, HttpServiceFactory};
@@ -69,10 +69,10 @@ pub fn register_inline(routes: &mut impl Register) {
     for_each_command(&mut Visit(routes));
 }
 
-impl TypedRoute {
-    /// The path pattern and method, without building the OpenAPI operation.
-    pub fn pattern(&self) -> (&str, HttpMethod) {
-        (&self.path, HttpMethod::Post)
+/// The path pattern and method, without building the OpenAPI operation.
+impl RoutePattern for TypedRoute {
+    fn pattern(&self) -> (String, Vec<HttpMethod>) {
+        (self.path.clone(), vec![HttpMethod::Post])
     }
 }
 
