@@ -3,7 +3,7 @@
 # shared machine: starts BIN (one worker, a fresh database in a temporary directory, stopped
 # after 120 s at most), makes an encounter with 6 combatants, then for each PATH runs wrk
 # (-t1 -c32, 1 s warm-up, 3 s measured) and prints the µs of CPU per request. `ENC` in a path
-# stands for that encounter's id. Used to measure what the metrics cost (README, Metrics):
+# stands for that encounter's id. Used to measure what the metrics cost (docs/metrics.md):
 #   scripts/cpu-per-request.sh target/release/skirmish 38080 /healthz /v1/encounters/ENC
 #   SKIRMISH_METRICS=off scripts/cpu-per-request.sh target/release/skirmish 38080 /healthz
 set -euo pipefail
