@@ -153,11 +153,6 @@ pub struct Caller {
 }
 
 impl Caller {
-    /// Whether the request came with an `Idempotency-Key`.
-    pub fn has_idempotency_key(&self) -> bool {
-        self.idempotency_key.is_some()
-    }
-
     /// The idempotency key with a fingerprint of this request (method, path, query, body),
     /// for POSTs that carry `Idempotency-Key`.
     pub fn idempotency(&self) -> Option<IdempotencyKey> {
