@@ -59,3 +59,30 @@ pub fn send(reply: Reply) -> HttpResponse {
     }
     if status == StatusCode::NO_CONTENT { response.finish() } else { response.body(reply.response.body) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::ResponseError;
+
+    /// A body serde cannot write (as a report with a non-string map key would be).
+    struct Unwritable;
+
+    impl Serialize for Unwritable {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("cannot be written"))
+        }
+    }
+
+    #[test]
+    fn an_answer_that_cannot_be_written_is_a_500_never_a_partial_or_null_body() {
+        let kept = json_reply(StatusCode::OK, &Unwritable, Some(3)).map(|reply| reply.body);
+        let sent = json_response(StatusCode::OK, &Unwritable).map(|response| response.status());
+
+        for error in [kept.err(), sent.err()] {
+            let error = error.expect("an error, not an answer");
+            assert!(matches!(error, ApiError::Internal(_)), "{error:?}");
+            assert_eq!(error.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
+        }
+    }
+}
