@@ -21,6 +21,7 @@ pub mod panics;
 pub mod rate_limit;
 pub mod rendered;
 pub mod reply;
+pub mod request_path;
 pub mod routes;
 pub mod startup;
 pub mod viewers;

@@ -24,6 +24,7 @@ mod errors;
 mod events;
 mod full_encounter;
 mod group_commit;
+mod hardening;
 mod health_and_docs;
 mod helpers;
 mod idempotency;
