@@ -33,3 +33,87 @@ async fn a_percent_encoded_v1_path_is_authenticated_like_the_plain_one() {
     let listed = keyed.get("/%76%31/encounters").await.expect_status(200, "the decoded route with a key");
     assert_eq!(listed.body["total"], json!(0));
 }
+
+/// `skirmish serve` as a child process on a free port, with extra environment, its log in a
+/// file; killed when dropped.
+struct Binary {
+    child: std::process::Child,
+    address: String,
+    log: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Binary {
+    async fn start(env: &[(&str, String)]) -> Self {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port());
+        let port = port.unwrap_or_else(|e| panic!("no free port: {e}"));
+        let log = dir.path().join("server.log");
+        let log_file = std::fs::File::create(&log).unwrap_or_else(|e| panic!("{e}"));
+        let mut command = std::process::Command::new(skirmish_binary());
+        command
+            .arg("serve")
+            .env("SKIRMISH_BIND", format!("127.0.0.1:{port}"))
+            .env("SKIRMISH_DATABASE_URL", dir.path().join("s.db").display().to_string())
+            .env("RUST_LOG", "info")
+            .stdout(std::process::Stdio::null())
+            .stderr(log_file);
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let child = command.spawn().unwrap_or_else(|e| panic!("cannot start the server: {e}"));
+        let binary = Binary { child, address: format!("http://127.0.0.1:{port}"), log, _dir: dir };
+        let client = reqwest::Client::builder().no_proxy().build().unwrap_or_else(|e| panic!("{e}"));
+        for _ in 0..200 {
+            let health = client.get(format!("{}/healthz", binary.address)).send().await;
+            if health.is_ok_and(|r| r.status().is_success()) {
+                return binary;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the server never answered /healthz");
+    }
+
+    async fn send(&self, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
+        let client = reqwest::Client::builder().no_proxy().build().unwrap_or_else(|e| panic!("{e}"));
+        let mut request = client.request(method, format!("{}{path}", self.address));
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap_or_else(|e| panic!("{path}: {e}"));
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+#[tokio::test]
+async fn a_viewer_token_in_a_percent_encoded_view_path_never_reaches_the_log() {
+    let server = Binary::start(&[]).await;
+    let (_, encounter) =
+        server.send(Method::POST, "/v1/encounters", Some(json!({"ruleset": "arrgs", "name": "Log"}))).await;
+    let path = format!("/v1/encounters/{}/viewers", text(&encounter["id"]));
+    let (_, link) = server.send(Method::POST, &path, Some(json!({}))).await;
+    let token = text(&link["token"]);
+    let secret = token.trim_start_matches("vwr_");
+
+    let (page, _) = server.send(Method::GET, &format!("/%76iew/{token}"), None).await;
+    let (read, _) = server.send(Method::GET, &format!("/%76iew/{token}/encounter"), None).await;
+    let (other, _) = server.send(Method::GET, &format!("/view%2F{token}?again={token}"), None).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let log = server.log();
+
+    assert_eq!((page, read, other), (200, 200, 404), "the decoded paths are the view routes");
+    assert!(!log.contains(secret), "the token is in the log:\n{log}");
+    assert!(log.contains("GET /view/vwr_…/encounter"), "{log}");
+}
