@@ -34,6 +34,23 @@ async fn a_percent_encoded_v1_path_is_authenticated_like_the_plain_one() {
     assert_eq!(listed.body["total"], json!(0));
 }
 
+#[tokio::test]
+async fn every_content_encoding_header_is_read_not_only_the_first() {
+    let app = spawn_app().await;
+    let body = json!({"ruleset": "arrgs", "name": "Zipped"}).to_string();
+    let request = app
+        .request(Method::POST, "/v1/encounters")
+        .header("Content-Type", "application/json")
+        .header("Content-Encoding", "identity")
+        .header("Content-Encoding", "gzip")
+        .body(body.clone());
+
+    let reply = crate::helpers::Reply::read(request.send().await.unwrap_or_else(|e| panic!("{e}"))).await;
+
+    reply.assert_problem(415, Some("Content-Encoding"), "identity then gzip");
+    assert_eq!(app.get("/v1/encounters").await.body["total"], json!(0), "nothing stored");
+}
+
 /// `skirmish serve` as a child process on a free port, with extra environment, its log in a
 /// file; killed when dropped.
 struct Binary {
