@@ -51,6 +51,23 @@ async fn every_content_encoding_header_is_read_not_only_the_first() {
     assert_eq!(app.get("/v1/encounters").await.body["total"], json!(0), "nothing stored");
 }
 
+#[tokio::test]
+async fn a_whole_number_seed_written_as_a_float_is_read_exactly() {
+    let app = spawn_app().await;
+    for seed in ["4423907432279534", "9007199254740991"] {
+        let roll = |seed_text: String| {
+            let body = format!(r#"{{"expression": "3d20", "seed": {seed_text}}}"#).into_bytes();
+            app.send_raw(Method::POST, "/v1/dice/roll", Some("application/json"), body)
+        };
+
+        let as_float = roll(format!("{seed}.0")).await.expect_status(200, "the seed as a whole float");
+        let as_integer = roll(seed.to_owned()).await.expect_status(200, "the seed as an integer");
+
+        assert_eq!(as_float.body["seed"].to_string(), seed, "the seed used is the one sent");
+        assert_eq!(as_float.body["dice"], as_integer.body["dice"], "the same roll for {seed}");
+    }
+}
+
 /// `skirmish serve` as a child process on a free port, with extra environment, its log in a
 /// file; killed when dropped.
 struct Binary {
