@@ -68,6 +68,31 @@ async fn a_whole_number_seed_written_as_a_float_is_read_exactly() {
     }
 }
 
+#[tokio::test]
+async fn webhook_urls_whose_address_carries_or_is_a_non_public_one_are_refused() {
+    let app = spawn_app().await;
+    let refused = [
+        "http://[64:ff9b::7f00:1]/hook",
+        "http://[64:ff9b::a9fe:a9fe]/hook",
+        "http://[::127.0.0.1]/hook",
+        "http://[::a00:1]/hook",
+        "http://[2002:7f00:1::1]/hook",
+        "http://[2002:c0a8:101::1]/hook",
+        "http://[fec0::1]/hook",
+        "http://192.0.0.170/hook",
+        "http://198.18.0.1/hook",
+        "http://198.19.7.7/hook",
+        "http://240.0.0.1/hook",
+    ];
+
+    for url in refused {
+        let reply = app.post_json("/v1/webhooks", &json!({"url": url})).await;
+        reply.assert_problem(422, Some("url"), url);
+    }
+    let public = app.post_json("/v1/webhooks", &json!({"url": "http://[64:ff9b::808:808]/hook"})).await;
+    public.expect_status(201, "NAT64 of a public address (what DNS64 gives an IPv6-only host)");
+}
+
 /// `skirmish serve` as a child process on a free port, with extra environment, its log in a
 /// file; killed when dropped.
 struct Binary {
