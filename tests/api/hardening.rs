@@ -93,6 +93,59 @@ async fn webhook_urls_whose_address_carries_or_is_a_non_public_one_are_refused()
     public.expect_status(201, "NAT64 of a public address (what DNS64 gives an IPv6-only host)");
 }
 
+/// A receiver that answers its first request 429 and then a body of `body_bytes` (chunked),
+/// then holds the connection open. Reports how many body bytes it wrote before the server
+/// closed the connection (`None`: it wrote them all, the server read on).
+fn endless_429_receiver(body_bytes: usize) -> (String, std::sync::mpsc::Receiver<(Option<usize>, Duration)>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
+    let url = format!("http://{}/hook", listener.local_addr().unwrap_or_else(|e| panic!("{e}")));
+    let (report, reports) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let Ok((mut stream, _)) = listener.accept() else { return };
+        let mut reader = BufReader::new(stream.try_clone().unwrap_or_else(|e| panic!("{e}")));
+        let mut length = 0;
+        let mut line = String::new();
+        while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+            if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = value.trim().parse().unwrap_or(0);
+            }
+            line.clear();
+        }
+        let _ = reader.read_exact(&mut vec![0; length]);
+        let head = "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3600\r\nTransfer-Encoding: chunked\r\n\r\n";
+        let started = Instant::now();
+        let chunk = format!("{:x}\r\n{}\r\n", 64 * 1024, "x".repeat(64 * 1024));
+        let mut sent = 0;
+        let mut closed = stream.write_all(head.as_bytes()).is_err();
+        while !closed && sent < body_bytes {
+            closed = stream.write_all(chunk.as_bytes()).is_err();
+            sent += 64 * 1024;
+        }
+        let _ = report.send((closed.then_some(sent), started.elapsed()));
+        std::thread::sleep(Duration::from_secs(30));
+    });
+    (url, reports)
+}
+
+#[tokio::test]
+async fn a_receivers_huge_429_body_is_read_only_up_to_the_cap() {
+    let (app, _) = spawn_app_with(&[], |settings| {
+        settings.webhooks.webhooks_allow_private = true;
+        settings.webhooks.webhooks_timeout_ms = 8_000;
+    })
+    .await;
+    let (url, reports) = endless_429_receiver(256 << 20);
+    app.post_json("/v1/webhooks", &json!({"url": url})).await.expect_status(201, "subscribe");
+
+    app.create_encounter_id("arrgs", "Flooded").await;
+    let report = tokio::task::spawn_blocking(move || reports.recv_timeout(Duration::from_secs(20))).await;
+    let (closed_after, took) = report.unwrap_or_else(|e| panic!("{e}")).unwrap_or_else(|e| panic!("{e}"));
+
+    let sent = closed_after.unwrap_or_else(|| panic!("the server read all 256 MiB of the body ({took:?})"));
+    assert!(sent < 64 << 20, "the server stopped reading early, but only after {sent} bytes");
+    assert!(took < Duration::from_secs(5), "closed at once, not at the timeout: {took:?}");
+}
+
 /// `skirmish serve` as a child process on a free port, with extra environment, its log in a
 /// file; killed when dropped.
 struct Binary {

@@ -6,6 +6,7 @@
 use super::destination::{PublicOnly, literal_ip, refuse_private};
 use super::discord::discord_body;
 use super::payload::Announced;
+use super::response_body::{MAX_RESPONSE_BODY, read_capped};
 use super::schedule::{MAX_RECORDED_ATTEMPTS, backoff, jittered, rate_limit_wait};
 use super::signing::signature;
 use crate::config::WebhookSettings;
@@ -249,7 +250,7 @@ impl Deliverer {
         }
         if status == StatusCode::TOO_MANY_REQUESTS {
             let header = response.headers().get(RETRY_AFTER).and_then(|v| v.to_str().ok()).map(str::to_owned);
-            let body = response.bytes().await.unwrap_or_default();
+            let body = read_capped(response, MAX_RESPONSE_BODY).await;
             let wait = rate_limit_wait(header.as_deref(), &body, self.retry_base);
             return Outcome::RateLimited { status: status.as_u16(), wait };
         }
