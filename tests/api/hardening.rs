@@ -229,3 +229,26 @@ async fn a_viewer_token_in_a_percent_encoded_view_path_never_reaches_the_log() {
     assert!(!log.contains(secret), "the token is in the log:\n{log}");
     assert!(log.contains("GET /view/vwr_…/encounter"), "{log}");
 }
+
+#[tokio::test]
+async fn webhooks_are_delivered_by_a_process_that_finds_no_ca_store() {
+    let receiver = Receiver::start(|_, _| plain(204, ""));
+    let empty = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let no_certs = empty.path().join("none.pem");
+    std::fs::write(&no_certs, "").unwrap_or_else(|e| panic!("{e}"));
+    let env = [
+        ("SSL_CERT_FILE", no_certs.display().to_string()),
+        ("SSL_CERT_DIR", empty.path().display().to_string()),
+        ("SKIRMISH_WEBHOOKS_ALLOW_PRIVATE", "true".to_owned()),
+    ];
+    let server = Binary::start(&env).await;
+    server.send(Method::POST, "/v1/webhooks", Some(json!({"url": receiver.url}))).await;
+
+    let created = json!({"ruleset": "cepheus-engine", "name": "Boxed"});
+    let (_, encounter) = server.send(Method::POST, "/v1/encounters", Some(created)).await;
+    let add = json!({"name": "Ash", "side": "crew", "stats": cepheus(7)});
+    server.send(Method::POST, &format!("/v1/encounters/{}/combatants", text(&encounter["id"])), Some(add)).await;
+    let received = receiver.wait_until(Duration::from_secs(15), "a delivery", |r| !r.is_empty()).await;
+
+    assert_eq!(received[0].answered, 204, "{}", server.log());
+}
