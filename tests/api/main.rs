@@ -25,6 +25,7 @@ mod events;
 mod full_encounter;
 mod group_commit;
 mod hardening;
+mod hardening_connections;
 mod health_and_docs;
 mod helpers;
 mod idempotency;

@@ -59,6 +59,7 @@ pub async fn stream(
     let last = last_event_id(&request)?;
     let live = &state.live;
     let permit = live.limits.admit(&caller.key)?;
+    let revoked = live.revoked.watch();
     let encounter = EncounterId(id.into_inner());
     // Subscribed before the log is read: nothing committed in between is missed.
     let subscription = live.hub.subscribe(encounter.as_str());
@@ -76,6 +77,8 @@ pub async fn stream(
         permit,
         heartbeat: live.heartbeat,
         frames,
+        key: caller.key.clone(),
+        revoked,
     };
     rt::spawn(pump.run(first));
     Ok(event_stream(body))
