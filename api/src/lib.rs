@@ -11,6 +11,7 @@ pub mod extract;
 pub mod front_door;
 pub mod healthcheck;
 pub mod keys;
+pub mod listener;
 pub mod live;
 pub mod logging;
 pub mod metrics;
@@ -27,6 +28,7 @@ pub mod startup;
 pub mod viewers;
 pub mod webhooks;
 pub mod wire;
+pub mod write_timeout;
 
 pub use config::Settings;
 pub use startup::{Application, StartupError};
