@@ -143,7 +143,7 @@ pub async fn viewer_stream(
     let live = &state.live;
     let permit = live.limits.admit(&grant.viewer_id)?;
     // Subscribed before the log is read: nothing committed in between is missed.
-    let subscription = live.hub.subscribe(&grant.encounter_id);
+    let feed = state.viewers.feeds.subscribe(&live.hub, &state.store, &grant.tenant, &grant.encounter_id);
     let revocations = state.viewers.revocations();
     let encounter = EncounterId(grant.encounter_id.clone());
     let first = crate::viewers::read_page(state.store.clone(), grant.tenant.clone(), encounter, last)
@@ -157,7 +157,7 @@ pub async fn viewer_stream(
         grants: state.viewers.clone(),
         revocations,
         last,
-        subscription,
+        feed,
         permit,
         heartbeat: live.heartbeat,
         frames,

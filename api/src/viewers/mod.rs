@@ -1,13 +1,15 @@
 //! Viewer links: read-only, encounter-scoped tokens (`vwr_…`). The active ones are held in
 //! memory (read from the database once, then kept current by this process's creates and
 //! revokes), so checking a token reads nothing. See `redact.rs` for what a viewer sees,
-//! `pump.rs` for its stream, `routes/viewers.rs` and `routes/view.rs` for the routes.
+//! `pump.rs` and `feed.rs` for its stream, `routes/viewers.rs` and `routes/view.rs` for the routes.
 
+mod feed;
 mod grants;
 pub mod page;
 mod pump;
 pub mod redact;
 
+pub use feed::{ViewerFeeds, ViewerWave};
 pub use grants::ViewerGrants;
 pub use pump::{ViewerPump, read_page};
 
