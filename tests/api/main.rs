@@ -26,6 +26,7 @@ mod full_encounter;
 mod group_commit;
 mod hardening;
 mod hardening_connections;
+mod hardening_rulesets;
 mod hardening_viewers;
 mod health_and_docs;
 mod helpers;

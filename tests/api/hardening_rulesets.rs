@@ -1,0 +1,74 @@
+//! Hardening, round two (issue 30), in the rulesets over HTTP: a dead ARRGS character receives
+//! nothing more; lur-asko's stored damage stays within the bound its stateless twin takes;
+//! spycraft2's surprise is decided once, each participant listed once.
+
+use crate::helpers::{TestApp, spawn_app};
+use serde_json::{Value, json};
+
+async fn state_of(app: &TestApp, encounter: &str, id: &str) -> Value {
+    let read = app.encounter(encounter).await;
+    let combatants = read["combatants"].as_array().cloned().unwrap_or_default();
+    combatants.into_iter().find(|c| c["id"] == json!(id)).unwrap_or_else(|| panic!("no {id} in {read}"))
+}
+
+#[tokio::test]
+async fn a_dead_arrgs_character_takes_no_more_damage_conditions_or_revitalisation() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("arrgs", "Graveyard").await;
+    let troll = app.add_combatant(&encounter, "Troll", "monsters", json!({"agility": 8, "vitality": 30})).await;
+    let damage = |amount: i64| json!({"target_id": troll, "amount": amount});
+    let path = |op: &str| format!("/v1/encounters/{encounter}/arrgs/{op}");
+
+    app.post_json(&path("damage"), &damage(1000)).await.expect_status(200, "the killing blow");
+    let dead = app.snapshot(&encounter).await;
+    let again = app.post_json(&path("damage"), &damage(1000)).await;
+    let changes = [
+        json!({"type": "staggered", "applications": 2}),
+        json!({"type": "dying", "applications": 1}),
+        json!({"type": "prone", "on": true}),
+        json!({"type": "revitalise", "amount": 100}),
+    ];
+    let mut refused = Vec::new();
+    for change in &changes {
+        refused.push(app.post_json(&path("conditions"), &json!({"combatant_id": troll, "change": change})).await);
+    }
+    let troll_now = state_of(&app, &encounter, &troll).await;
+
+    again.assert_problem(422, Some("target_id"), "damage to the dead");
+    for (reply, change) in refused.iter().zip(&changes) {
+        reply.assert_problem(422, Some("combatant_id"), &format!("{change} on the dead"));
+    }
+    assert_eq!(app.snapshot(&encounter).await, dead, "nothing changed");
+    assert_eq!(troll_now["state"]["vitality_lost"], json!(1000), "the killing blow, once: {troll_now}");
+    assert_eq!(troll_now["defeated"], json!(true));
+}
+
+#[tokio::test]
+async fn in_every_ruleset_that_knows_death_damage_to_the_dead_is_refused_and_changes_nothing() {
+    let app = spawn_app().await;
+    let mut adeva = crate::helpers::adeva(30);
+    adeva["wounds"] = json!(10);
+    let cases = [
+        ("adeva-d100", adeva, "combatant_id", json!({"amount": 100})),
+        ("spycraft2", json!({"initiative_bonus": 1, "vitality": 5, "wounds": 8}), "combatant_id", json!({"amount": 100})),
+        ("cepheus-engine", crate::helpers::cepheus(7), "target_id", json!({"damage": 100})),
+        ("arrgs", json!({"agility": 8, "vitality": 10}), "target_id", json!({"amount": 100})),
+    ];
+
+    for (ruleset, stats, field, amount) in cases {
+        let encounter = app.create_encounter_id(ruleset, "Last stand").await;
+        let id = app.add_combatant(&encounter, "Victim", "prey", stats).await;
+        let mut body = amount.clone();
+        body[field] = json!(id);
+        let path = format!("/v1/encounters/{encounter}/{ruleset}/damage");
+        app.post_json(&path, &body).await.expect_status(200, &format!("{ruleset}: the killing blow"));
+        let dead = app.snapshot(&encounter).await;
+
+        let again = app.post_json(&path, &body).await;
+
+        again.assert_problem(422, Some(field), &format!("{ruleset}: damage to the dead"));
+        assert_eq!(app.snapshot(&encounter).await, dead, "{ruleset}: nothing changed");
+        assert_eq!(state_of(&app, &encounter, &id).await["defeated"], json!(true), "{ruleset}");
+    }
+}
+
