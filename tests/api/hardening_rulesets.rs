@@ -44,6 +44,37 @@ async fn a_dead_arrgs_character_takes_no_more_damage_conditions_or_revitalisatio
 }
 
 #[tokio::test]
+async fn lur_asko_damage_taken_stops_at_the_bound_the_stateless_twin_takes() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("lur-asko", "Glacier").await;
+    let frost = json!({"source": "curse", "against": {"energy": "frost"}, "percent": 1000});
+    let frozen = json!({"injury_factor": 1, "resistances": vec![frost; 20]});
+    let frozen = app.add_combatant(&encounter, "Frozen", "prey", frozen).await;
+    let raider = app.add_combatant(&encounter, "Raider", "raiders", json!({"injury_factor": 10})).await;
+    let fixed = json!({"fixed": [{"combatant_id": raider, "value": 12}, {"combatant_id": frozen, "value": 10}]});
+    app.roll_initiative(&encounter, fixed).await;
+    app.advance(&encounter, "next_turn").await;
+    let body = json!({"attacker_id": raider, "target_id": frozen,
+        "attack": {"weapons": [{"name": "Ice lance", "delivery": "ranged", "energy": {"type": "frost", "damage": 1000}}],
+            "injury_type": "Torso"},
+        "defense": {"defense": "hit"}});
+
+    let hit = app.post_json(&format!("/v1/encounters/{encounter}/lur-asko/attacks"), &body).await;
+    let state = state_of(&app, &encounter, &frozen).await["state"].clone();
+    let inline = json!({"attacker": {"name": "Raider", "stats": {"injury_factor": 10}},
+        "target": {"name": "Frozen", "stats": {"injury_factor": 1}, "damage_taken": state["damage_taken"]},
+        "attack": body["attack"], "defense": {"defense": "hit"}});
+    let twin = app.post_json("/v1/rulesets/lur-asko/attacks", &inline).await;
+
+    hit.expect_status(200, "the attack");
+    assert_eq!(state["damage_taken"], json!(1_000_000), "{state}");
+    let degrees: i64 = state["injuries"].as_array().map_or(0, |i| i.iter().filter_map(|d| d["degrees"].as_i64()).sum());
+    assert_eq!(degrees, 1_000_000, "one degree per point of damage taken, no more: {state}");
+    assert_eq!(state["fatigue"], json!(25_000_000), "25 per frost degree: {state}");
+    twin.expect_status(200, "the stateless twin takes the stored damage_taken");
+}
+
+#[tokio::test]
 async fn in_every_ruleset_that_knows_death_damage_to_the_dead_is_refused_and_changes_nothing() {
     let app = spawn_app().await;
     let mut adeva = crate::helpers::adeva(30);
