@@ -75,6 +75,29 @@ async fn lur_asko_damage_taken_stops_at_the_bound_the_stateless_twin_takes() {
 }
 
 #[tokio::test]
+async fn spycraft2_surprise_is_decided_once_and_lists_a_participant_once() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("spycraft2", "Casino").await;
+    let ana = app.add_combatant(&encounter, "Ana", "agents", json!({"initiative_bonus": 4})).await;
+    app.add_combatant(&encounter, "Cy", "guards", json!({"initiative_bonus": 1})).await;
+    let path = format!("/v1/encounters/{encounter}/spycraft2/surprise");
+    let check = json!({"awareness": "none_aware", "groups": [{"side": "agents", "bonus": 0}, {"side": "guards", "bonus": 0}]});
+    let twice = json!({"awareness": "none_aware", "groups": [
+        {"side": "agents", "bonus": 0, "participants": [ana, ana]}, {"side": "guards", "bonus": 0}]});
+
+    let listed_twice = app.post_json(&path, &twice).await;
+    app.post_json(&path, &json!({"seed": 1, "awareness": check["awareness"], "groups": check["groups"]}))
+        .await
+        .expect_status(200, "the first check");
+    let decided = app.snapshot(&encounter).await;
+    let again = app.post_json(&path, &json!({"seed": 2, "awareness": "none_aware", "groups": check["groups"]})).await;
+
+    listed_twice.assert_problem(422, Some("groups[0].participants[1]"), "a participant listed twice");
+    assert_eq!(again.status, 409, "a second check in setup: {}", again.body);
+    assert_eq!(app.snapshot(&encounter).await, decided, "the re-roll changed nothing");
+}
+
+#[tokio::test]
 async fn in_every_ruleset_that_knows_death_damage_to_the_dead_is_refused_and_changes_nothing() {
     let app = spawn_app().await;
     let mut adeva = crate::helpers::adeva(30);
@@ -102,4 +125,3 @@ async fn in_every_ruleset_that_knows_death_damage_to_the_dead_is_refused_and_cha
         assert_eq!(state_of(&app, &encounter, &id).await["defeated"], json!(true), "{ruleset}");
     }
 }
-
