@@ -25,7 +25,11 @@ impl AccessLine {
             return None;
         }
         let path = crate::viewers::loggable_path(request.path());
-        let query = request.uri().query().map(|q| format!("?{}", crate::viewers::loggable_path(q))).unwrap_or_default();
+        let query = request
+            .uri()
+            .query()
+            .map(|q| format!("?{}", crate::viewers::loggable_path(q)))
+            .unwrap_or_default();
         let request = format!("{} {path}{query} {:?}", request.method(), request.version());
         Some(Self { request, started: Instant::now() })
     }

@@ -265,8 +265,7 @@ mod tests {
         let peers = PeerConnections::new(64, 40);
 
         // Four greedy peers: past 20 connections in all, each stops at its share (20 / 4 = 5).
-        let greedy: Vec<_> =
-            (0..60).filter_map(|n| place(peers.admit(v4(1 + (n % 4) as u8)))).collect();
+        let greedy: Vec<_> = (0..60).filter_map(|n| place(peers.admit(v4(1 + (n % 4) as u8)))).collect();
         let newcomer = place(peers.admit(v4(200)));
 
         assert!(greedy.len() <= 24, "greedy peers held {}", greedy.len());

@@ -75,9 +75,9 @@ where
                     Admission::Admitted(slot) | Admission::Refused(slot) => {
                         Ok((Connection::new(socket, slot, rules.write_timeout), peer))
                     }
-                    Admission::Dropped => {
-                        Err(actix_http::error::DispatchError::Io(std::io::Error::other("over the connection caps")))
-                    }
+                    Admission::Dropped => Err(actix_http::error::DispatchError::Io(std::io::Error::other(
+                        "over the connection caps",
+                    ))),
                 };
                 std::future::ready(accepted)
             })

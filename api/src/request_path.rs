@@ -26,7 +26,8 @@ pub fn normalise(request: &mut ServiceRequest) -> Result<(), ApiError> {
         text.push('?');
         text.push_str(query);
     }
-    let uri: Uri = text.parse().map_err(|_| ApiError::bad_request("path", "the path is not a valid URI path"))?;
+    let uri: Uri =
+        text.parse().map_err(|_| ApiError::bad_request("path", "the path is not a valid URI path"))?;
     request.match_info_mut().get_mut().update(&uri);
     request.head_mut().uri = uri;
     Ok(())

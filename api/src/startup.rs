@@ -3,10 +3,10 @@
 use crate::auth::{AuthSettings, OPEN_TENANT};
 use crate::config::Settings;
 use crate::connections::{PeerConnections, default_total, open_file_limit};
-use crate::listener::ConnectionRules;
 use crate::error::ApiError;
 use crate::extract::{BodyTimeout, MAX_BODY_BYTES};
 use crate::front_door::front_door;
+use crate::listener::ConnectionRules;
 use crate::metrics::MetricsListener;
 use crate::openapi::serve_openapi;
 use crate::rate_limit::{RateLimit, RateLimiter};

@@ -83,7 +83,8 @@ fn the_runtime_stage_installs_the_system_ca_store() {
     let runtime = text.rsplit_once("\nFROM ").map(|(_, stage)| stage).expect("a runtime stage");
     let all = instructions(runtime);
 
-    let installs =
-        all.iter().any(|line| line.starts_with("RUN ") && line.contains("apt-get install") && line.contains("ca-certificates"));
+    let installs = all.iter().any(|line| {
+        line.starts_with("RUN ") && line.contains("apt-get install") && line.contains("ca-certificates")
+    });
     assert!(installs, "the slim image has no CA store of its own: {all:?}");
 }

@@ -112,7 +112,8 @@ fn endless_429_receiver(body_bytes: usize) -> (String, std::sync::mpsc::Receiver
             line.clear();
         }
         let _ = reader.read_exact(&mut vec![0; length]);
-        let head = "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3600\r\nTransfer-Encoding: chunked\r\n\r\n";
+        let head =
+            "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3600\r\nTransfer-Encoding: chunked\r\n\r\n";
         let started = Instant::now();
         let chunk = format!("{:x}\r\n{}\r\n", 64 * 1024, "x".repeat(64 * 1024));
         let mut sent = 0;
@@ -247,7 +248,9 @@ async fn webhooks_are_delivered_by_a_process_that_finds_no_ca_store() {
     let created = json!({"ruleset": "cepheus-engine", "name": "Boxed"});
     let (_, encounter) = server.send(Method::POST, "/v1/encounters", Some(created)).await;
     let add = json!({"name": "Ash", "side": "crew", "stats": cepheus(7)});
-    server.send(Method::POST, &format!("/v1/encounters/{}/combatants", text(&encounter["id"])), Some(add)).await;
+    server
+        .send(Method::POST, &format!("/v1/encounters/{}/combatants", text(&encounter["id"])), Some(add))
+        .await;
     let received = receiver.wait_until(Duration::from_secs(15), "a delivery", |r| !r.is_empty()).await;
 
     assert_eq!(received[0].answered, 204, "{}", server.log());

@@ -69,7 +69,10 @@ async fn connections_that_never_read_their_answers_are_dropped_after_the_write_t
         after = health_from(2, server).await;
     }
 
-    assert!(while_held.starts_with("HTTP/1.1 429"), "the four unread connections hold the address's places: {while_held}");
+    assert!(
+        while_held.starts_with("HTTP/1.1 429"),
+        "the four unread connections hold the address's places: {while_held}"
+    );
     assert!(after.starts_with("HTTP/1.1 200"), "their places came back after the write timeout: {after}");
     assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
     drop(greedy);
@@ -97,7 +100,8 @@ async fn past_half_the_connection_cap_an_address_gets_its_fair_share_and_others_
         held.push(stream);
     }
     let answers = tokio::task::spawn_blocking(move || {
-        let answers: Vec<String> = held.iter_mut().map(|s| first_bytes(s, Duration::from_millis(300))).collect();
+        let answers: Vec<String> =
+            held.iter_mut().map(|s| first_bytes(s, Duration::from_millis(300))).collect();
         (answers, held)
     });
     let (answers, held) = answers.await.unwrap_or_else(|e| panic!("{e}"));

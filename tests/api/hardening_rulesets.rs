@@ -15,7 +15,8 @@ async fn state_of(app: &TestApp, encounter: &str, id: &str) -> Value {
 async fn a_dead_arrgs_character_takes_no_more_damage_conditions_or_revitalisation() {
     let app = spawn_app().await;
     let encounter = app.create_encounter_id("arrgs", "Graveyard").await;
-    let troll = app.add_combatant(&encounter, "Troll", "monsters", json!({"agility": 8, "vitality": 30})).await;
+    let troll =
+        app.add_combatant(&encounter, "Troll", "monsters", json!({"agility": 8, "vitality": 30})).await;
     let damage = |amount: i64| json!({"target_id": troll, "amount": amount});
     let path = |op: &str| format!("/v1/encounters/{encounter}/arrgs/{op}");
 
@@ -30,7 +31,9 @@ async fn a_dead_arrgs_character_takes_no_more_damage_conditions_or_revitalisatio
     ];
     let mut refused = Vec::new();
     for change in &changes {
-        refused.push(app.post_json(&path("conditions"), &json!({"combatant_id": troll, "change": change})).await);
+        refused.push(
+            app.post_json(&path("conditions"), &json!({"combatant_id": troll, "change": change})).await,
+        );
     }
     let troll_now = state_of(&app, &encounter, &troll).await;
 
@@ -51,7 +54,8 @@ async fn lur_asko_damage_taken_stops_at_the_bound_the_stateless_twin_takes() {
     let frozen = json!({"injury_factor": 1, "resistances": vec![frost; 20]});
     let frozen = app.add_combatant(&encounter, "Frozen", "prey", frozen).await;
     let raider = app.add_combatant(&encounter, "Raider", "raiders", json!({"injury_factor": 10})).await;
-    let fixed = json!({"fixed": [{"combatant_id": raider, "value": 12}, {"combatant_id": frozen, "value": 10}]});
+    let fixed =
+        json!({"fixed": [{"combatant_id": raider, "value": 12}, {"combatant_id": frozen, "value": 10}]});
     app.roll_initiative(&encounter, fixed).await;
     app.advance(&encounter, "next_turn").await;
     let body = json!({"attacker_id": raider, "target_id": frozen,
@@ -68,7 +72,8 @@ async fn lur_asko_damage_taken_stops_at_the_bound_the_stateless_twin_takes() {
 
     hit.expect_status(200, "the attack");
     assert_eq!(state["damage_taken"], json!(1_000_000), "{state}");
-    let degrees: i64 = state["injuries"].as_array().map_or(0, |i| i.iter().filter_map(|d| d["degrees"].as_i64()).sum());
+    let degrees: i64 =
+        state["injuries"].as_array().map_or(0, |i| i.iter().filter_map(|d| d["degrees"].as_i64()).sum());
     assert_eq!(degrees, 1_000_000, "one degree per point of damage taken, no more: {state}");
     assert_eq!(state["fatigue"], json!(25_000_000), "25 per frost degree: {state}");
     twin.expect_status(200, "the stateless twin takes the stored damage_taken");
@@ -90,7 +95,8 @@ async fn spycraft2_surprise_is_decided_once_and_lists_a_participant_once() {
         .await
         .expect_status(200, "the first check");
     let decided = app.snapshot(&encounter).await;
-    let again = app.post_json(&path, &json!({"seed": 2, "awareness": "none_aware", "groups": check["groups"]})).await;
+    let again =
+        app.post_json(&path, &json!({"seed": 2, "awareness": "none_aware", "groups": check["groups"]})).await;
 
     listed_twice.assert_problem(422, Some("groups[0].participants[1]"), "a participant listed twice");
     assert_eq!(again.status, 409, "a second check in setup: {}", again.body);
@@ -104,7 +110,12 @@ async fn in_every_ruleset_that_knows_death_damage_to_the_dead_is_refused_and_cha
     adeva["wounds"] = json!(10);
     let cases = [
         ("adeva-d100", adeva, "combatant_id", json!({"amount": 100})),
-        ("spycraft2", json!({"initiative_bonus": 1, "vitality": 5, "wounds": 8}), "combatant_id", json!({"amount": 100})),
+        (
+            "spycraft2",
+            json!({"initiative_bonus": 1, "vitality": 5, "wounds": 8}),
+            "combatant_id",
+            json!({"amount": 100}),
+        ),
         ("cepheus-engine", crate::helpers::cepheus(7), "target_id", json!({"damage": 100})),
         ("arrgs", json!({"agility": 8, "vitality": 10}), "target_id", json!({"amount": 100})),
     ];

@@ -42,7 +42,9 @@ async fn many_viewer_streams_of_one_encounter_get_every_event_once_and_the_same_
     app.add_combatant(&encounter, "Shown", "a", json!({})).await;
     let lurker = app.add_combatant(&encounter, "Lurker", "b", json!({})).await;
     let hide = json!({"hidden": true});
-    app.patch_json(&format!("/v1/encounters/{encounter}/combatants/{lurker}"), &hide).await.expect_status(200, "hide");
+    app.patch_json(&format!("/v1/encounters/{encounter}/combatants/{lurker}"), &hide)
+        .await
+        .expect_status(200, "hide");
     let mut streams = Vec::new();
     for _ in 0..4 {
         let link = app.post_json(&format!("/v1/encounters/{encounter}/viewers"), &json!({})).await;
@@ -51,7 +53,8 @@ async fn many_viewer_streams_of_one_encounter_get_every_event_once_and_the_same_
             streams.push((false, open(&app, &format!("/view/{token}/stream"), None).await));
         }
         for _ in 0..2 {
-            streams.push((true, open(&app, &format!("/v1/encounters/{encounter}/stream"), Some(&token)).await));
+            streams
+                .push((true, open(&app, &format!("/v1/encounters/{encounter}/stream"), Some(&token)).await));
         }
     }
     let mut replayed = Vec::new();
@@ -82,5 +85,8 @@ async fn many_viewer_streams_of_one_encounter_get_every_event_once_and_the_same_
     assert!(seqs.windows(2).all(|pair| pair[0] < pair[1]), "in order, none twice: {seqs:?}");
     assert_eq!(text.matches("joins the fight").count(), 14, "Shown, 12 extras and Last: {text}");
     assert!(!text.contains("Lurker"), "nothing naming the hidden combatant: {text}");
-    assert!(!text.contains("event: ") && named[0].2.contains("event: "), "the page's form has no event lines");
+    assert!(
+        !text.contains("event: ") && named[0].2.contains("event: "),
+        "the page's form has no event lines"
+    );
 }

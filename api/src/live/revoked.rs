@@ -19,7 +19,11 @@ pub struct RevokedKeys {
 
 impl RevokedKeys {
     pub fn new(store: &Store) -> Self {
-        Self { store: store.clone(), revoked: Arc::new(watch::Sender::new(Revoked::default())), started: OnceLock::new() }
+        Self {
+            store: store.clone(),
+            revoked: Arc::new(watch::Sender::new(Revoked::default())),
+            started: OnceLock::new(),
+        }
     }
 
     /// What a stream watches; the first call starts the task that keeps it current (on the

@@ -40,14 +40,9 @@ impl ViewerWave {
 }
 
 /// The encounters' feeds, by encounter id.
+#[derive(Default)]
 pub struct ViewerFeeds {
     feeds: Mutex<HashMap<String, broadcast::Sender<Arc<ViewerWave>>>>,
-}
-
-impl Default for ViewerFeeds {
-    fn default() -> Self {
-        Self { feeds: Mutex::default() }
-    }
 }
 
 impl ViewerFeeds {
@@ -119,7 +114,9 @@ impl Feed {
             match self.wave(first).await {
                 Ok(true) => {}
                 Ok(false) => break,
-                Err(error) => log::error!("the viewer feed of {} cannot read the log: {error}", self.encounter.as_str()),
+                Err(error) => {
+                    log::error!("the viewer feed of {} cannot read the log: {error}", self.encounter.as_str())
+                }
             }
             if self.leave_if_idle() {
                 return;
@@ -230,8 +227,14 @@ mod tests {
 
         let named = std::str::from_utf8(&wave.named).unwrap();
         let plain = std::str::from_utf8(&wave.plain).unwrap();
-        assert_eq!(named, "id: 2\nevent: round_started\ndata: {\"seq\":2,\"at\":\"T\",\"kind\":\"round_started\",\"summary\":\"s\"}\n\n");
-        assert_eq!(plain, "id: 2\ndata: {\"seq\":2,\"at\":\"T\",\"kind\":\"round_started\",\"summary\":\"s\"}\n\n");
+        assert_eq!(
+            named,
+            "id: 2\nevent: round_started\ndata: {\"seq\":2,\"at\":\"T\",\"kind\":\"round_started\",\"summary\":\"s\"}\n\n"
+        );
+        assert_eq!(
+            plain,
+            "id: 2\ndata: {\"seq\":2,\"at\":\"T\",\"kind\":\"round_started\",\"summary\":\"s\"}\n\n"
+        );
         assert_eq!((wave.after, wave.last, wave.events.len()), (1, 3, 2));
         assert_eq!(wave.events[0].1.as_ref().map(|(n, _)| n.clone()), Some(wave.named.clone()));
         assert!(wave.events[1].1.is_none(), "withheld, but its seq counts as seen");

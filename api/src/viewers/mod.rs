@@ -78,7 +78,8 @@ pub fn loggable_path(text: &str) -> std::borrow::Cow<'_, str> {
     while let Some(at) = rest.find(VIEWER_TOKEN_PREFIX) {
         out.push_str(&rest[..at + VIEWER_TOKEN_PREFIX.len()]);
         let token = &rest[at + VIEWER_TOKEN_PREFIX.len()..];
-        let end = token.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).unwrap_or(token.len());
+        let end =
+            token.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).unwrap_or(token.len());
         if end > 0 && !token.starts_with('…') {
             out.push('…');
         }

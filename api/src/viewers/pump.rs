@@ -184,4 +184,3 @@ pub async fn read_page(
         Err(error) => Err(error.to_string()),
     }
 }
-

@@ -36,40 +36,40 @@ pub fn is_public(ip: IpAddr) -> bool {
 /// IPv4 ranges that are not globally reachable (RFC 6890 and the IANA IPv4 special-purpose
 /// registry), as (network, prefix length).
 const NOT_PUBLIC_V4: [([u8; 4], u8); 17] = [
-    ([0, 0, 0, 0], 8),        // "this network", unspecified
-    ([10, 0, 0, 0], 8),       // private
-    ([100, 64, 0, 0], 10),    // shared address space (carrier-grade NAT)
-    ([127, 0, 0, 0], 8),      // loopback
-    ([169, 254, 0, 0], 16),   // link-local (cloud metadata)
-    ([172, 16, 0, 0], 12),    // private
-    ([192, 0, 0, 0], 24),     // IETF protocol assignments
-    ([192, 0, 2, 0], 24),     // documentation (TEST-NET-1)
-    ([192, 31, 196, 0], 24),  // AS112
-    ([192, 52, 193, 0], 24),  // AMT
-    ([192, 88, 99, 0], 24),   // deprecated 6to4 relay anycast
-    ([192, 168, 0, 0], 16),   // private
-    ([198, 18, 0, 0], 15),    // benchmarking
-    ([198, 51, 100, 0], 24),  // documentation (TEST-NET-2)
-    ([203, 0, 113, 0], 24),   // documentation (TEST-NET-3)
-    ([224, 0, 0, 0], 4),      // multicast
-    ([240, 0, 0, 0], 4),      // reserved, and the limited broadcast address
+    ([0, 0, 0, 0], 8),       // "this network", unspecified
+    ([10, 0, 0, 0], 8),      // private
+    ([100, 64, 0, 0], 10),   // shared address space (carrier-grade NAT)
+    ([127, 0, 0, 0], 8),     // loopback
+    ([169, 254, 0, 0], 16),  // link-local (cloud metadata)
+    ([172, 16, 0, 0], 12),   // private
+    ([192, 0, 0, 0], 24),    // IETF protocol assignments
+    ([192, 0, 2, 0], 24),    // documentation (TEST-NET-1)
+    ([192, 31, 196, 0], 24), // AS112
+    ([192, 52, 193, 0], 24), // AMT
+    ([192, 88, 99, 0], 24),  // deprecated 6to4 relay anycast
+    ([192, 168, 0, 0], 16),  // private
+    ([198, 18, 0, 0], 15),   // benchmarking
+    ([198, 51, 100, 0], 24), // documentation (TEST-NET-2)
+    ([203, 0, 113, 0], 24),  // documentation (TEST-NET-3)
+    ([224, 0, 0, 0], 4),     // multicast
+    ([240, 0, 0, 0], 4),     // reserved, and the limited broadcast address
 ];
 
 /// IPv6 ranges that are not globally reachable (the IANA IPv6 special-purpose registry and
 /// address architecture), as (network, prefix length). Ranges carrying an IPv4 address are
 /// handled by [`embedded_v4`] first.
 const NOT_PUBLIC_V6: [(u128, u8); 12] = [
-    (0, 96),                                        // ::/96 but ::ffff: — unspecified, loopback, IPv4-compatible
-    (0x0064_ff9b_0001 << 80, 48),                   // 64:ff9b:1::/48, local-use NAT64
-    (0x0100 << 112, 64),                            // 100::/64, discard-only
-    (0x2001_0000 << 96, 23),                        // 2001::/23, IETF protocol assignments (Teredo, ORCHID …)
-    (0x2001_0db8 << 96, 32),                        // 2001:db8::/32, documentation
-    (0x3fff << 112, 20),                            // 3fff::/20, documentation
-    (0x5f00 << 112, 16),                            // 5f00::/16, segment routing SIDs
-    (0xfc00 << 112, 7),                             // fc00::/7, unique-local
-    (0xfe80 << 112, 10),                            // fe80::/10, link-local
-    (0xfec0 << 112, 10),                            // fec0::/10, deprecated site-local
-    (0xff00 << 112, 8),                             // ff00::/8, multicast
+    (0, 96),                      // ::/96 but ::ffff: — unspecified, loopback, IPv4-compatible
+    (0x0064_ff9b_0001 << 80, 48), // 64:ff9b:1::/48, local-use NAT64
+    (0x0100 << 112, 64),          // 100::/64, discard-only
+    (0x2001_0000 << 96, 23),      // 2001::/23, IETF protocol assignments (Teredo, ORCHID …)
+    (0x2001_0db8 << 96, 32),      // 2001:db8::/32, documentation
+    (0x3fff << 112, 20),          // 3fff::/20, documentation
+    (0x5f00 << 112, 16),          // 5f00::/16, segment routing SIDs
+    (0xfc00 << 112, 7),           // fc00::/7, unique-local
+    (0xfe80 << 112, 10),          // fe80::/10, link-local
+    (0xfec0 << 112, 10),          // fec0::/10, deprecated site-local
+    (0xff00 << 112, 8),           // ff00::/8, multicast
     (0x0000_0000_0000_0000_ffff_0000_0000_0000, 96), // ::ffff:0:0:0/96, IPv4-translated (SIIT)
 ];
 

@@ -150,7 +150,10 @@ mod tests {
         assert!(parse(r#"{"value": 1e300}"#).is_err());
         let exact = parse(r#"{"value": 1, "seed": 4423907432279534.0}"#).expect("a whole float below 2^53");
         assert_eq!(exact.seed, Some(4_423_907_432_279_534));
-        assert_eq!(parse(r#"{"value": 1, "seed": 9007199254740991.0}"#).expect("2^53 - 1").seed, Some((1 << 53) - 1));
+        assert_eq!(
+            parse(r#"{"value": 1, "seed": 9007199254740991.0}"#).expect("2^53 - 1").seed,
+            Some((1 << 53) - 1)
+        );
         assert!(parse(r#"{"value": 1, "seed": 18014398509481984.0}"#).is_err(), "2^54 with a fraction part");
         assert_eq!(parse(r#"{"value": 1, "seed": null}"#).expect("null").seed, None);
     }
