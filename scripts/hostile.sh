@@ -6,8 +6,11 @@
 # the whole run 10 minutes at most. Prints requests, 5xx and invariant breaks per item.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-cargo build --quiet --release --bin skirmish --manifest-path "$root/Cargo.toml"
-bin="${CARGO_TARGET_DIR:-$root/target}/release/skirmish"
+# SKIRMISH_BIN: another build to attack (e.g. target/debug/skirmish); by default the release one.
+if [ -z "${SKIRMISH_BIN:-}" ]; then
+  cargo build --quiet --release --bin skirmish --manifest-path "$root/Cargo.toml"
+fi
+bin="${SKIRMISH_BIN:-${CARGO_TARGET_DIR:-$root/target}/release/skirmish}"
 work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); strict=$((port + 1))
 pids=()
 trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; wait $p 2>/dev/null; done; rm -rf "$work"' EXIT

@@ -58,8 +58,10 @@ def encounter(item, ruleset, combatants, key=KEY_A):
     _, enc = item.send("POST", "/v1/encounters", {"ruleset": ruleset, "name": "Hostile"}, key)
     ids = []
     for name, stats in combatants:
-        _, c = item.send("POST", f"/v1/encounters/{enc['id']}/combatants", {"name": name, "side": name, "stats": stats}, key)
-        ids.append(c["id"])
+        status, c = item.send("POST", f"/v1/encounters/{enc['id']}/combatants", {"name": name, "side": name, "stats": stats}, key)
+        if status != 201:
+            raise SystemExit(f"cannot add {name}: {status} {c}")
+        ids.append(c["combatant"]["id"])
     return enc["id"], ids
 
 
@@ -151,7 +153,7 @@ def item2():
 
 
 def item3():
-    """Streams of a key revoked from another process end within 2 s."""
+    """Streams of a key revoked from another process end (within 5 s; about 1 s is expected)."""
     item = Item("3 streams of a revoked key")
     out = subprocess.run([BIN, "keys", "create", "--tenant", "a"], env={**os.environ, "SKIRMISH_DATABASE_URL": DB},
                          capture_output=True, text=True, check=True).stdout.splitlines()
@@ -161,24 +163,24 @@ def item3():
     for _ in range(10):
         s = socket.create_connection((HOST, PORT), timeout=10)
         s.sendall(f"GET /v1/encounters/{enc}/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {secret}\r\n\r\n".encode())
-        s.recv(4096)
-        streams.append(s)
+        streams.append((s, s.recv(4096)))
     item.requests += 10
     subprocess.run([BIN, "keys", "revoke", key_id], env={**os.environ, "SKIRMISH_DATABASE_URL": DB}, check=True, capture_output=True)
-    started, open_ = time.time(), 0
-    for s in streams:
-        seen = b""
+    started, open_, ended_after = time.time(), 0, []
+    for s, seen in streams:
         try:
             while not seen.endswith(b"\r\n0\r\n\r\n"):
-                s.settimeout(max(0.1, 3 - (time.time() - started)))
+                s.settimeout(max(0.1, 5 - (time.time() - started)))
                 chunk = s.recv(65536)
                 if not chunk:
                     break
                 seen += chunk
+            ended_after.append(time.time() - started)
         except OSError:
             open_ += 1
         s.close()
-    item.expect(open_ == 0, f"{open_}/10 streams still open 3 s after the revoke")
+    item.notes.append(f"all ended within {max(ended_after, default=0):.2f} s of the revoke")
+    item.expect(open_ == 0, f"{open_}/10 streams still open 5 s after the revoke")
     status, _ = item.send("GET", f"/v1/encounters/{enc}", key=secret)
     item.expect(status == 401, f"the revoked key read: {status}")
     item.done()
@@ -195,8 +197,17 @@ def item4_5(token, secret_part):
             for method in ["GET", "POST"]:
                 status, _ = item.send(method, prefix + tail, {"expression": "1d6"} if method == "POST" else None, key=None)
                 item.expect(status in (401, 404, 405, 400), f"{method} {prefix}{tail} without a key: {status}")
+    documented = ["/v1/dice/roll", "/v1/encounters", "/v1/webhooks", "/v1/rulesets", "/v1/encounters/enc_x/advance",
+                  "/v1/rulesets/cepheus-engine/attacks", "/v1/encounters/enc_x/stream", "/v1/webhooks/wh_x/deliveries"]
+    def encoded(path):
+        return "".join(c if c == "/" or random.random() < 0.5 else random.choice(["%%%02X", "%%%02x"]) % ord(c) for c in path)
+    for _ in range(int(os.environ.get("ENCODED_PATHS", "1000"))):
+        path, method = encoded(random.choice(documented)), random.choice(["GET", "POST", "DELETE", "PATCH"])
+        status, _ = item.send(method, path, {} if method in ("POST", "PATCH") else None, key=None)
+        item.expect(status == 401, f"{method} {path} without a key: {status}")
+    views = [encoded(f"/view/{token}") + tail for tail in ["", "/encounter"] for _ in range(150)]
     for path in [f"/%76iew/{token}", f"/%76iew/{token}/encounter", f"/view%2F{token}", f"/v%69ew/{token}/stream?x={token}",
-                 f"/view/{token}/..%2Fencounter", f"/%2576iew/{token}"]:
+                 f"/view/{token}/..%2Fencounter", f"/%2576iew/{token}"] + views:
         conn = http.client.HTTPConnection(HOST, PORT, timeout=5)
         conn.request("GET", path)
         try:
@@ -242,7 +253,7 @@ def item6_7():
 
 def item8():
     item = Item("8 whole floats as seeds")
-    for _ in range(200):
+    for _ in range(int(os.environ.get("SEEDS", "1000"))):
         seed = random.randrange(0, 1 << 53)
         status, body = item.send("POST", "/v1/dice/roll", raw=f'{{"expression":"2d20","seed":{seed}.0}}')
         item.expect(status == 200 and body["seed"] == seed, f"seed {seed}.0 → {status} {body if status != 200 else body['seed']}")
@@ -285,9 +296,11 @@ def main():
     _, link = setup.send("POST", f"/v1/encounters/{enc}/viewers", {})
     setup.done()
     deadline = time.time() + 600
-    for run in [lambda: item1(pid), item2, item3, lambda: item4_5(link["token"], link["token"][4:]), item6_7, item8, item9, item10]:
+    runs = {"1": lambda: item1(pid), "2": item2, "3": item3, "4": lambda: item4_5(link["token"], link["token"][4:]),
+            "6": item6_7, "8": item8, "9": item9, "10": item10}
+    for number in os.environ.get("ITEMS", "1 2 3 4 6 8 9 10").split():
         if time.time() < deadline:
-            run()
+            runs[number]()
     width = max(len(r[0]) for r in rows)
     print(f"{'item':<{width}} requests 5xx breaks  notes")
     for name, requests, errors, breaks, notes in rows:
