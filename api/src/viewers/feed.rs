@@ -3,8 +3,9 @@
 //! depends only on the encounter (who is hidden, who is public), so one feed serves all of the
 //! encounter's viewer streams: it wakes on the hub's live events, reads the log after the last
 //! event it looked at together with the encounter's state (one read), redacts and renders each
-//! event once in both forms (with and without an `event:` line), and broadcasts the wave. A feed
-//! exists while it has streams, and ends with its encounter.
+//! event once in both forms (with and without an `event:` line), and broadcasts the wave; the
+//! changes of a short window ([`GATHER`]) make one wave. A feed exists while it has streams, and
+//! ends with its encounter.
 
 use super::redact::viewer_event;
 use crate::live::{Hub, LiveEvent, REPLAY_PAGE, Subscription};
@@ -19,6 +20,11 @@ use tokio::sync::broadcast::error::RecvError;
 
 /// Waves a viewer stream may fall behind before it reads the log itself.
 const WAVES_BUFFERED: usize = 64;
+
+/// How long a feed gathers after a live event before it reads: the changes committed meanwhile
+/// go out as one wave, so each stream is woken and written to once per window rather than once
+/// per change (a viewer sees an event at most this much later than a GM's stream).
+const GATHER: std::time::Duration = std::time::Duration::from_millis(25);
 
 /// New events of the log as a viewer sees them: every `seq` after `after` up to `last`, in order.
 #[derive(Debug)]
@@ -111,6 +117,7 @@ impl Feed {
                 Some(Ok(LiveEvent { seq, .. })) => seq,
                 Some(Err(RecvError::Lagged(_))) => self.last.map_or(1, |last| last + 1),
             };
+            tokio::time::sleep(GATHER).await;
             match self.wave(first).await {
                 Ok(true) => {}
                 Ok(false) => break,
