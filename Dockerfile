@@ -24,6 +24,10 @@ RUN touch domain/src/lib.rs db/src/lib.rs api/src/lib.rs api/src/main.rs \
     && cargo build --release --locked --bin skirmish
 
 FROM debian:bookworm-slim
+# Webhook deliveries verify HTTPS with Mozilla's roots compiled into the binary; the system store
+# is installed too, so that an operator's own CA (update-ca-certificates) is trusted as well.
+RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --home /data skirmish && mkdir -p /data && chown skirmish /data
 COPY --from=build /src/target/release/skirmish /usr/local/bin/skirmish
 USER skirmish

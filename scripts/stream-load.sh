@@ -3,11 +3,32 @@
 # 1 worker) with no stream open, with STREAMS (default 4) `curl -N` streams following the same
 # encounter, and with none again; then how many events the first stream received and its last id
 # (equal when nothing was skipped or repeated). Needs wrk. Every run and stream is time-bounded.
+#
+# MODE=viewers: the viewer fan-out instead (issue 30): for 0, 64 and 512 viewer streams
+# (VIEWER_COUNTS) on one encounter of tenant A, the server's CPU per write and A's write latency
+# (WRITES sequential `POST …/advance`, default 300), then B's latency (another tenant, another
+# encounter) while A writes; each stream must receive every event once (scripts/lib/viewer_fanout.py).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-command -v wrk >/dev/null || { echo "wrk is not installed: apt-get install wrk" >&2; exit 1; }
 cargo build --quiet --release --bin skirmish --manifest-path "$root/Cargo.toml"
 bin="${CARGO_TARGET_DIR:-$root/target}/release/skirmish"
+if [ "${MODE:-}" = viewers ]; then
+  ulimit -n 4096 2>/dev/null || true
+  work=$(mktemp -d); port=$((20000 + RANDOM % 20000))
+  key() { SKIRMISH_DATABASE_URL="$work/s.db" "$bin" keys create --tenant "$1" | sed -n 2p; }
+  key_a=$(key a); key_b=$(key b)
+  (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn \
+    SKIRMISH_DATABASE_URL="$work/s.db" SKIRMISH_RATE_LIMIT_PER_MINUTE=0 SKIRMISH_SSE_MAX_STREAMS=2048 \
+    SKIRMISH_SSE_MAX_STREAMS_PER_KEY=2048 SKIRMISH_MAX_CONNECTIONS_PER_PEER=2048 SKIRMISH_MAX_CONNECTIONS=3000 \
+    timeout 900 "$bin" >"$work/server.log" 2>&1) &
+  server=$!
+  trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+  for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+  spid=$(pgrep -P $server || echo $server)
+  timeout 900 python3 "$root/scripts/lib/viewer_fanout.py" "http://127.0.0.1:$port" "$spid" "$key_a" "$key_b"
+  exit 0
+fi
+command -v wrk >/dev/null || { echo "wrk is not installed: apt-get install wrk" >&2; exit 1; }
 work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); base="http://127.0.0.1:$port"
 (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn "$bin" >"$work/server.log" 2>&1) &
 server=$!

@@ -2,6 +2,7 @@
 //! of its own (a layer costs every request a boxed future and a body wrapper, even when the log is
 //! off): one INFO line per request under the target actix-web's `Logger` uses, so `RUST_LOG`
 //! filters it the same way. The line is the request line (a viewer token in a `/view/…` path
+//! and any `vwr_…` token in the path or query
 //! written as `vwr_…`), the status, the body's size (`-` for a stream) and the time until the
 //! answer was ready. Below INFO nothing is formatted.
 
@@ -24,7 +25,11 @@ impl AccessLine {
             return None;
         }
         let path = crate::viewers::loggable_path(request.path());
-        let query = request.uri().query().map(|q| format!("?{q}")).unwrap_or_default();
+        let query = request
+            .uri()
+            .query()
+            .map(|q| format!("?{}", crate::viewers::loggable_path(q)))
+            .unwrap_or_default();
         let request = format!("{} {path}{query} {:?}", request.method(), request.version());
         Some(Self { request, started: Instant::now() })
     }

@@ -85,7 +85,7 @@ async fn serve(settings: &Settings) -> Result<(), String> {
 
 /// What to run, with its settings merged from both sides of the subcommand.
 enum Parsed {
-    Serve(Settings),
+    Serve(Box<Settings>),
     Openapi,
     Keys { database_url: String, command: KeysCommand },
     Healthcheck { bind: String },
@@ -95,10 +95,10 @@ fn parse() -> Result<Parsed, clap::Error> {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches)?;
     let (Some(command), Some((_, after))) = (cli.command, matches.subcommand()) else {
-        return Ok(Parsed::Serve(cli.settings));
+        return Ok(Parsed::Serve(Box::new(cli.settings)));
     };
     Ok(match command {
-        Command::Serve(_) => Parsed::Serve(merged_settings(&matches, after)?),
+        Command::Serve(_) => Parsed::Serve(Box::new(merged_settings(&matches, after)?)),
         Command::Openapi => Parsed::Openapi,
         Command::Keys(keys) => Parsed::Keys {
             database_url: later(cli.settings.database_url, keys.database_url, after, "database_url"),

@@ -41,7 +41,12 @@ impl Settings {
             database_url: database_url.into(),
             workers: Some(1),
             rate_limit: RateLimitSettings { rate_limit_per_minute: 600, rate_limit_burst: 60 },
-            connections: ConnectionSettings { body_timeout_ms: 10_000, max_connections_per_peer: 64 },
+            connections: ConnectionSettings {
+                body_timeout_ms: 10_000,
+                max_connections_per_peer: 64,
+                max_connections: None,
+                write_timeout_ms: 10_000,
+            },
             api_key: ApiKeySettings::default(),
             streams: StreamSettings::default(),
             metrics: MetricsSettings::default(),
@@ -61,7 +66,8 @@ pub struct RateLimitSettings {
     pub rate_limit_burst: u32,
 }
 
-/// What one client may hold: time to send a body, connections at once.
+/// What clients may hold: time to send a body, time to read an answer, connections at once
+/// (see `connections.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct ConnectionSettings {
     /// Milliseconds a request body may take to arrive once its headers have; then 408 and the
@@ -72,6 +78,15 @@ pub struct ConnectionSettings {
     /// its connection is closed. 0 turns the cap off.
     #[arg(long, env = "SKIRMISH_MAX_CONNECTIONS_PER_PEER", default_value_t = 64)]
     pub max_connections_per_peer: usize,
+    /// Connections open at once in all (past half of them, each peer gets a fair share); one
+    /// more gets 429 and is closed. Default: the process's open-file limit less 128. 0 turns the
+    /// cap off.
+    #[arg(long, env = "SKIRMISH_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+    /// Milliseconds an answer may wait for its client to read any of it; then the connection
+    /// is closed (a stream's too).
+    #[arg(long, env = "SKIRMISH_WRITE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub write_timeout_ms: u64,
 }
 
 /// An API key supplied by the operator at start (a container's first run, say): stored as its

@@ -49,8 +49,9 @@ pub enum ApiError {
     TooManyRequests { retry_after: u64 },
     #[error("{0}")]
     TooManyStreams(String),
-    #[error("this address already holds {limit} open connections; reuse one or close some")]
-    TooManyConnections { limit: usize },
+    /// A connection over the per-peer or the total cap (see `connections.rs`): why.
+    #[error("{0}")]
+    TooManyConnections(String),
     #[error("the request body did not arrive within {after_ms} ms")]
     RequestTimeout { after_ms: u128 },
     /// A credential that may not use this route (a viewer token on anything but its reads).
@@ -92,7 +93,7 @@ impl ApiError {
             Self::Invalid { .. } => ("invalid-field", "Invalid field"),
             Self::Unauthorized(_) => ("unauthorized", "Missing, unknown or revoked API key"),
             Self::TooManyRequests { .. } => ("rate-limited", "Too many requests"),
-            Self::TooManyConnections { .. } => ("too-many-connections", "Too many connections"),
+            Self::TooManyConnections(_) => ("too-many-connections", "Too many connections"),
             Self::TooManyStreams(_) => ("too-many-streams", "Too many open streams"),
             Self::RequestTimeout { .. } => ("request-timeout", "Request body too slow"),
             Self::Forbidden(_) => ("forbidden", "Not allowed with this credential"),
@@ -142,7 +143,7 @@ impl ResponseError for ApiError {
             Self::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Self::TooManyConnections { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyConnections(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::TooManyStreams(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -177,7 +178,7 @@ impl ResponseError for ApiError {
             Self::RequestTimeout { .. } => {
                 response.force_close();
             }
-            Self::TooManyConnections { .. } => {
+            Self::TooManyConnections(_) => {
                 response.insert_header((header::RETRY_AFTER, "1")).force_close();
             }
             _ => {}

@@ -108,17 +108,20 @@ pub fn canonical_json(bytes: &[u8]) -> Vec<u8> {
         .unwrap_or_else(|_| bytes.to_vec())
 }
 
-/// No `Content-Encoding`, or `identity`: the server decodes no compressed bodies.
+/// No `Content-Encoding`, or only `identity`: the server decodes no compressed bodies. Every
+/// `Content-Encoding` header counts (a second one lists more codings, RFC 9110 §5.3), and one
+/// that is not text is refused too.
 fn identity_encoding(request: &HttpRequest) -> Result<(), ApiError> {
-    let Some(value) = request.headers().get(header::CONTENT_ENCODING) else { return Ok(()) };
-    let text = value.to_str().unwrap_or_default();
-    if text.split(',').all(|coding| coding.trim().eq_ignore_ascii_case("identity")) {
-        return Ok(());
+    for value in request.headers().get_all(header::CONTENT_ENCODING) {
+        let text = value.to_str().unwrap_or("(not text)");
+        if !text.split(',').all(|coding| coding.trim().eq_ignore_ascii_case("identity")) {
+            return Err(ApiError::UnsupportedMediaType {
+                field: "Content-Encoding",
+                detail: format!("the server does not decode '{}'; send the body uncompressed", text.trim()),
+            });
+        }
     }
-    Err(ApiError::UnsupportedMediaType {
-        field: "Content-Encoding",
-        detail: format!("the server does not decode '{}'; send the body uncompressed", text.trim()),
-    })
+    Ok(())
 }
 
 /// JSON, any `+json` type, or no content type at all (curl users forget it); UTF-8 only.

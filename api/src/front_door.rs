@@ -1,4 +1,5 @@
-//! The one middleware every request passes, in order: the per-peer connection cap
+//! The one middleware every request passes, in order: the path made the one the router matches
+//! ([`crate::request_path`]), the per-peer connection cap
 //! ([`crate::connections`]), then, guarded against panics ([`crate::panics`]), authentication
 //! ([`crate::auth`]) and the route, all timed and counted for the metrics ([`crate::metrics`])
 //! unless they are off, and written to the access log ([`crate::access_log`]) when INFO is on.
@@ -17,13 +18,16 @@ use actix_web::web;
 use std::ops::ControlFlow;
 
 pub async fn front_door(
-    request: ServiceRequest,
+    mut request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let normalised = crate::request_path::normalise(&mut request);
     let access = AccessLine::start(&request);
-    let served = match request.app_data::<web::Data<Metrics>>().cloned() {
-        None => admit_and_serve(request, next).await,
-        Some(metrics) => {
+    let metrics = request.app_data::<web::Data<Metrics>>().cloned();
+    let served = match (normalised, metrics) {
+        (Err(error), _) => Ok(request.error_response(error).map_into_boxed_body()),
+        (Ok(()), None) => admit_and_serve(request, next).await,
+        (Ok(()), Some(metrics)) => {
             let timer = RequestTimer::start(&request);
             let served = admit_and_serve(request, next).await;
             timer.finish(&metrics.http, &served);

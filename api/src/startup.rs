@@ -3,10 +3,11 @@
 use crate::app::AppState;
 use crate::auth::{AuthSettings, OPEN_TENANT};
 use crate::config::Settings;
-use crate::connections::PeerConnections;
+use crate::connections::{PeerConnections, default_total, open_file_limit};
 use crate::error::ApiError;
 use crate::extract::{BodyTimeout, MAX_BODY_BYTES};
 use crate::front_door::front_door;
+use crate::listener::ConnectionRules;
 use crate::metrics::MetricsListener;
 use crate::openapi::serve_openapi;
 use crate::rate_limit::{RateLimit, RateLimiter};
@@ -14,7 +15,7 @@ use crate::routes::{self, not_found_or_method_not_allowed};
 use crate::webhooks::Webhooks;
 use actix_web::dev::Server;
 use actix_web::middleware;
-use actix_web::{App, HttpResponse, HttpServer, web};
+use actix_web::{App, HttpResponse, web};
 use skirmish_db::{DbError, Store};
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::time::Duration;
@@ -73,8 +74,14 @@ impl Application {
         let metrics = metrics.map(web::Data::from);
         let viewers = web::Data::from(state.viewers.clone());
         let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
-        let peers = PeerConnections::new(settings.connections.max_connections_per_peer);
-        let mut server = HttpServer::new(move || {
+        let connections = &settings.connections;
+        let total = connections.max_connections.unwrap_or_else(|| default_total(open_file_limit()));
+        let rules = ConnectionRules {
+            peers: PeerConnections::new(connections.max_connections_per_peer, total),
+            write_timeout: Duration::from_millis(connections.write_timeout_ms.max(1)),
+            workers: settings.workers,
+        };
+        let app = move || {
             App::new()
                 .wrap(middleware::from_fn(front_door))
                 .app_data(state.clone())
@@ -98,14 +105,9 @@ impl Application {
                 .service(SwaggerUi::new("/docs/{_:.*}").config(Config::from("/openapi.json")))
                 .route("/docs", web::get().to(|| async { redirect("/docs/") }))
                 .default_service(web::to(not_found_or_method_not_allowed))
-        })
-        .on_connect(peers.on_connect())
-        .listen(listener)
-        .map_err(bind_error)?;
-        if let Some(workers) = settings.workers {
-            server = server.workers(workers.max(1));
-        }
-        Ok(Self { address, server: server.run(), metrics: metrics_listener })
+        };
+        let server = crate::listener::serve(listener, app, rules).map_err(bind_error)?;
+        Ok(Self { address, server, metrics: metrics_listener })
     }
 
     pub fn port(&self) -> u16 {

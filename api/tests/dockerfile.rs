@@ -76,3 +76,15 @@ fn every_build_is_locked_the_data_is_a_volume_and_the_health_check_is_the_binary
     let health = all.iter().find(|line| line.starts_with("HEALTHCHECK")).expect("a HEALTHCHECK");
     assert!(health.ends_with(r#"CMD ["skirmish", "healthcheck"]"#), "{health}");
 }
+
+#[test]
+fn the_runtime_stage_installs_the_system_ca_store() {
+    let text = dockerfile();
+    let runtime = text.rsplit_once("\nFROM ").map(|(_, stage)| stage).expect("a runtime stage");
+    let all = instructions(runtime);
+
+    let installs = all.iter().any(|line| {
+        line.starts_with("RUN ") && line.contains("apt-get install") && line.contains("ca-certificates")
+    });
+    assert!(installs, "the slim image has no CA store of its own: {all:?}");
+}

@@ -36,6 +36,7 @@ pub async fn open_stream(
 ) -> Result<HttpResponse, ApiError> {
     let live = &state.live;
     let permit = live.limits.admit(&caller.key)?;
+    let revoked = live.revoked.watch();
     let encounter = EncounterId(id);
     // Subscribed before the log is read: nothing committed in between is missed.
     let subscription = live.hub.subscribe(encounter.as_str());
@@ -53,6 +54,8 @@ pub async fn open_stream(
         permit,
         heartbeat: live.heartbeat,
         frames,
+        key: caller.key.clone(),
+        revoked,
     };
     rt::spawn(pump.run(first));
     Ok(event_stream(body))
@@ -71,7 +74,7 @@ pub async fn open_viewer_stream(
     let live = &state.live;
     let permit = live.limits.admit(&grant.viewer_id)?;
     // Subscribed before the log is read: nothing committed in between is missed.
-    let subscription = live.hub.subscribe(&grant.encounter_id);
+    let feed = state.viewers.feeds.subscribe(&live.hub, &state.store, &grant.tenant, &grant.encounter_id);
     let revocations = state.viewers.revocations();
     let encounter = EncounterId(grant.encounter_id.clone());
     let first = read_page(state.store.clone(), grant.tenant.clone(), encounter, last)
@@ -85,7 +88,7 @@ pub async fn open_viewer_stream(
         grants: state.viewers.clone(),
         revocations,
         last,
-        subscription,
+        feed,
         permit,
         heartbeat: live.heartbeat,
         frames,

@@ -12,12 +12,13 @@
 use super::frames::{HEARTBEAT, event_frame};
 use super::hub::{LiveEvent, Subscription};
 use super::limits::StreamPermit;
+use super::revoked::{Revoked, is_revoked};
 use actix_web::web::{self, Bytes};
 use skirmish_db::{Store, StoredEvent};
 use skirmish_domain::encounter::EncounterId;
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, MissedTickBehavior, interval_at};
 
 /// Events read from the log per query while replaying.
@@ -33,11 +34,16 @@ pub struct Pump {
     pub permit: StreamPermit,
     pub heartbeat: Duration,
     pub frames: mpsc::Sender<Bytes>,
+    /// The API key the stream was opened with, and which keys are revoked: the stream ends with
+    /// its key.
+    pub key: std::sync::Arc<str>,
+    pub revoked: watch::Receiver<Revoked>,
 }
 
 /// Why a stream ends.
 enum End {
     ClientLeft,
+    KeyRevoked,
     Lagged(u64),
     Deleted,
     LogUnreadable(String),
@@ -54,6 +60,7 @@ impl Pump {
         let id = self.encounter.as_str();
         match end {
             End::ClientLeft => log::debug!("a stream of {id} ended: the client left"),
+            End::KeyRevoked => log::info!("a stream of {id} ended: its API key was revoked"),
             End::Deleted => log::debug!("a stream of {id} ended: the encounter was deleted"),
             End::Lagged(missed) => log::info!("a stream of {id} was closed {missed} events behind"),
             End::LogUnreadable(error) => log::error!("a stream of {id} cannot read the log: {error}"),
@@ -82,6 +89,7 @@ impl Pump {
         loop {
             let step = tokio::select! {
                 () = self.frames.closed() => Err(End::ClientLeft),
+                changed = self.revoked.changed() => self.check_key(changed.is_ok()),
                 _ = ticks.tick() => self.send(Bytes::from_static(HEARTBEAT.as_bytes())).await,
                 live = self.subscription.recv() => self.on_live(live).await,
             };
@@ -89,6 +97,11 @@ impl Pump {
                 return end;
             }
         }
+    }
+
+    /// Ends the stream if its key is revoked (or nobody can tell any more).
+    fn check_key(&self, watched: bool) -> Result<(), End> {
+        if !watched || is_revoked(&self.revoked, &self.key) { Err(End::KeyRevoked) } else { Ok(()) }
     }
 
     async fn on_live(&mut self, live: Result<LiveEvent, RecvError>) -> Result<(), End> {
@@ -128,6 +141,7 @@ impl Pump {
                     room.map_err(|_| End::ClientLeft)?.send(frame);
                     return Ok(());
                 }
+                changed = self.revoked.changed() => self.check_key(changed.is_ok())?,
                 held = self.subscription.hold_next() => match held {
                     Ok(()) => {}
                     Err(RecvError::Lagged(missed)) => return Err(End::Lagged(missed)),

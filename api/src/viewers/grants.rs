@@ -1,13 +1,15 @@
 //! The active viewer links, in memory: read from the database on first use, then kept current
 //! by this process's creates and revokes (viewer links are made and revoked only over HTTP).
-//! A revoke also bumps a counter that open viewer streams watch, so they end at once.
+//! A revoke also bumps a counter that open viewer streams watch, so they end at once. The
+//! feeds of the links' open streams are kept here too.
 
+use super::feed::ViewerFeeds;
 use super::now_unix;
 use crate::error::ApiError;
 use actix_web::web;
 use skirmish_db::{Store, ViewerGrant, viewer_token_digest};
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio::sync::{OnceCell, watch};
 
 #[derive(Default)]
@@ -51,11 +53,13 @@ fn expired(grant: &ViewerGrant, now: i64) -> bool {
 pub struct ViewerGrants {
     held: OnceCell<Mutex<Held>>,
     revocations: watch::Sender<u64>,
+    /// The feeds the links' open streams follow, one per encounter (see `feed.rs`).
+    pub feeds: Arc<ViewerFeeds>,
 }
 
 impl Default for ViewerGrants {
     fn default() -> Self {
-        Self { held: OnceCell::new(), revocations: watch::Sender::new(0) }
+        Self { held: OnceCell::new(), revocations: watch::Sender::new(0), feeds: Arc::default() }
     }
 }
 

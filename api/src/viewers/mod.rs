@@ -1,13 +1,15 @@
 //! Viewer links: read-only, encounter-scoped tokens (`vwr_…`). The active ones are held in
 //! memory (read from the database once, then kept current by this process's creates and
 //! revokes), so checking a token reads nothing. See `redact.rs` for what a viewer sees,
-//! `pump.rs` for its stream, `routes/viewers.rs` and `routes/view.rs` for the routes.
+//! `pump.rs` and `feed.rs` for its stream, `routes/viewers.rs` and `routes/view.rs` for the routes.
 
+mod feed;
 mod grants;
 pub mod page;
 mod pump;
 pub mod redact;
 
+pub use feed::{ViewerFeeds, ViewerWave};
 pub use grants::ViewerGrants;
 pub use pump::{ViewerPump, read_page};
 
@@ -55,15 +57,34 @@ fn check_route(method: &Method, path: &str, encounter: &str) -> Result<(), ApiEr
     }
 }
 
-/// `path` with the token of a `/view/{token}…` path replaced by `vwr_…`, for the log.
-pub fn loggable_path(path: &str) -> std::borrow::Cow<'_, str> {
-    match path.strip_prefix("/view/") {
+/// `text` (a request's path or query) as the log may show it: the segment after `/view/` and
+/// every `vwr_…` token anywhere (a percent-encoded path is decoded by the front door first, see
+/// `request_path.rs`) written as `vwr_…`.
+pub fn loggable_path(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = match text.strip_prefix("/view/") {
         Some(rest) => {
             let tail = rest.find('/').map_or("", |at| &rest[at..]);
-            std::borrow::Cow::Owned(format!("/view/vwr_…{tail}"))
+            std::borrow::Cow::Owned(format!("/view/{VIEWER_TOKEN_PREFIX}…{tail}"))
         }
-        None => std::borrow::Cow::Borrowed(path),
+        None => std::borrow::Cow::Borrowed(text),
+    };
+    if !text.contains(VIEWER_TOKEN_PREFIX) {
+        return text;
     }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_ref();
+    while let Some(at) = rest.find(VIEWER_TOKEN_PREFIX) {
+        out.push_str(&rest[..at + VIEWER_TOKEN_PREFIX.len()]);
+        let token = &rest[at + VIEWER_TOKEN_PREFIX.len()..];
+        let end =
+            token.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).unwrap_or(token.len());
+        if end > 0 && !token.starts_with('…') {
+            out.push('…');
+        }
+        rest = &token[end..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 /// The current time in Unix seconds.
@@ -81,6 +102,8 @@ mod tests {
         assert_eq!(loggable_path("/view/vwr_secret/stream"), "/view/vwr_…/stream");
         assert_eq!(loggable_path("/view/vwr_secret"), "/view/vwr_…");
         assert_eq!(loggable_path("/v1/encounters/enc_a"), "/v1/encounters/enc_a");
+        assert_eq!(loggable_path("/x/vwr_secret/y?t=vwr_other&n=1"), "/x/vwr_…/y?t=vwr_…&n=1");
+        assert_eq!(loggable_path("/view%2Fvwr_secret"), "/view%2Fvwr_…");
     }
 
     #[test]

@@ -1,20 +1,23 @@
-//! What feeds a viewer's stream. Unlike a GM's stream it does not forward the hub's frames:
-//! each live event only wakes it, and it reads the log after the last event it looked at
-//! together with the encounter's current state, so every event is judged against who is
-//! hidden or public now (see `redact.rs`). Withheld events are skipped but counted as seen, so
-//! `Last-Event-ID` resumes correctly. A revoked or expired link ends its streams: at once on a
-//! revoke in this process, otherwise at the next event or heartbeat.
+//! What feeds a viewer's stream: the log after `Last-Event-ID`, read with the encounter's current
+//! state so that every event is judged against who is hidden or public now (see `redact.rs`),
+//! then the encounter's viewer feed (`feed.rs`), which reads and renders each wave of live events
+//! once for all its viewer streams. A stream only reads the log itself to catch up: when it joins
+//! a feed past its last event, or falls more than the feed's buffer behind. Withheld events are
+//! skipped but counted as seen, so `Last-Event-ID` resumes correctly. A revoked or expired link
+//! ends its streams: at once on a revoke in this process, otherwise at the next event or
+//! heartbeat.
 
 use super::ViewerGrants;
+use super::feed::{ViewerWave, viewer_frame};
 use super::redact::{Visibility, viewer_event};
-use crate::live::{HEARTBEAT, REPLAY_PAGE, StreamPermit, Subscription};
+use crate::live::{HEARTBEAT, REPLAY_PAGE, StreamPermit};
 use actix_web::web::{self, Bytes};
 use skirmish_db::{Store, StoredEvent, ViewerGrant};
 use skirmish_domain::encounter::EncounterId;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{broadcast, mpsc, watch};
 use tokio::time::{Instant, MissedTickBehavior, interval_at};
 
 pub struct ViewerPump {
@@ -24,7 +27,8 @@ pub struct ViewerPump {
     pub revocations: watch::Receiver<u64>,
     /// The last event looked at (sent or withheld).
     pub last: i64,
-    pub subscription: Subscription,
+    /// The encounter's viewer feed.
+    pub feed: broadcast::Receiver<Arc<ViewerWave>>,
     pub permit: StreamPermit,
     pub heartbeat: Duration,
     pub frames: mpsc::Sender<Bytes>,
@@ -74,7 +78,7 @@ impl ViewerPump {
                     Ok(()) => self.send(Bytes::from_static(HEARTBEAT.as_bytes())).await,
                     Err(end) => Err(end),
                 },
-                live = self.subscription.recv() => self.on_live(live).await,
+                wave = self.feed.recv() => self.on_wave(wave).await,
             };
             if let Err(end) = step {
                 return end;
@@ -86,16 +90,40 @@ impl ViewerPump {
         if self.grants.still_valid(&self.grant.viewer_id) { Ok(()) } else { Err(End::Revoked) }
     }
 
-    async fn on_live(&mut self, live: Result<crate::live::LiveEvent, RecvError>) -> Result<(), End> {
-        match live {
-            Ok(live) if live.seq <= self.last => Ok(()),
-            // Falling behind the hub costs nothing here: the log is read anyway.
-            Ok(_) | Err(RecvError::Lagged(_)) => {
-                let page = self.read_after_last().await?;
-                self.send_pages(page).await
-            }
-            Err(RecvError::Closed) => Err(End::Deleted),
+    async fn on_wave(&mut self, wave: Result<Arc<ViewerWave>, RecvError>) -> Result<(), End> {
+        let wave = match wave {
+            Ok(wave) if wave.last <= self.last => return Ok(()),
+            Ok(wave) => wave,
+            // Fallen behind the feed: the log has everything.
+            Err(RecvError::Lagged(_)) => return self.catch_up().await,
+            Err(RecvError::Closed) => return Err(End::Deleted),
+        };
+        if wave.after > self.last {
+            // Joined the feed past this stream's last event: the gap from the log first.
+            self.catch_up().await?;
         }
+        self.check_grant()?;
+        if wave.after == self.last {
+            let frames = wave.frames(self.named).clone();
+            if !frames.is_empty() {
+                self.send(frames).await?;
+            }
+        } else {
+            let newer = wave.events.iter().filter(|(seq, _)| *seq > self.last);
+            for (_, frames) in newer {
+                if let Some((named, plain)) = frames {
+                    self.send(if self.named { named.clone() } else { plain.clone() }).await?;
+                }
+            }
+        }
+        self.last = self.last.max(wave.last);
+        Ok(())
+    }
+
+    /// Sends what the log holds after the last event looked at.
+    async fn catch_up(&mut self) -> Result<(), End> {
+        let page = self.read_after_last().await?;
+        self.send_pages(page).await
     }
 
     /// Sends what a viewer may see of `page` and of every later page of the log.
@@ -110,7 +138,7 @@ impl ViewerPump {
                     continue;
                 }
                 if let Some(seen) = viewer_event(&visibility, event) {
-                    self.send(viewer_frame(&seen, self.named)).await?;
+                    self.send(Bytes::from(viewer_frame(&seen, self.named))).await?;
                 }
                 self.last = seq;
             }
@@ -155,14 +183,4 @@ pub async fn read_page(
         Ok(Err(error)) => Err(error.to_string()),
         Err(error) => Err(error.to_string()),
     }
-}
-
-/// The event as an SSE frame for a viewer.
-fn viewer_frame(event: &crate::wire::ViewerEventResponse, named: bool) -> Bytes {
-    let data = serde_json::to_string(event).unwrap_or_else(|_| format!("{{\"seq\":{}}}", event.seq));
-    let name = match named {
-        true => format!("event: {}\n", event.kind.replace(['\r', '\n'], " ")),
-        false => String::new(),
-    };
-    Bytes::from(format!("id: {}\n{name}data: {data}\n\n", event.seq))
 }

@@ -6,6 +6,7 @@
 use super::destination::{PublicOnly, literal_ip, refuse_private};
 use super::discord::discord_body;
 use super::payload::Announced;
+use super::response_body::{MAX_RESPONSE_BODY, read_capped};
 use super::schedule::{MAX_RECORDED_ATTEMPTS, backoff, jittered, rate_limit_wait};
 use super::signing::signature;
 use crate::config::WebhookSettings;
@@ -214,8 +215,9 @@ impl Deliverer {
         }
     }
 
-    /// The HTTP client, built on first use: no proxy, no redirects, timeouts, and (unless private
-    /// destinations are allowed) a resolver that keeps only public addresses.
+    /// The HTTP client, built on first use: no proxy, no redirects, timeouts, Mozilla's roots
+    /// (compiled in) with whatever the system's store adds, and (unless private destinations
+    /// are allowed) a resolver that keeps only public addresses.
     fn client(&self) -> Result<&Client, reqwest::Error> {
         if let Some(client) = self.client.get() {
             return Ok(client);
@@ -225,7 +227,8 @@ impl Deliverer {
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(self.timeout.min(Duration::from_secs(5)))
             .timeout(self.timeout)
-            .user_agent(concat!("Skirmish-Webhooks/", env!("CARGO_PKG_VERSION")));
+            .user_agent(concat!("Skirmish-Webhooks/", env!("CARGO_PKG_VERSION")))
+            .tls_certs_merge(compiled_in_roots());
         if !self.allow_private {
             builder = builder.dns_resolver(Arc::new(PublicOnly));
         }
@@ -249,7 +252,7 @@ impl Deliverer {
         }
         if status == StatusCode::TOO_MANY_REQUESTS {
             let header = response.headers().get(RETRY_AFTER).and_then(|v| v.to_str().ok()).map(str::to_owned);
-            let body = response.bytes().await.unwrap_or_default();
+            let body = read_capped(response, MAX_RESPONSE_BODY).await;
             let wait = rate_limit_wait(header.as_deref(), &body, self.retry_base);
             return Outcome::RateLimited { status: status.as_u16(), wait };
         }
@@ -316,6 +319,15 @@ impl Deliverer {
         metrics.set_outbox_depth(usize::try_from(pending).unwrap_or_default());
         Ok(())
     }
+}
+
+/// Mozilla's root certificates, as shipped in the binary: with them the client builds and
+/// verifies public HTTPS destinations where the system has no CA store.
+fn compiled_in_roots() -> Vec<reqwest::Certificate> {
+    webpki_root_certs::TLS_SERVER_ROOT_CERTS
+        .iter()
+        .filter_map(|der| reqwest::Certificate::from_der(der).ok())
+        .collect()
 }
 
 /// How `/metrics` counts an attempt: by what follows it.

@@ -6,6 +6,7 @@ pub mod deliverer;
 pub mod destination;
 pub mod discord;
 pub mod payload;
+pub mod response_body;
 pub mod schedule;
 pub mod signing;
 

@@ -1,10 +1,16 @@
 //! Integers as JSON writes them. OpenAPI 3.1 counts `3.0` as an integer, so a client (or a
 //! generator) may send whole numbers with a fraction part of zero; they are accepted wherever an
-//! integer is expected, and anything else (3.5, out of range) is refused by name.
+//! integer is expected, and anything else (3.5, out of range) is refused by name. Such a number is
+//! read as the nearest double (serde_json's `float_roundtrip`), which is the whole number itself
+//! up to 2^53; past that a double cannot tell neighbouring integers apart, so a whole number
+//! written with a fraction part is refused there (send it without `.0`).
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use std::fmt;
 use std::marker::PhantomData;
+
+/// The largest whole number a double holds with no neighbour closer than 1 (2^53).
+const MAX_EXACT_WHOLE_FLOAT: f64 = 9_007_199_254_740_992.0;
 
 struct Whole<T>(PhantomData<T>);
 
@@ -33,11 +39,15 @@ impl<'de, T: TryFrom<i128>> Visitor<'de> for Whole<T> {
     }
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<T, E> {
-        if value.is_finite() && value.fract() == 0.0 && value.abs() < 1e18 {
-            Self::convert(value as i128)
-        } else {
-            Err(E::custom(format!("{value} is not a whole number")))
+        if !(value.is_finite() && value.fract() == 0.0) {
+            return Err(E::custom(format!("{value} is not a whole number")));
         }
+        if value.abs() > MAX_EXACT_WHOLE_FLOAT {
+            return Err(E::custom(format!(
+                "{value} is beyond 2^53 and cannot be read exactly with a fraction part: send it without one"
+            )));
+        }
+        Self::convert(value as i128)
     }
 }
 
@@ -138,6 +148,13 @@ mod tests {
         assert!(parse(r#"{"value": 3.5}"#).is_err());
         assert!(parse(r#"{"value": 1, "rolls": [-1]}"#).is_err(), "out of range for u32");
         assert!(parse(r#"{"value": 1e300}"#).is_err());
+        let exact = parse(r#"{"value": 1, "seed": 4423907432279534.0}"#).expect("a whole float below 2^53");
+        assert_eq!(exact.seed, Some(4_423_907_432_279_534));
+        assert_eq!(
+            parse(r#"{"value": 1, "seed": 9007199254740991.0}"#).expect("2^53 - 1").seed,
+            Some((1 << 53) - 1)
+        );
+        assert!(parse(r#"{"value": 1, "seed": 18014398509481984.0}"#).is_err(), "2^54 with a fraction part");
         assert_eq!(parse(r#"{"value": 1, "seed": null}"#).expect("null").seed, None);
     }
 }

@@ -1,7 +1,7 @@
 //! A combatant as the ARRGS rules see it during one operation (stat block, combat state and the
 //! request field that named it), and the moment of the fight the operation happens in.
 
-use super::state::CombatState;
+use super::state::{CombatState, VITALITY_LOST};
 use super::stats::Stats;
 use crate::encounter::CombatantId;
 use crate::rulesets::RuleError;
@@ -76,9 +76,25 @@ impl Fighter {
         self.stats.starting_vitality().unwrap_or(0).saturating_sub(self.state.vitality_lost)
     }
 
-    /// Loses Vitality (negative gains it back).
+    /// Loses Vitality (negative gains it back), within [`VITALITY_LOST`], the bound the stateless
+    /// form checks, so the stored loss never leaves it. A dead character takes nothing more (see
+    /// [`Fighter::ensure_alive`]), so only the blow that kills may go past the death line.
     pub fn lose_vitality(&mut self, amount: i32) {
-        self.state.vitality_lost = self.state.vitality_lost.saturating_add(amount);
+        let lost = self.state.vitality_lost.saturating_add(amount);
+        self.state.vitality_lost = lost.clamp(VITALITY_LOST.0, VITALITY_LOST.1);
+    }
+
+    /// Refuses anything aimed at a dead character: "When a character dies it may no longer
+    /// interact with the world unless it is restored to life somehow" (arrgs.txt, "Death") —
+    /// no damage, no conditions, no revitalisation (see docs/rulesets/arrgs.md).
+    pub fn ensure_alive(&self) -> Result<(), RuleError> {
+        if self.is_dead() {
+            return Err(RuleError::invalid(
+                self.field.clone(),
+                format!("{} is dead and may no longer be affected (arrgs.txt, \"Death\")", self.name),
+            ));
+        }
+        Ok(())
     }
 
     /// "A character dies when it reaches Negative vitality equal to its Total Vitality" (arrgs.txt,

@@ -5,6 +5,10 @@ use super::modifier::{Modifier, ModifierCode};
 use super::stats::CheckKind;
 use serde::{Deserialize, Serialize};
 
+/// The bounds of [`CombatState::vitality_lost`], stored or sent inline (`Fighter::lose_vitality`
+/// keeps the stored loss within them).
+pub const VITALITY_LOST: (i32, i32) = (-10_000, 20_000);
+
 /// Per-combatant combat state. Starts empty: nothing lost, no conditions, nothing used.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsCombatState))]
@@ -126,7 +130,7 @@ impl CombatState {
     /// arithmetic on it stays in range.
     pub fn check_bounds(&self, field: &str) -> Result<(), crate::rulesets::RuleError> {
         let at = |name: &str| format!("{field}.{name}");
-        within(at("vitality_lost"), self.vitality_lost.into(), -10_000, 20_000)?;
+        within(at("vitality_lost"), self.vitality_lost.into(), VITALITY_LOST.0.into(), VITALITY_LOST.1.into())?;
         within(at("dying"), self.dying.into(), 0, 100)?;
         within(at("staggered"), self.staggered.into(), 0, 100)?;
         within(at("reach_shift"), self.reach_shift.into(), -20, 20)?;

@@ -9,6 +9,10 @@
 //! - A blast "hits" (and deafens) when blast damage is still left after low and medium shielding
 //!   and the defense fails, even if armour then stops all of it.
 //! - Having a high-precision shield (any points) is "access" to it: no deafening, no ignition.
+//! - Damage taken stops at [`MAX_DAMAGE_TAKEN`] (1,000,000), the bound of the `damage_taken` a
+//!   stateless request sends: a hit past it takes only the rest, and its degrees (and every
+//!   energy portion's, and so the fatigue and effects they bring) are counted from what it took.
+//!   The stored record and the stateless form then hold the same numbers.
 
 use super::outcome::{Element, EnergyDegrees, EnergyEffect, Injury, Portion};
 use super::stats::EnergyType;
@@ -21,11 +25,17 @@ pub const FROST_FATIGUE: u32 = 25;
 const ENERGIES: [EnergyType; 5] =
     [EnergyType::Particle, EnergyType::Electric, EnergyType::Heat, EnergyType::Frost, EnergyType::Blast];
 
+/// The most damage a character's record holds: the bound of `damage_taken` in a stateless
+/// request (`DamageTaken`), so both forms hold the same numbers.
+pub const MAX_DAMAGE_TAKEN: u32 = 1_000_000;
+
 /// The degrees of injury of one hit of `portions` on a character who had taken `damage_before`.
 pub fn injury(damage_before: u32, portions: &[Portion], injury_factor: u32, injury_type: String) -> Injury {
     let factor = injury_factor.max(1);
-    let damage = portions.iter().map(|p| p.damage).fold(0, u32::saturating_add);
-    let damage_after = damage_before.saturating_add(damage);
+    let damage_before = damage_before.min(MAX_DAMAGE_TAKEN);
+    let dealt = portions.iter().map(|p| p.damage).fold(0, u32::saturating_add);
+    let damage_after = damage_before.saturating_add(dealt).min(MAX_DAMAGE_TAKEN);
+    let damage = damage_after - damage_before;
     let degrees = damage_after / factor - damage_before / factor;
     let energy = ENERGIES
         .into_iter()
@@ -33,8 +43,8 @@ pub fn injury(damage_before: u32, portions: &[Portion], injury_factor: u32, inju
             let of_type = portions.iter().filter(|p| p.element == Element::of_energy(energy));
             let mut of_type = of_type.peekable();
             of_type.peek()?;
-            let damage = of_type.map(|p| p.damage).fold(0, u32::saturating_add);
-            Some(EnergyDegrees { energy, damage, degrees: damage / factor })
+            let damage = of_type.map(|p| p.damage).fold(0, u32::saturating_add).min(damage);
+            Some(EnergyDegrees { energy, damage, degrees: (damage / factor).min(degrees) })
         })
         .collect();
     Injury { injury_factor: factor, damage_before, damage, damage_after, degrees, injury_type, energy }

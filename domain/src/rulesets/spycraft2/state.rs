@@ -9,9 +9,11 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = Spycraft2SurpriseRole))]
 #[serde(rename_all = "snake_case")]
 pub enum SurpriseRole {
-    /// No surprise round was declared.
+    /// Surprise has not been decided.
     #[default]
     None,
+    /// Surprise was decided and there is no surprise round (all aware, a tie, a failed ambush).
+    NoSurpriseRound,
     /// Takes 1 free, 1 half or 1 full action in the surprise round (round 1).
     Acts,
     /// May not act in the surprise round.

@@ -234,6 +234,7 @@ impl Command for Attacks {
             defence_action: request.defence_action,
             extra_vitality: request.extra_vitality,
         };
+        cast.target.ensure_alive()?;
         let report = resolve(&mut cast, &order, &scene(encounter), dice)?;
         let mut draft = encounter.clone();
         // Opportunists first: a combatant also in another role carries their latest state.
@@ -284,6 +285,7 @@ impl Stateless for Attacks {
         }
         let attacker = request.attacker.fighter("attacker", "attacker")?;
         let target = request.target.fighter("target", "target")?;
+        target.ensure_alive()?;
         let scene = Scene { round: 1, surprise_round: false, current: Some(attacker.id.clone()), options: Default::default() };
         let mut cast = Cast { attacker, target, opportunists: Vec::new(), bystander: None, counter: None };
         let order = Order {

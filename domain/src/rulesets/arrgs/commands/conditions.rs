@@ -8,6 +8,8 @@
 //! - Revitalisation raises Current Vitality up to the Total Vitality ("Vitality").
 //! - The waking check (DC = negative Vitality + applications of Dying) is refused while the
 //!   character is Dying ("Unconscious").
+//! - A dead character receives no change at all, revitalisation included ("Death": it "may no
+//!   longer interact with the world unless it is restored to life somehow").
 
 use super::super::economy::staggered_to_zero;
 use super::super::fighter::Standing;
@@ -91,6 +93,7 @@ impl Command for Conditions {
     fn run(encounter: &mut Encounter, request: ConditionRequest, dice: &mut Dice) -> Result<(Vec<Event>, ConditionReport), EncounterError> {
         ensure_ruleset::<Arrgs>(encounter)?;
         let mut one = fighter(encounter, &request.combatant_id, "combatant_id")?;
+        one.ensure_alive()?;
         let mut wake = None;
         let mut dropped = Vec::new();
         match &request.change {

@@ -75,6 +75,7 @@ impl Summary for DamageReport {
 /// "Damage Vulnerability" ×1.5 once, rounded down).
 pub fn apply(target: &mut Fighter, amount: i32, types: &[DamageType], dying: bool) -> Result<DamageReport, RuleError> {
     target.total_vitality()?;
+    target.ensure_alive()?;
     check_types("types", types).map_err(|message| RuleError::invalid("types", message))?;
     let steps = apply_resistance(amount, types, &target.stats.resistances, &target.stats.vulnerabilities);
     target.lose_vitality(steps.damage);

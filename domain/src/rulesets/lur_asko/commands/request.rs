@@ -14,8 +14,9 @@ use serde::{Deserialize, Serialize};
 
 /// A defense TN.
 pub type Tn = Score<-1_000, 1_000>;
-/// Damage a character has already taken.
-pub type DamageTaken = Score<0, 1_000_000>;
+/// Damage a character has already taken: at most what a stored record holds
+/// (`injury::MAX_DAMAGE_TAKEN`).
+pub type DamageTaken = Score<0, { super::super::injury::MAX_DAMAGE_TAKEN as i32 }>;
 /// Shielding points or stored aura damage.
 pub type PoolValue = Score<0, 100_000>;
 

@@ -61,7 +61,7 @@ pub(crate) fn surprise_round(encounter: &Encounter) -> bool {
             .combatants
             .iter()
             .filter_map(|c| <Spycraft2 as Registered>::state(&c.state))
-            .any(|state| state.surprise != SurpriseRole::None)
+            .any(|state| matches!(state.surprise, SurpriseRole::Acts | SurpriseRole::Waits))
 }
 
 /// Checks that `id` may take one of its own actions now: the encounter is running, the

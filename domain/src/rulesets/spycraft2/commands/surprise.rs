@@ -4,6 +4,9 @@
 //! Decisions: a group is a `side`; the team check is one d20 per group plus the bonus the caller
 //! gives (its Blend/Stealth or Sneak/Hide result with every modifier); groups tied for the
 //! highest result get no surprise round; the surprise round is the encounter's round 1.
+//! Surprise is decided once: a second check in setup is refused (409), so the dice cannot be
+//! rolled again until a result pleases; undo the check to decide it again (the log keeps both).
+//! A combatant is listed once among a group's participants.
 
 use super::{snapshot, store};
 use crate::dice::Dice;
@@ -116,8 +119,12 @@ fn validate(encounter: &Encounter, request: &SurpriseRequest) -> Result<(), Enco
         if request.groups[..index].iter().any(|g| g.side == group.side) {
             return Err(EncounterError::invalid(format!("groups[{index}].side"), "listed twice"));
         }
-        for (j, id) in group.participants.iter().flatten().enumerate() {
+        let participants = group.participants.as_deref().unwrap_or_default();
+        for (j, id) in participants.iter().enumerate() {
             let field = format!("groups[{index}].participants[{j}]");
+            if participants[..j].contains(id) {
+                return Err(EncounterError::invalid(field, "listed twice"));
+            }
             let member = plugin::combatant(encounter, id, &field)?;
             if member.side != group.side {
                 return Err(EncounterError::invalid(field, format!("{} is not on side '{}'", member.name, group.side)));
@@ -137,6 +144,12 @@ pub fn surprise(
     if encounter.status != EncounterStatus::Setup {
         return Err(EncounterError::Conflict("surprise is decided before the encounter starts (round 1)".into()));
     }
+    let decided = encounter.combatants.iter().filter_map(|c| <Spycraft2 as Registered>::state(&c.state));
+    if decided.into_iter().any(|state| state.surprise != SurpriseRole::None) {
+        return Err(EncounterError::Conflict(
+            "surprise was already decided for this encounter; undo that change to decide it again".into(),
+        ));
+    }
     validate(encounter, &request)?;
     let groups: Vec<(String, bool, Score<-50, 100>)> =
         request.groups.iter().map(|g| (g.side.clone(), g.acting, g.bonus)).collect();
@@ -155,7 +168,7 @@ pub fn surprise(
             group.side == side && group.participants.as_ref().is_none_or(|listed| listed.contains(id))
         });
         state.surprise = match (winner, eligible) {
-            (None, _) => SurpriseRole::None,
+            (None, _) => SurpriseRole::NoSurpriseRound,
             (Some(_), true) => SurpriseRole::Acts,
             (Some(_), false) => SurpriseRole::Waits,
         };
@@ -163,7 +176,7 @@ pub fn surprise(
         match state.surprise {
             SurpriseRole::Acts => acting.push(named),
             SurpriseRole::Waits => waiting.push(named),
-            SurpriseRole::None => {}
+            SurpriseRole::None | SurpriseRole::NoSurpriseRound => {}
         }
         store(encounter, id, state);
     }

@@ -134,10 +134,11 @@ fn all_aware_or_a_failed_ambush_means_round_one_is_ordinary() {
     let req: SurpriseRequest = request(json!({"awareness": "all_aware"}));
     let (_, report) = surprise(&mut enc, req, &mut dice(&[])).unwrap();
     assert!(report.acting.is_empty() && report.waiting.is_empty());
+    let mut enc = casino();
     let failed: SurpriseRequest = request(json!({"awareness": "some_aware", "groups": [
         {"side": "agents", "bonus": 0, "acting": true}, {"side": "guards", "bonus": 5}]}));
     surprise(&mut enc, failed, &mut dice(&[10, 10])).unwrap(); // 10 against 15: the ambush fails.
-    assert_eq!(state(&enc, "Ana").surprise, SurpriseRole::None);
+    assert_eq!(state(&enc, "Ana").surprise, SurpriseRole::NoSurpriseRound);
     fix(&mut enc, &[("Ana", 18), ("Cy", 14), ("Bo", 12), ("Dee", 9)]);
     next(&mut enc);
     action(&mut enc, "Ana", json!({"action": "aim"})).unwrap();
@@ -282,4 +283,22 @@ fn equal_counts_go_to_the_higher_bonus_then_a_d20_roll_off_that_rerolls_ties() {
     assert_eq!(names, vec!["Gil", "Cy", "Dee"]);
     let roll_off = |name: &str| enc.combatant(&id(name)).unwrap().initiative.as_ref().unwrap().roll_off.clone();
     assert_eq!((roll_off("Cy"), roll_off("Dee")), (vec![7, 12], vec![7, 5]));
+}
+
+#[test]
+fn surprise_is_decided_once_and_a_participant_is_listed_once() {
+    let mut enc = casino();
+    let tied: SurpriseRequest = request(json!({"awareness": "none_aware", "groups": [
+        {"side": "agents", "bonus": 0}, {"side": "guards", "bonus": 0}]}));
+    surprise(&mut enc, tied.clone(), &mut dice(&[9, 9])).unwrap(); // 9 against 9: no surprise round.
+    let before = enc.clone();
+
+    let again = surprise(&mut enc, tied, &mut dice(&[20, 1])).unwrap_err();
+    let twice: SurpriseRequest = request(json!({"awareness": "none_aware", "groups": [
+        {"side": "agents", "bonus": 0, "participants": ["Ana", "Ana"]}, {"side": "guards", "bonus": 0}]}));
+    let listed_twice = surprise(&mut casino(), twice, &mut dice(&[20, 1])).unwrap_err();
+
+    assert!(matches!(again, EncounterError::Conflict(_)), "{again:?}");
+    assert_eq!(enc, before, "the refused re-roll changed nothing");
+    assert_eq!(field(listed_twice), "groups[0].participants[1]: listed twice");
 }

@@ -1,0 +1,138 @@
+//! Hardening, round two (issue 30), in the rulesets over HTTP: a dead ARRGS character receives
+//! nothing more; lur-asko's stored damage stays within the bound its stateless twin takes;
+//! spycraft2's surprise is decided once, each participant listed once.
+
+use crate::helpers::{TestApp, spawn_app};
+use serde_json::{Value, json};
+
+async fn state_of(app: &TestApp, encounter: &str, id: &str) -> Value {
+    let read = app.encounter(encounter).await;
+    let combatants = read["combatants"].as_array().cloned().unwrap_or_default();
+    combatants.into_iter().find(|c| c["id"] == json!(id)).unwrap_or_else(|| panic!("no {id} in {read}"))
+}
+
+#[tokio::test]
+async fn a_dead_arrgs_character_takes_no_more_damage_conditions_or_revitalisation() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("arrgs", "Graveyard").await;
+    let troll =
+        app.add_combatant(&encounter, "Troll", "monsters", json!({"agility": 8, "vitality": 30})).await;
+    let damage = |amount: i64| json!({"target_id": troll, "amount": amount});
+    let path = |op: &str| format!("/v1/encounters/{encounter}/arrgs/{op}");
+
+    app.post_json(&path("damage"), &damage(1000)).await.expect_status(200, "the killing blow");
+    let dead = app.snapshot(&encounter).await;
+    let again = app.post_json(&path("damage"), &damage(1000)).await;
+    let changes = [
+        json!({"type": "staggered", "applications": 2}),
+        json!({"type": "dying", "applications": 1}),
+        json!({"type": "prone", "on": true}),
+        json!({"type": "revitalise", "amount": 100}),
+    ];
+    let mut refused = Vec::new();
+    for change in &changes {
+        refused.push(
+            app.post_json(&path("conditions"), &json!({"combatant_id": troll, "change": change})).await,
+        );
+    }
+    let troll_now = state_of(&app, &encounter, &troll).await;
+
+    again.assert_problem(422, Some("target_id"), "damage to the dead");
+    for (reply, change) in refused.iter().zip(&changes) {
+        reply.assert_problem(422, Some("combatant_id"), &format!("{change} on the dead"));
+    }
+    assert_eq!(app.snapshot(&encounter).await, dead, "nothing changed");
+    assert_eq!(troll_now["state"]["vitality_lost"], json!(1000), "the killing blow, once: {troll_now}");
+    assert_eq!(troll_now["defeated"], json!(true));
+}
+
+#[tokio::test]
+async fn lur_asko_damage_taken_stops_at_the_bound_the_stateless_twin_takes() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("lur-asko", "Glacier").await;
+    let frost = json!({"source": "curse", "against": {"energy": "frost"}, "percent": 1000});
+    let frozen = json!({"injury_factor": 1, "resistances": vec![frost; 20]});
+    let frozen = app.add_combatant(&encounter, "Frozen", "prey", frozen).await;
+    let raider = app.add_combatant(&encounter, "Raider", "raiders", json!({"injury_factor": 10})).await;
+    let fixed =
+        json!({"fixed": [{"combatant_id": raider, "value": 12}, {"combatant_id": frozen, "value": 10}]});
+    app.roll_initiative(&encounter, fixed).await;
+    app.advance(&encounter, "next_turn").await;
+    let body = json!({"attacker_id": raider, "target_id": frozen,
+        "attack": {"weapons": [{"name": "Ice lance", "delivery": "ranged", "energy": {"type": "frost", "damage": 1000}}],
+            "injury_type": "Torso"},
+        "defense": {"defense": "hit"}});
+
+    let hit = app.post_json(&format!("/v1/encounters/{encounter}/lur-asko/attacks"), &body).await;
+    let state = state_of(&app, &encounter, &frozen).await["state"].clone();
+    let inline = json!({"attacker": {"name": "Raider", "stats": {"injury_factor": 10}},
+        "target": {"name": "Frozen", "stats": {"injury_factor": 1}, "damage_taken": state["damage_taken"]},
+        "attack": body["attack"], "defense": {"defense": "hit"}});
+    let twin = app.post_json("/v1/rulesets/lur-asko/attacks", &inline).await;
+
+    hit.expect_status(200, "the attack");
+    assert_eq!(state["damage_taken"], json!(1_000_000), "{state}");
+    let degrees: i64 =
+        state["injuries"].as_array().map_or(0, |i| i.iter().filter_map(|d| d["degrees"].as_i64()).sum());
+    assert_eq!(degrees, 1_000_000, "one degree per point of damage taken, no more: {state}");
+    assert_eq!(state["fatigue"], json!(25_000_000), "25 per frost degree: {state}");
+    twin.expect_status(200, "the stateless twin takes the stored damage_taken");
+}
+
+#[tokio::test]
+async fn spycraft2_surprise_is_decided_once_and_lists_a_participant_once() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("spycraft2", "Casino").await;
+    let ana = app.add_combatant(&encounter, "Ana", "agents", json!({"initiative_bonus": 4})).await;
+    app.add_combatant(&encounter, "Cy", "guards", json!({"initiative_bonus": 1})).await;
+    let path = format!("/v1/encounters/{encounter}/spycraft2/surprise");
+    let check = json!({"awareness": "none_aware", "groups": [{"side": "agents", "bonus": 0}, {"side": "guards", "bonus": 0}]});
+    let twice = json!({"awareness": "none_aware", "groups": [
+        {"side": "agents", "bonus": 0, "participants": [ana, ana]}, {"side": "guards", "bonus": 0}]});
+
+    let listed_twice = app.post_json(&path, &twice).await;
+    app.post_json(&path, &json!({"seed": 1, "awareness": check["awareness"], "groups": check["groups"]}))
+        .await
+        .expect_status(200, "the first check");
+    let decided = app.snapshot(&encounter).await;
+    let again =
+        app.post_json(&path, &json!({"seed": 2, "awareness": "none_aware", "groups": check["groups"]})).await;
+
+    listed_twice.assert_problem(422, Some("groups[0].participants[1]"), "a participant listed twice");
+    assert_eq!(again.status, 409, "a second check in setup: {}", again.body);
+    assert_eq!(app.snapshot(&encounter).await, decided, "the re-roll changed nothing");
+}
+
+#[tokio::test]
+async fn in_every_ruleset_that_knows_death_damage_to_the_dead_is_refused_and_changes_nothing() {
+    let app = spawn_app().await;
+    let mut adeva = crate::helpers::adeva(30);
+    adeva["wounds"] = json!(10);
+    let cases = [
+        ("adeva-d100", adeva, "combatant_id", json!({"amount": 100})),
+        (
+            "spycraft2",
+            json!({"initiative_bonus": 1, "vitality": 5, "wounds": 8}),
+            "combatant_id",
+            json!({"amount": 100}),
+        ),
+        ("cepheus-engine", crate::helpers::cepheus(7), "target_id", json!({"damage": 100})),
+        ("arrgs", json!({"agility": 8, "vitality": 10}), "target_id", json!({"amount": 100})),
+    ];
+
+    for (ruleset, stats, field, amount) in cases {
+        let encounter = app.create_encounter_id(ruleset, "Last stand").await;
+        let id = app.add_combatant(&encounter, "Victim", "prey", stats).await;
+        let mut body = amount.clone();
+        body[field] = json!(id);
+        let path = format!("/v1/encounters/{encounter}/{ruleset}/damage");
+        app.post_json(&path, &body).await.expect_status(200, &format!("{ruleset}: the killing blow"));
+        let dead = app.snapshot(&encounter).await;
+
+        let again = app.post_json(&path, &body).await;
+
+        again.assert_problem(422, Some(field), &format!("{ruleset}: damage to the dead"));
+        assert_eq!(app.snapshot(&encounter).await, dead, "{ruleset}: nothing changed");
+        assert_eq!(state_of(&app, &encounter, &id).await["defeated"], json!(true), "{ruleset}");
+    }
+}
