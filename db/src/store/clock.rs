@@ -2,7 +2,7 @@
 //! [`super::NOW`] (`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`: UTC, milliseconds, both from the
 //! system's real-time clock), without a statement inside the writer to ask SQLite for it.
 
-use super::outbox::now_ms;
+use super::types::now_ms;
 
 const MS_PER_DAY: i64 = 86_400_000;
 

@@ -9,6 +9,7 @@ use super::hot::Kept;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
 use super::reads::load;
 use super::statements::{Clock, InsertEvent, UpdateEncounter};
+use super::types::{Mutation, StoredEncounter, StoredEvent};
 use super::writer::Written;
 use crate::error::{DbError, MutateError};
 use crate::rows::{EncounterChanges, NewEncounterRow, event_row};
@@ -17,33 +18,6 @@ use diesel::prelude::*;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
 use std::future::Future;
 use std::sync::Arc;
-
-/// An encounter with its storage timestamps.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredEncounter {
-    pub encounter: Encounter,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-/// One stored event: its place in the log, when it was stored, and the event as JSON.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredEvent {
-    pub seq: i64,
-    pub kind: String,
-    pub data: serde_json::Value,
-    pub created_at: String,
-}
-
-/// A change as stored: the encounter after it (shared with the writer's hot copy: a renderer
-/// reads what it needs without copying the whole encounter), the events it appended, and the
-/// command's output.
-#[derive(Debug, Clone)]
-pub struct Mutation<T> {
-    pub encounter: Arc<StoredEncounter>,
-    pub events: Vec<StoredEvent>,
-    pub output: T,
-}
 
 impl Store {
     /// Stores a new encounter for `tenant` with its first events; `render` turns the result into

@@ -20,22 +20,23 @@ mod published;
 mod reads;
 mod reverse_diff;
 mod statements;
+mod types;
 mod undo;
 mod viewers;
 mod webhooks;
 mod writer;
 
 pub use committed::DELETED;
-pub use encounters::{Mutation, StoredEncounter, StoredEvent};
 pub use history::HISTORY_DEPTH;
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
 pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
 pub use observed::WriteObserver;
 pub use outbox::{
-    AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, MAX_DELIVERIES_PAGE, PENDING, now_ms,
+    AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, MAX_DELIVERIES_PAGE, PENDING,
 };
 pub use published::EventSink;
 pub use reads::{EncounterPage, Fresh};
+pub use types::{Mutation, StoredEncounter, StoredEvent, now_ms};
 pub use undo::{UndoRefused, Undone};
 pub use viewers::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,

@@ -3,8 +3,8 @@
 //! deliverer (api `webhooks/`) sends due rows and records each attempt here.
 
 use super::Store;
-use super::encounters::StoredEvent;
 use super::keys::hex;
+use super::types::{StoredEvent, now_ms};
 use super::webhooks::Webhook;
 use crate::error::DbError;
 use crate::schema::{events, webhook_attempts, webhook_deliveries, webhooks};
@@ -315,11 +315,4 @@ fn with_attempts(row: DeliveryRow, attempts: &[(i64, i64, Option<i32>, Option<St
         .collect();
     let DeliveryRow { n, id, encounter_id, seq, kind, status, next_attempt_ms, created_at } = row;
     DeliveryInfo { n, id, encounter_id, seq, kind, status, next_attempt_ms, created_at, attempts }
-}
-
-/// The system clock as unix milliseconds (0 before 1970).
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| i64::try_from(since.as_millis()).unwrap_or(i64::MAX))
 }

@@ -3,7 +3,7 @@
 //! number of statements however many encounters or combatants it returns.
 
 use super::Store;
-use super::encounters::{StoredEncounter, StoredEvent};
+use super::types::{StoredEncounter, StoredEvent};
 use crate::error::DbError;
 use crate::rows::{CombatantRow, EffectRow, EncounterRow, EventRow, encounter_from_rows};
 use crate::schema::{combatants, effects, encounters, events};
