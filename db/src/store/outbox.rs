@@ -6,6 +6,7 @@ use super::Store;
 use super::keys::hex;
 use super::types::{StoredEvent, now_ms};
 use super::webhooks::Webhook;
+use crate::backend::DbConnection;
 use crate::error::DbError;
 use crate::schema::{events, webhook_attempts, webhook_deliveries, webhooks};
 use diesel::prelude::*;
@@ -100,7 +101,7 @@ fn delivery_id(webhook: &str, encounter: &str, seq: i64) -> String {
 /// Writes the deliveries of `events` for every subscription in `hooks` that wants them, due at
 /// once (`now_ms`). Runs inside the change's savepoint. True if it wrote any.
 pub(crate) fn enqueue(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     hooks: &[Webhook],
     encounter: &str,
     events: &[StoredEvent],
@@ -139,7 +140,7 @@ impl Store {
     /// the commit: see `after_commit` in `encounters.rs`).
     pub(super) fn enqueue_deliveries(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut DbConnection,
         tenant: &str,
         encounter: &str,
         events: &[StoredEvent],
