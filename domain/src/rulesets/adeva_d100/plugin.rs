@@ -1,9 +1,9 @@
 //! Adeva d100 as a plug-in: the ruleset and its operations (adeva-d100.txt, "Combat Rules").
 
-use super::operations::{self as ops, ActionReport, AttackReport, DamageReport};
+use super::commands::{self as ops, ActionReport, AttackReport, DamageReport};
 use super::options::AdevaOptions;
 use super::wounds::WoundsLoss;
-use super::{Stats, dynamic::CombatState};
+use super::{Stats, state::CombatState};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
 use crate::rulesets::{
@@ -50,7 +50,7 @@ impl Ruleset for AdevaD100 {
     }
 
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
-        super::dynamic::end_of_round(encounter, events);
+        super::state::end_of_round(encounter, events);
         crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
     }
 

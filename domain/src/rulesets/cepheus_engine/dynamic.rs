@@ -12,13 +12,13 @@
 //! - Delayers still waiting at the end of the round act first in the next: their initiative
 //!   becomes one more than the highest of everyone else's for that round; several delayers get the
 //!   same score and then go by DEX (and share a slot if DEX ties too).
-//! - The end of a round also advances extended actions (`operations::extended`); suppression's
+//! - The end of a round also advances extended actions (`commands::extended`); suppression's
 //!   −1 DM is stored as one check penalty for the current round and one for the next, so the
 //!   usual expiry here ends it after the following round.
 
-use super::operations::economy::ActionEconomy;
-use super::operations::extended::{ExtendedAction, progress_at_end_of_round};
-use super::operations::suppression::SuppressionMark;
+use super::economy::ActionEconomy;
+use super::commands::extended::{ExtendedAction, progress_at_end_of_round};
+use super::suppression::SuppressionMark;
 use super::stance::Stance;
 use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{RulesetState, set_initiative};
@@ -63,15 +63,15 @@ pub struct CombatState {
     pub aim_target: Option<CombatantId>,
     /// Dived for cover: the next significant action is lost.
     pub loses_next_significant_action: bool,
-    /// Actions recorded in the combatant's turn this round (`operations::economy`).
+    /// Actions recorded in the combatant's turn this round (`economy`).
     pub economy: ActionEconomy,
-    /// An extended action in progress (`operations::extended`).
+    /// An extended action in progress (`commands::extended`).
     pub extended: Option<ExtendedAction>,
-    /// When suppression fire last affected the combatant (`operations::suppression`).
+    /// When suppression fire last affected the combatant (`suppression`).
     pub suppressed: Option<SuppressionMark>,
     /// Locked in a grapple with this combatant.
     pub grappling_with: Option<CombatantId>,
-    /// This driver's evasive action (`operations::vehicle_actions`).
+    /// This driver's evasive action (`commands::vehicle_actions`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evasive: Option<EvasiveMark>,
 }

@@ -17,12 +17,13 @@ pub mod conditions;
 pub mod cover;
 pub mod damage;
 pub mod difficulty;
+pub mod economy;
 pub mod dynamic;
 pub mod explosion;
 pub mod fatigue;
 pub mod grapple;
 pub mod modifier;
-pub mod operations;
+pub mod commands;
 pub mod opposed;
 pub mod range;
 pub mod reactions;
@@ -32,6 +33,7 @@ pub mod stance;
 pub mod stats_input;
 pub mod summary;
 pub mod status_effects;
+pub mod suppression;
 pub mod vehicle;
 pub mod vehicle_damage;
 pub mod vehicle_location;
@@ -186,4 +188,4 @@ mod tests {
 }
 
 #[cfg(test)]
-mod tests_dynamic;
+mod dynamic_tests;

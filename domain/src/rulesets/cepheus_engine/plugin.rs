@@ -1,7 +1,7 @@
 //! Cepheus Engine as a plug-in: the ruleset and its operations (cepheus-engine.txt,
 //! "Chapter 5: Personal Combat").
 
-use super::operations::{self as ops, ActionReport, AttackReport, DamageReport};
+use super::commands::{self as ops, ActionReport, AttackReport, DamageReport};
 use super::{CombatState, Stats};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};

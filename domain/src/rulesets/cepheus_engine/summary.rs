@@ -4,7 +4,7 @@
 use super::character::Physical;
 use super::damage::Status;
 use crate::number_text::number_text;
-use super::operations::{ActionReport, AttackReport, DamageReport, HitResult};
+use super::commands::{ActionReport, AttackReport, DamageReport, HitResult};
 use std::fmt::Write;
 
 /// "END 9 → 0, STR 7 → 5" for the characteristics that took points, then the status it left.

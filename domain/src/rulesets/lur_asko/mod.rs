@@ -19,9 +19,9 @@ pub mod stats;
 pub mod weapon;
 
 #[cfg(test)]
-mod tests_aura;
+mod aura_tests;
 #[cfg(test)]
-mod tests_pipeline;
+mod pipeline_tests;
 
 use super::{CommandVisitor, InitiativeContext, InitiativeRoll, RuleError, Ruleset, RulesetId, RulesetInfo, TiePolicy};
 use crate::dice::Dice;

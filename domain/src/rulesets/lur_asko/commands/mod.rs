@@ -7,7 +7,7 @@ pub mod request;
 pub mod stored;
 
 #[cfg(test)]
-mod tests_stored;
+mod stored_tests;
 
 use super::LurAsko;
 use crate::dice::Dice;

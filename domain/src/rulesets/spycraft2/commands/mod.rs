@@ -107,4 +107,4 @@ pub(crate) fn into_rule(error: EncounterError) -> RuleError {
 }
 
 #[cfg(test)]
-mod tests;
+mod stored_tests;

@@ -19,8 +19,8 @@
 //! - A combatant busy with an extended action cannot take minor or significant actions; a
 //!   combatant locked in a grapple can take none except the grapple check itself (`actions.rs`).
 
-use super::super::damage::Status;
-use super::{combatant_mut, parts_mut};
+use super::damage::Status;
+use super::commands::{combatant_mut, parts_mut};
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 use serde::{Deserialize, Serialize};
 

@@ -33,13 +33,13 @@ use super::super::movement::{MoveKind, MovementBands};
 use super::super::opposed::OpposedResult;
 use super::super::test_modifiers::{CallerModifier, caller};
 use super::super::test_roll::ModifiedTest;
-use super::attack_op::AttackReport;
+use super::attack::AttackReport;
 use super::core::EvasionChoice;
-use super::damage_op::apply;
-use super::economy_op;
-use super::fire_op::{self, Observed, ReadiedAttack, Trigger, WeaponAttack};
-use super::grapple_op;
-use super::manoeuvres_op::{self, BoardingEvasion};
+use super::damage::apply;
+use super::economy;
+use super::fire::{self, Observed, ReadiedAttack, Trigger, WeaponAttack};
+use super::grapple;
+use super::manoeuvres::{self, BoardingEvasion};
 use super::{ensure_active, ensure_turn, parts_mut, snapshot};
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
@@ -313,7 +313,7 @@ pub enum ActionOutcome {
         outcome: Box<SuppressiveOutcome>,
         /// Each hit's damage, soak and wounds, in hit order.
         #[serde(default)]
-        damage: Vec<fire_op::SuppressiveHit>,
+        damage: Vec<fire::SuppressiveHit>,
     },
     OverwatchSet {
         overwatch: Box<Overwatch>,
@@ -445,9 +445,9 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
         super::ensure_not_stunned(draft, actor)?;
     }
     match action {
-        Action::Stand { actor_id } => manoeuvres_op::stand(draft, actor_id),
+        Action::Stand { actor_id } => manoeuvres::stand(draft, actor_id),
         Action::Boarding { actor_id, target_id, boarding, damage, evasion, evasion_modifiers } => {
-            let request = manoeuvres_op::BoardingRequest {
+            let request = manoeuvres::BoardingRequest {
                 actor: actor_id,
                 target: target_id,
                 input: boarding,
@@ -455,7 +455,7 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
                 evasion,
                 evasion_modifiers: caller(&evasion_modifiers),
             };
-            manoeuvres_op::boarding(draft, request, dice)
+            manoeuvres::boarding(draft, request, dice)
         }
         Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),
         Action::GuardMode { actor_id } => declare(draft, actor_id, DeclaredAction::GuardMode {}),
@@ -512,26 +512,26 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             Ok((actor_id, "decay".into(), ActionOutcome::Decay { decays }, Vec::new()))
         }
         Action::Move { actor_id, kind, altitude_to } => {
-            manoeuvres_op::movement(draft, actor_id, kind, altitude_to)
+            manoeuvres::movement(draft, actor_id, kind, altitude_to)
         }
         Action::KnockDown { actor_id, target_id, after_half_move } => {
-            manoeuvres_op::knock_down(draft, actor_id, target_id, after_half_move, dice)
+            manoeuvres::knock_down(draft, actor_id, target_id, after_half_move, dice)
         }
         Action::Disarm { actor_id, target_id, has_talent, advanced_disarm, object } => {
             let input = Disarm { has_talent, advanced_disarm };
-            manoeuvres_op::disarm(draft, actor_id, target_id, input, object, dice)
+            manoeuvres::disarm(draft, actor_id, target_id, input, object, dice)
         }
-        Action::Feint { actor_id, target_id } => manoeuvres_op::feint(draft, actor_id, target_id, dice),
+        Action::Feint { actor_id, target_id } => manoeuvres::feint(draft, actor_id, target_id, dice),
         Action::MultipleAttack { actor_id, target_id, equipped_weapons, weapons, modifiers } => {
-            fire_op::multiple_attack(draft, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
+            fire::multiple_attack(draft, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
         }
         Action::SuppressiveFire { actor_id, weapon, mode, victims, penalties, damage, penetration } => {
-            let volley = fire_op::Volley { victims, penalties: caller(&penalties), damage, penetration };
-            fire_op::suppressive_fire(draft, actor_id, SuppressiveFire { weapon, mode }, volley, dice)
+            let volley = fire::Volley { victims, penalties: caller(&penalties), damage, penetration };
+            fire::suppressive_fire(draft, actor_id, SuppressiveFire { weapon, mode }, volley, dice)
         }
         Action::OverwatchSet { actor_id, weapon, kill_zone_radius_squares, attack, triggers } => {
             let input = Overwatch { weapon, kill_zone_radius_squares, attack, triggers };
-            fire_op::overwatch_set(draft, actor_id, input)
+            fire::overwatch_set(draft, actor_id, input)
         }
         Action::OverwatchTrigger {
             actor_id,
@@ -555,13 +555,13 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
                 gm_fires,
                 attack,
             };
-            fire_op::overwatch_trigger(draft, input, dice)
+            fire::overwatch_trigger(draft, input, dice)
         }
         Action::Grapple { actor_id, target_id, hand_free, dodge } => {
-            grapple_op::initiate(draft, actor_id, target_id, hand_free, dodge, dice)
+            grapple::initiate(draft, actor_id, target_id, hand_free, dodge, dice)
         }
         Action::GrappleAction { actor_id, grapple_move } => {
-            grapple_op::grapple_action(draft, actor_id, grapple_move, dice)
+            grapple::grapple_action(draft, actor_id, grapple_move, dice)
         }
         Action::TakeDown {
             actor_id,
@@ -573,7 +573,7 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             dodge,
             modifiers,
         } => {
-            let request = manoeuvres_op::TakeDownRequest {
+            let request = manoeuvres::TakeDownRequest {
                 actor: actor_id,
                 target: target_id,
                 input: TakeDown { weapon, has_talent },
@@ -582,16 +582,16 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
                 dodge,
                 modifiers: caller(&modifiers),
             };
-            manoeuvres_op::take_down(draft, request, dice)
+            manoeuvres::take_down(draft, request, dice)
         }
         Action::Ram { actor_id, target_id, ram, dodge, modifiers } => {
-            manoeuvres_op::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
+            manoeuvres::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
         }
         Action::ExtendedStart { actor_id, name, turns_needed, restarts_if_interrupted } => {
-            economy_op::start(draft, actor_id, &name, turns_needed, restarts_if_interrupted)
+            economy::start(draft, actor_id, &name, turns_needed, restarts_if_interrupted)
         }
-        Action::ExtendedWork { actor_id } => economy_op::keep_working(draft, actor_id),
-        Action::ExtendedInterrupt { actor_id } => economy_op::interrupt(draft, actor_id),
+        Action::ExtendedWork { actor_id } => economy::keep_working(draft, actor_id),
+        Action::ExtendedInterrupt { actor_id } => economy::interrupt(draft, actor_id),
     }
 }
 

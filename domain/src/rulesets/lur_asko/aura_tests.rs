@@ -5,7 +5,7 @@ use super::outcome::{Element, EnergyEffect};
 use super::pipeline::Target;
 use super::state::{Aura, AuraKind, Precision};
 use super::stats::EnergyType;
-use super::tests_pipeline::{pool, stats};
+use super::pipeline_tests::{pool, stats};
 use serde_json::json;
 
 fn aura(stored: u32, kind: AuraKind) -> Aura {

@@ -1,6 +1,7 @@
 //! Builders for the operations tests.
 
 use super::super::skills::{SkillLevel, Skills};
+pub use super::super::economy;
 use super::super::{Characteristic, CombatState, Stats};
 use crate::dice::Dice;
 use crate::encounter::test_support::{add, encounter, fix, id};

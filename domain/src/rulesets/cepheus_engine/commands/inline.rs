@@ -1,6 +1,6 @@
 //! The stateless twin of an attack: stat blocks sent inline, nothing stored (cepheus-engine.txt,
-//! the same sections as `attack_op.rs`). It answers with the same [`AttackReport`] as the stored
-//! attack; the damage twin lives beside the stored damage in `damage_op.rs`.
+//! the same sections as `attack.rs`). It answers with the same [`AttackReport`] as the stored
+//! attack; the damage twin lives beside the stored damage in `damage.rs`.
 //!
 //! Decisions:
 //! - The attacker's stance and aim, and the target's stance, come in the request (defaults:
@@ -21,7 +21,7 @@ use super::super::attack::resolve_attack;
 use super::super::stance::Stance;
 use super::apply::inline_hit;
 use super::super::modifier::Reason;
-use super::attack_op::AttackReport;
+use super::attack::AttackReport;
 use super::request::{Reaction, Sides, attack_request_struct, client_field};
 use crate::dice::Dice;
 use crate::encounter::MAX_NAME_LEN;

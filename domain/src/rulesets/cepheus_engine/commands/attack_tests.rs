@@ -2,7 +2,7 @@
 
 use super::super::damage::Status;
 use super::super::dynamic::check_penalties;
-use super::tests_support::*;
+use super::test_support::*;
 use super::*;
 use crate::encounter::test_support::{add, cepheus, encounter, fix, id};
 use crate::encounter::{Advance, Event, advance};

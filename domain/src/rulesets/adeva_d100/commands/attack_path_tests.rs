@@ -8,7 +8,7 @@ use crate::encounter::{Advance, EncounterError, advance};
 use crate::rulesets::adeva_d100::Characteristic;
 use crate::rulesets::adeva_d100::altitude::AltitudeBand;
 use crate::rulesets::adeva_d100::decay::{CharacteristicDecay, CharacteristicName, DecayEnds};
-use crate::rulesets::adeva_d100::dynamic::{CombatState, end_of_round};
+use crate::rulesets::adeva_d100::state::{CombatState, end_of_round};
 use crate::rulesets::adeva_d100::test_roll::pinning_test_of;
 use crate::rulesets::{RulesetState, StatBlock};
 use serde_json::json;

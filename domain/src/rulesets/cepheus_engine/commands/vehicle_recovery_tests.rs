@@ -3,7 +3,7 @@
 
 use super::super::character::Physical;
 use super::super::damage::Status;
-use super::tests_support::*;
+use super::test_support::*;
 use super::*;
 use crate::encounter::Encounter;
 use crate::encounter::test_support::id;

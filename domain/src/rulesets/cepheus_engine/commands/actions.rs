@@ -62,7 +62,7 @@ use super::super::range::RangeBand;
 use super::super::stance::Stance;
 use super::super::{Stats, dynamic::CombatState};
 use super::apply::{HitResult, apply_hit};
-use super::economy::{ActionEconomy, Cost, spend};
+use super::super::economy::{ActionEconomy, Cost, spend};
 use super::extended::{self, ExtendedAction};
 use super::recovery::{self, HealMethod, HealRequest, HealingReport};
 use super::vehicle_actions::{self, Occupants};

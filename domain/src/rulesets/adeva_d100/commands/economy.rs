@@ -9,7 +9,7 @@
 use super::super::actions::ExtendedAction;
 use super::super::actions::economy::Interruption;
 use super::actions::ActionOutcome;
-use super::manoeuvres_op::{Ran, spend};
+use super::manoeuvres::{Ran, spend};
 use super::parts_mut;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 

@@ -137,16 +137,16 @@ macro_rules! attack_request_struct {
         $(#[$meta])*
         pub struct $name {
             $($(#[$fmeta])* pub $field: $ty,)*
-            pub weapon: $crate::rulesets::cepheus_engine::operations::request::Weapon,
+            pub weapon: $crate::rulesets::cepheus_engine::commands::request::Weapon,
             /// The attacker's weapon skill name; default by weapon kind.
             #[serde(default)]
             pub skill: Option<String>,
             /// Metres to the target, 0 to 1,000,000.
             #[serde(default)]
-            pub distance_m: Option<$crate::rulesets::cepheus_engine::operations::request::DistanceM>,
+            pub distance_m: Option<$crate::rulesets::cepheus_engine::commands::request::DistanceM>,
             /// Grid squares to the target, 0 to 1,000,000.
             #[serde(default)]
-            pub distance_squares: Option<$crate::rulesets::cepheus_engine::operations::request::DistanceSquares>,
+            pub distance_squares: Option<$crate::rulesets::cepheus_engine::commands::request::DistanceSquares>,
             #[serde(default)]
             pub range_band: Option<$crate::rulesets::cepheus_engine::range::RangeBand>,
             #[serde(default)]
@@ -154,12 +154,12 @@ macro_rules! attack_request_struct {
             #[serde(default)]
             pub cover: $crate::rulesets::cepheus_engine::cover::CoverLevel,
             #[serde(default)]
-            pub reaction: $crate::rulesets::cepheus_engine::operations::request::Reaction,
+            pub reaction: $crate::rulesets::cepheus_engine::commands::request::Reaction,
             #[serde(default)]
             pub blast_response: $crate::rulesets::cepheus_engine::explosion::ExplosionResponse,
             /// Metres the target moved this round, 0 to 10,000 (−1 DM per full 10 m).
             #[serde(default)]
-            pub target_movement_m: $crate::rulesets::cepheus_engine::operations::request::TargetMovementM,
+            pub target_movement_m: $crate::rulesets::cepheus_engine::commands::request::TargetMovementM,
             #[serde(default)]
             pub darkness: $crate::rulesets::cepheus_engine::conditions::Darkness,
             #[serde(default)]
@@ -184,7 +184,7 @@ macro_rules! attack_request_struct {
             pub burst: Option<$crate::rulesets::cepheus_engine::burst::Burst>,
             /// Panic fire with this many rounds left, 0 to 1,000.
             #[serde(default)]
-            pub panic_fire_rounds: Option<$crate::rulesets::cepheus_engine::operations::request::PanicFireRounds>,
+            pub panic_fire_rounds: Option<$crate::rulesets::cepheus_engine::commands::request::PanicFireRounds>,
             #[serde(default)]
             pub shotgun_spread: bool,
             #[serde(default)]
@@ -212,8 +212,8 @@ macro_rules! attack_request_struct {
 
         impl $name {
             /// The fields every attack request shares.
-            pub fn attack_fields(&self) -> $crate::rulesets::cepheus_engine::operations::request::AttackFields {
-                $crate::rulesets::cepheus_engine::operations::request::AttackFields {
+            pub fn attack_fields(&self) -> $crate::rulesets::cepheus_engine::commands::request::AttackFields {
+                $crate::rulesets::cepheus_engine::commands::request::AttackFields {
                     weapon: self.weapon.clone(),
                     skill: self.skill.clone(),
                     distance_m: self.distance_m,

@@ -25,20 +25,18 @@
 
 pub mod actions;
 pub mod apply;
-pub mod attack_op;
-pub mod damage_op;
-pub mod economy;
+pub mod attack;
+pub mod damage;
 pub mod extended;
 pub mod inline;
 pub mod recovery;
 pub mod request;
-pub mod suppression;
 pub mod vehicle_actions;
 
 pub use actions::{Action, ActionReport, act};
 pub use apply::HitResult;
-pub use attack_op::{AttackReport, EncounterAttack, StrayHit, attack};
-pub use damage_op::{DamageReport, EncounterDamage, InlineDamage, damage, damage_inline};
+pub use attack::{AttackReport, EncounterAttack, StrayHit, attack};
+pub use damage::{DamageReport, EncounterDamage, InlineDamage, damage, damage_inline};
 pub use extended::{ExtendedAction, ExtendedCheck, ExtendedCheckOutcome};
 pub use inline::{InlineAttack, attack_inline};
 pub use request::{Reaction, Weapon};
@@ -211,12 +209,12 @@ pub(crate) fn characteristic(value: i32) -> Characteristic {
 }
 
 #[cfg(test)]
-mod tests_actions;
+mod actions_tests;
 #[cfg(test)]
-mod tests_attack;
+mod attack_tests;
 #[cfg(test)]
-mod tests_props;
+mod props_tests;
 #[cfg(test)]
-mod tests_support;
+mod test_support;
 #[cfg(test)]
-mod tests_vehicle_recovery;
+mod vehicle_recovery_tests;

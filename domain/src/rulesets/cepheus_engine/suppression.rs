@@ -12,8 +12,8 @@
 //! - Immune targets (zealots, androids, battle dress, the suicidal) are the caller's call:
 //!   `suppression_immune: true`. Vehicles are already refused by the attack rules.
 
-use super::super::dynamic::{CheckPenalty, change_for_one_round};
-use super::{combatant, state_mut};
+use super::dynamic::{CheckPenalty, change_for_one_round};
+use super::commands::{combatant, state_mut};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use serde::{Deserialize, Serialize};
 
@@ -56,7 +56,7 @@ pub fn apply(
     let round = encounter.round;
     let (acted, name, mark) = {
         let found = combatant(encounter, target, "target_id")?;
-        let (_, state) = super::parts(found, "target_id")?;
+        let (_, state) = super::commands::parts(found, "target_id")?;
         (found.acted_this_round, found.name.clone(), state.suppressed)
     };
     let mut result = SuppressionApplied {

@@ -36,7 +36,7 @@ use super::super::test_roll::modified_test;
 use super::super::wounds::soak;
 use super::actions::ActionOutcome;
 use super::core::effective;
-use super::damage_op::apply;
+use super::damage::apply;
 use super::{ensure_turn, parts_mut, snapshot};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};

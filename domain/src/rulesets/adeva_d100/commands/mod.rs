@@ -35,23 +35,23 @@
 //!   attacks against the actor; both end at the start of the actor's next turn (`dynamic.rs`).
 
 pub mod actions;
-pub mod attack_op;
+pub mod attack;
 pub mod core;
-pub mod damage_op;
-mod economy_op;
-mod fire_op;
-mod grapple_op;
+pub mod damage;
+mod economy;
+mod fire;
+mod grapple;
 pub mod inline;
-mod manoeuvres_op;
+mod manoeuvres;
 
 pub use actions::{Action, ActionOutcome, ActionReport, act};
-pub use attack_op::{AttackReport, EncounterAttack, ExtraTarget, TargetReport, attack};
+pub use attack::{AttackReport, EncounterAttack, ExtraTarget, TargetReport, attack};
 pub use core::{EvasionChoice, TargetOutcome};
-pub use damage_op::{DamageReport, EncounterDamage, damage};
+pub use damage::{DamageReport, EncounterDamage, damage};
 pub use inline::{InlineAttack, InlineDamage, attack_inline, damage_inline};
 
 use super::Stats;
-use super::dynamic::CombatState;
+use super::state::CombatState;
 use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError};
 use crate::rulesets::{RulesetId, RulesetState, StatBlock};
 
@@ -158,10 +158,10 @@ pub(crate) fn snapshot(
 }
 
 #[cfg(test)]
-mod tests;
+mod stored_tests;
 #[cfg(test)]
-mod tests_actions;
+mod actions_tests;
 #[cfg(test)]
-mod tests_attack_path;
+mod attack_path_tests;
 #[cfg(test)]
-mod proptests;
+mod props_tests;

@@ -19,7 +19,7 @@ use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::{CheckRoll, roll_check};
 use super::super::{Stats, dynamic::CombatState};
 use super::actions::ActionReport;
-use super::economy::Cost;
+use super::super::economy::Cost;
 use super::own_check_modifiers;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};

@@ -47,7 +47,7 @@ fn action(value: serde_json::Value) -> Action {
     serde_json::from_value(value).unwrap()
 }
 
-fn state_of(enc: &Encounter, name: &str) -> crate::rulesets::adeva_d100::dynamic::CombatState {
+fn state_of(enc: &Encounter, name: &str) -> crate::rulesets::adeva_d100::state::CombatState {
     match &enc.combatant(&id(name)).unwrap().state {
         RulesetState::AdevaD100(state) => state.clone(),
         _ => unreachable!(),
@@ -589,7 +589,7 @@ fn unknown_fields_are_refused_even_beside_flattened_ones() {
     assert!(serde_json::from_value::<Action>(multiple).is_err());
 }
 
-fn set_state(enc: &mut Encounter, name: &str, change: impl FnOnce(&mut super::super::dynamic::CombatState)) {
+fn set_state(enc: &mut Encounter, name: &str, change: impl FnOnce(&mut super::super::state::CombatState)) {
     let mut state = state_of(enc, name);
     change(&mut state);
     enc.combatant_mut(&id(name)).unwrap().state = RulesetState::AdevaD100(state);
@@ -613,7 +613,7 @@ fn a_stunned_combatant_cannot_act_or_attack_until_its_round_has_passed() {
     assert!(matches!(error, EncounterError::Invalid { ref field, .. } if field == "action"));
     // The end of round 1 clears it; in round 2 Ana acts again.
     let mut events = Vec::new();
-    crate::rulesets::adeva_d100::dynamic::end_of_round(&mut enc, &mut events);
+    crate::rulesets::adeva_d100::state::end_of_round(&mut enc, &mut events);
     assert_eq!(state_of(&enc, "Ana").stunned_until_round, None);
     // BS 40 + 10 = 50, d100 90 misses, but the attack is rolled.
     let (_, report) = attack(&mut enc, request, &mut dice(&[90])).unwrap();

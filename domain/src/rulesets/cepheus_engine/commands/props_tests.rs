@@ -4,7 +4,7 @@
 //! 256 cases per operation.
 
 use super::super::Stats;
-use super::tests_support::*;
+use super::test_support::*;
 use super::*;
 use crate::dice::Dice;
 use crate::encounter::Encounter;
@@ -179,7 +179,7 @@ proptest! {
         let mut stored = body.clone();
         stored["target_id"] = json!("Bo");
         if let Ok(request) = serde_json::from_value::<EncounterDamage>(stored) {
-            check_stored(&fight(), |e| damage_op::damage(e, request, &mut Dice::seeded(seed)).map(Reported));
+            check_stored(&fight(), |e| damage::damage(e, request, &mut Dice::seeded(seed)).map(Reported));
         }
         body["target"] = json!({"str": 7, "dex": 7, "end": 7, "int": 7, "edu": 7, "soc": 7, "armour": 3});
         let report = serde_json::from_value::<InlineDamage>(body)

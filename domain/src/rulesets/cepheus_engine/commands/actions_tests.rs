@@ -2,7 +2,7 @@
 
 use super::super::damage::Status;
 use super::super::stance::Stance;
-use super::tests_support::*;
+use super::test_support::*;
 use super::*;
 use crate::encounter::Event;
 use crate::encounter::test_support::id;

@@ -32,7 +32,7 @@
 
 use super::actions::TurnBudget;
 use super::altitude::AltitudeBand;
-use super::operations::{ActionOutcome, ActionReport};
+use super::commands::{ActionOutcome, ActionReport};
 use super::test_modifiers::Modifier;
 use crate::encounter::{CombatantId, Encounter, Event};
 use crate::rulesets::{RulesetReport, RulesetState, StatBlock};

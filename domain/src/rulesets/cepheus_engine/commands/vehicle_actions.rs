@@ -37,7 +37,7 @@ use super::super::opposed::roll_check;
 use super::CharacteristicName;
 use super::actions::{ActionReport, CheckReport, invalid, lose_aim, other, skill_check_with, turn_action};
 use super::apply::{HitResult, apply_hit};
-use super::economy::Cost;
+use super::super::economy::Cost;
 use super::{combatant, parts, state_mut};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
