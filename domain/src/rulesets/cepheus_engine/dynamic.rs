@@ -21,6 +21,7 @@ use super::commands::extended::{ExtendedAction, progress_at_end_of_round};
 use super::suppression::SuppressionMark;
 use super::stance::Stance;
 use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Event};
+use crate::rulesets::plugin::{self, combatant_mut};
 use crate::rulesets::{RulesetState, set_initiative};
 use serde::{Deserialize, Serialize};
 
@@ -85,25 +86,10 @@ pub struct EvasiveMark {
     pub round: u32,
 }
 
-/// The combatant's Cepheus state, or an error naming the field if it is not a Cepheus combatant.
-pub fn state_mut<'a>(
-    combatant: &'a mut Combatant,
-    field: &str,
-) -> Result<&'a mut CombatState, EncounterError> {
-    match &mut combatant.state {
-        RulesetState::CepheusEngine(state) => Ok(state),
-        _ => Err(EncounterError::invalid(field, "not a cepheus-engine combatant")),
-    }
-}
-
-fn combatant_mut<'a>(
-    encounter: &'a mut Encounter,
-    id: &CombatantId,
-    field: &str,
-) -> Result<&'a mut Combatant, EncounterError> {
-    encounter
-        .combatant_mut(id)
-        .ok_or_else(|| EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter")))
+/// The combatant's Cepheus state ([`plugin::parts_mut`]), or an error naming the field if it is
+/// not a Cepheus combatant.
+pub fn state_mut<'a>(combatant: &'a mut Combatant, field: &str) -> Result<&'a mut CombatState, EncounterError> {
+    Ok(plugin::parts_mut::<super::CepheusEngine>(combatant, field)?.1)
 }
 
 /// Changes initiative for one round: now if the combatant has not acted this round, else next

@@ -40,10 +40,11 @@ use super::economy;
 use super::fire::{self, Observed, ReadiedAttack, Trigger, WeaponAttack};
 use super::grapple;
 use super::manoeuvres::{self, BoardingEvasion};
-use super::{ensure_active, ensure_turn, parts_mut, snapshot};
+use super::super::AdevaD100;
+use super::{ensure_turn, parts_mut, snapshot};
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
-use crate::rulesets::RulesetReport;
+use crate::rulesets::{RulesetReport, plugin};
 use serde::{Deserialize, Serialize};
 
 /// POST /v1/encounters/{id}/actions for adeva-d100.
@@ -387,7 +388,7 @@ pub fn act(
     action: Action,
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, ActionReport), EncounterError> {
-    ensure_active(encounter)?;
+    plugin::ensure_active::<AdevaD100>(encounter)?;
     let mut draft = encounter.clone();
     let start = dice.rolls().len();
     let (id, name, outcome, notes) = run(&mut draft, action, dice)?;

@@ -8,10 +8,11 @@ use super::super::damage::DamageDice;
 use super::super::test_modifiers::{CallerModifier, Modifier, caller};
 use super::super::test_roll::ModifiedTest;
 use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
-use super::{ensure_active, ensure_turn, parts_mut, snapshot};
+use super::super::AdevaD100;
+use super::{ensure_turn, parts_mut, snapshot};
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
-use crate::rulesets::RulesetReport;
+use crate::rulesets::{RulesetReport, plugin};
 use serde::{Deserialize, Serialize};
 
 /// POST /v1/encounters/{id}/attacks for adeva-d100.
@@ -138,7 +139,7 @@ pub fn attack(
     request: EncounterAttack,
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, AttackReport), EncounterError> {
-    ensure_active(encounter)?;
+    plugin::ensure_active::<AdevaD100>(encounter)?;
     let mut draft = encounter.clone();
     let report = run(&mut draft, &request, dice, Mode::OwnAction)?;
     let events = vec![Event::AttackResolved {

@@ -9,10 +9,11 @@ use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::decay::CharacteristicName;
 use super::super::wounds::{Soak, WoundsLoss, lose_wounds, past_soak, soak};
 use super::core::effective;
-use super::{ensure_adeva, parts_mut};
+use super::super::AdevaD100;
+use super::parts_mut;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, EncounterStatus, Event};
-use crate::rulesets::{RuleError, RulesetReport};
+use crate::rulesets::{RuleError, RulesetReport, plugin};
 use serde::{Deserialize, Serialize};
 
 /// POST /v1/encounters/{id}/damage for adeva-d100.
@@ -92,7 +93,7 @@ pub fn damage(
     request: EncounterDamage,
     _dice: &mut Dice,
 ) -> Result<(Vec<Event>, DamageReport), EncounterError> {
-    ensure_adeva(encounter)?;
+    plugin::ensure_ruleset::<AdevaD100>(encounter)?;
     if encounter.status == EncounterStatus::Ended {
         return Err(EncounterError::Conflict("the encounter has ended".into()));
     }

@@ -52,29 +52,11 @@ pub use inline::{InlineAttack, InlineDamage, attack_inline, damage_inline};
 
 use super::Stats;
 use super::state::CombatState;
-use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError};
-use crate::rulesets::{RulesetId, RulesetState, StatBlock};
+use super::AdevaD100;
+use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Flags};
+use crate::rulesets::{RulesetState, plugin};
 
-/// Refuses a command on an encounter of another ruleset.
-pub(crate) fn ensure_adeva(encounter: &Encounter) -> Result<(), EncounterError> {
-    crate::rulesets::guards::ensure_ruleset(encounter, RulesetId::AdevaD100)
-}
-
-/// Refuses a command unless rounds are running in a AdevaD100 encounter.
-pub(crate) fn ensure_active(encounter: &Encounter) -> Result<(), EncounterError> {
-    crate::rulesets::guards::ensure_active(encounter, RulesetId::AdevaD100)
-}
-
-pub(crate) fn ensure_turn(
-    encounter: &Encounter,
-    id: &CombatantId,
-    field: &str,
-) -> Result<(), EncounterError> {
-    if encounter.current.as_ref() == Some(id) {
-        return Ok(());
-    }
-    Err(EncounterError::invalid(field, format!("it is not {}'s turn", encounter.name_of(id))))
-}
+pub(crate) use crate::rulesets::plugin::ensure_turn;
 
 /// A stunned combatant can neither attack nor act until its stun's round has passed
 /// (adeva-d100.txt, "Take Down": "stunned for one round"); refused with field `action`.
@@ -116,27 +98,14 @@ pub(crate) fn ensure_may_move(
     Ok(())
 }
 
-/// The stat block and combat state of a combatant, mutably (errors name `field`).
+/// The stat block, combat state and flags of a combatant, mutably (errors name `field`; see
+/// [`plugin::parts_and_flags_mut`]).
 pub(crate) fn parts_mut<'a>(
     encounter: &'a mut Encounter,
     id: &CombatantId,
     field: &str,
-) -> Result<(&'a mut Stats, &'a mut CombatState, &'a mut crate::encounter::Flags), EncounterError> {
-    let combatant = encounter.combatant_mut(id).ok_or_else(|| {
-        EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter"))
-    })?;
-    match combatant {
-        Combatant { stats: StatBlock::AdevaD100(stats), state, flags, .. } => {
-            if !matches!(state, RulesetState::AdevaD100(_)) {
-                *state = RulesetState::AdevaD100(CombatState::default());
-            }
-            let RulesetState::AdevaD100(state) = state else { unreachable!("set just above") };
-            Ok((stats, state, flags))
-        }
-        other => {
-            Err(EncounterError::invalid(field, format!("{} is not an adeva-d100 combatant", other.name)))
-        }
-    }
+) -> Result<(&'a mut Stats, &'a mut CombatState, &'a mut Flags), EncounterError> {
+    plugin::parts_and_flags_mut::<AdevaD100>(plugin::combatant_mut(encounter, id, field)?, field)
 }
 
 /// A clone of the stat block and (refreshed) state of a combatant.

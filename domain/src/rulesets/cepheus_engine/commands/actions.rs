@@ -60,19 +60,19 @@ use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::{CheckRoll, roll_check};
 use super::super::range::RangeBand;
 use super::super::stance::Stance;
-use super::super::{Stats, dynamic::CombatState};
+use super::super::{CepheusEngine, Stats, dynamic::CombatState};
 use super::apply::{HitResult, apply_hit};
 use super::super::economy::{ActionEconomy, Cost, spend};
 use super::extended::{self, ExtendedAction};
 use super::recovery::{self, HealMethod, HealRequest, HealingReport};
 use super::vehicle_actions::{self, Occupants};
 use super::{
-    CharacteristicName, combatant, combatant_mut, ensure_active, ensure_can_act, ensure_turn,
+    CharacteristicName, combatant, combatant_mut, ensure_can_act, ensure_turn,
     own_check_modifiers, parts, parts_mut, state_mut,
 };
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event, MAX_COMBATANTS};
-use crate::rulesets::{RuleError, RulesetReport};
+use crate::rulesets::{RuleError, RulesetReport, plugin};
 use crate::score::{Measure, Score};
 use serde::{Deserialize, Serialize};
 
@@ -451,7 +451,7 @@ pub fn act(
     action: Action,
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, ActionReport), EncounterError> {
-    ensure_active(encounter)?;
+    plugin::ensure_active::<CepheusEngine>(encounter)?;
     let mut draft = encounter.clone();
     let mut consequences = Vec::new();
     let start = dice.rolls().len();

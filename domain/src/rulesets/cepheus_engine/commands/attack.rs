@@ -42,7 +42,9 @@ use super::super::economy::{ActionEconomy, Cost, spend};
 use super::request::{Reaction, Sides, attack_request_struct, client_field};
 use super::super::suppression::{self, SuppressionApplied};
 use super::vehicle_actions::evasive_dm;
-use super::{combatant, ensure_active, ensure_can_act, ensure_turn, own_check_modifiers, parts, state_mut};
+use super::super::CepheusEngine;
+use super::{combatant, ensure_can_act, ensure_turn, own_check_modifiers, parts, state_mut};
+use crate::rulesets::plugin;
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::cepheus_engine::Report;
@@ -128,7 +130,7 @@ pub fn attack(
     request: EncounterAttack,
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, AttackReport), EncounterError> {
-    ensure_active(encounter)?;
+    plugin::ensure_active::<CepheusEngine>(encounter)?;
     let mut draft = encounter.clone();
     let mut events = Vec::new();
     let report = resolve(&mut draft, &request, dice, &mut events)?;

@@ -23,7 +23,9 @@ use super::super::damage::{Status, apply_armour};
 use super::super::vehicle_damage::{VehicleDamageOutcome, resolve_vehicle_damage};
 use super::super::vehicle_location::LocationTable;
 use super::apply::{HitResult, apply_hit, inline_hit};
-use super::{combatant, ensure_cepheus, parts};
+use super::super::CepheusEngine;
+use super::{combatant, parts};
+use crate::rulesets::plugin;
 use crate::dice::{Dice, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, EncounterStatus, Event};
 use crate::rulesets::cepheus_engine::Report;
@@ -169,7 +171,7 @@ pub fn damage(
     request: EncounterDamage,
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, DamageReport), EncounterError> {
-    ensure_cepheus(encounter)?;
+    plugin::ensure_ruleset::<CepheusEngine>(encounter)?;
     if encounter.status == EncounterStatus::Ended {
         return Err(EncounterError::Conflict("the encounter has ended".into()));
     }

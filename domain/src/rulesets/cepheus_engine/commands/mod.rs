@@ -44,70 +44,25 @@ pub use request::{Reaction, Weapon};
 use super::dynamic::{CombatState, check_penalties};
 use super::modifier::{Modifier, ModifierCode};
 use super::{Characteristic, Stats, characteristic_dm};
+use super::CepheusEngine;
 use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError};
-use crate::rulesets::{RulesetId, StatBlock};
+use crate::rulesets::plugin;
 use serde::{Deserialize, Serialize};
 
-/// Refuses a command on an encounter of another ruleset.
-pub(crate) fn ensure_cepheus(encounter: &Encounter) -> Result<(), EncounterError> {
-    crate::rulesets::guards::ensure_ruleset(encounter, RulesetId::CepheusEngine)
+pub(crate) use crate::rulesets::plugin::{combatant, combatant_mut, ensure_turn};
+
+/// [`plugin::parts`] for a Cepheus Engine combatant: its stat block and combat state.
+pub(crate) fn parts<'a>(combatant: &'a Combatant, field: &str) -> Result<(&'a Stats, &'a CombatState), EncounterError> {
+    plugin::parts::<CepheusEngine>(combatant, field)
 }
 
-/// Refuses a command unless rounds are running in a CepheusEngine encounter.
-pub(crate) fn ensure_active(encounter: &Encounter) -> Result<(), EncounterError> {
-    crate::rulesets::guards::ensure_active(encounter, RulesetId::CepheusEngine)
-}
-
-pub(crate) fn combatant<'a>(
-    encounter: &'a Encounter,
-    id: &CombatantId,
-    field: &str,
-) -> Result<&'a Combatant, EncounterError> {
-    encounter
-        .combatant(id)
-        .ok_or_else(|| EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter")))
-}
-
-pub(crate) fn combatant_mut<'a>(
-    encounter: &'a mut Encounter,
-    id: &CombatantId,
-    field: &str,
-) -> Result<&'a mut Combatant, EncounterError> {
-    encounter
-        .combatant_mut(id)
-        .ok_or_else(|| EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter")))
-}
-
-fn not_cepheus(combatant: &Combatant, field: &str) -> EncounterError {
-    EncounterError::invalid(field, format!("{} is not a cepheus-engine combatant", combatant.name))
-}
-
-/// The combatant's stat block and combat state.
-pub(crate) fn parts<'a>(
-    combatant: &'a Combatant,
-    field: &str,
-) -> Result<(&'a Stats, &'a CombatState), EncounterError> {
-    match (&combatant.stats, &combatant.state) {
-        (StatBlock::CepheusEngine(stats), crate::rulesets::RulesetState::CepheusEngine(state)) => {
-            Ok((stats, state))
-        }
-        _ => Err(not_cepheus(combatant, field)),
-    }
-}
-
-/// The combatant's stat block and combat state, mutably.
+/// [`plugin::parts_mut`] for a Cepheus Engine combatant (a combatant stored before the ruleset
+/// kept any state starts from the default state).
 pub(crate) fn parts_mut<'a>(
     combatant: &'a mut Combatant,
     field: &str,
 ) -> Result<(&'a mut Stats, &'a mut CombatState), EncounterError> {
-    match combatant {
-        Combatant {
-            stats: StatBlock::CepheusEngine(stats),
-            state: crate::rulesets::RulesetState::CepheusEngine(state),
-            ..
-        } => Ok((stats, state)),
-        other => Err(not_cepheus(other, field)),
-    }
+    plugin::parts_mut::<CepheusEngine>(combatant, field)
 }
 
 /// The combat state alone, mutably.
@@ -117,19 +72,6 @@ pub(crate) fn state_mut<'a>(
     field: &str,
 ) -> Result<&'a mut CombatState, EncounterError> {
     Ok(parts_mut(combatant_mut(encounter, id, field)?, field)?.1)
-}
-
-/// It must be this combatant's turn (cepheus-engine.txt, "The Combat Round": a character takes
-/// all his actions at once, on his turn).
-pub(crate) fn ensure_turn(
-    encounter: &Encounter,
-    id: &CombatantId,
-    field: &str,
-) -> Result<(), EncounterError> {
-    if encounter.current.as_ref() == Some(id) {
-        return Ok(());
-    }
-    Err(EncounterError::invalid(field, format!("it is not {}'s turn", encounter.name_of(id))))
 }
 
 /// Unconscious, dead and defeated combatants take no actions (cepheus-engine.txt, "Damage").
