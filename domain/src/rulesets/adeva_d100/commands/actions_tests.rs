@@ -613,7 +613,7 @@ fn a_stunned_combatant_cannot_act_or_attack_until_its_round_has_passed() {
     assert!(matches!(error, EncounterError::Invalid { ref field, .. } if field == "action"));
     // The end of round 1 clears it; in round 2 Ana acts again.
     let mut events = Vec::new();
-    crate::rulesets::adeva_d100::state::end_of_round(&mut enc, &mut events);
+    crate::rulesets::adeva_d100::round::end_of_round(&mut enc, &mut events);
     assert_eq!(state_of(&enc, "Ana").stunned_until_round, None);
     // BS 40 + 10 = 50, d100 90 misses, but the attack is rolled.
     let (_, report) = attack(&mut enc, request, &mut dice(&[90])).unwrap();

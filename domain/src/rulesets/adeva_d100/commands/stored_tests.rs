@@ -214,7 +214,7 @@ fn guard_mode_is_declared_and_a_fall_crashes_at_the_end_of_rounds() {
     let fall: Action = serde_json::from_value(json!({"action": "fall", "actor_id": "Cy"})).unwrap();
     act(&mut enc, fall, &mut dice(&[])).unwrap();
     let mut events = Vec::new();
-    crate::rulesets::adeva_d100::state::end_of_round(&mut enc, &mut events);
+    crate::rulesets::adeva_d100::round::end_of_round(&mut enc, &mut events);
     assert_eq!(stats_of(&enc, "Cy").altitude, AltitudeBand::Ground);
     // Crash from Low: 1d10 (4) + 60 = 64; soak TB 3 → 61 → dead.
     let crash: Action = serde_json::from_value(json!({"action": "resolve_crash", "actor_id": "Cy"})).unwrap();
