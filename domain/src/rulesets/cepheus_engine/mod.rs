@@ -25,13 +25,14 @@ pub mod grapple;
 pub mod modifier;
 pub mod commands;
 pub mod opposed;
+pub mod outcome;
 pub mod range;
 pub mod reactions;
 pub mod skill;
 pub mod skills;
 pub mod stance;
 pub mod stats_input;
-pub mod summary;
+
 pub mod status_effects;
 pub mod suppression;
 pub mod vehicle;

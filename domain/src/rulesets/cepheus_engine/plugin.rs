@@ -174,18 +174,18 @@ impl Command for Actions {
 
 impl Summary for AttackReport {
     fn summary(&self) -> String {
-        super::summary::attack(self)
+        super::outcome::attack(self)
     }
 }
 
 impl Summary for DamageReport {
     fn summary(&self) -> String {
-        super::summary::damage(self)
+        super::outcome::damage(self)
     }
 }
 
 impl Summary for ActionReport {
     fn summary(&self) -> String {
-        super::summary::action(self)
+        super::outcome::action(self)
     }
 }
