@@ -20,7 +20,8 @@
 //!   combatant locked in a grapple can take none except the grapple check itself (`actions.rs`).
 
 use super::damage::Status;
-use super::commands::{combatant_mut, parts_mut};
+use super::CepheusEngine;
+use crate::rulesets::plugin::{self, combatant_mut};
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 use serde::{Deserialize, Serialize};
 
@@ -68,7 +69,7 @@ pub fn spend(
     let round = encounter.round;
     let combatant = combatant_mut(encounter, id, "combatant_id")?;
     let name = combatant.name.clone();
-    let (stats, state) = parts_mut(combatant, "combatant_id")?;
+    let (stats, state) = plugin::parts_mut::<CepheusEngine>(combatant, "combatant_id")?;
     if cost == Cost::Free {
         return Ok(state.economy.clone());
     }

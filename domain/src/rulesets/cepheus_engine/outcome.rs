@@ -5,7 +5,48 @@ use super::character::Physical;
 use super::damage::Status;
 use crate::number_text::number_text;
 use super::commands::{ActionReport, AttackReport, DamageReport, HitResult};
+use crate::rulesets::Summary;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
+
+
+/// Every Cepheus Engine report, as the attack, damage and action events carry it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineReport))]
+pub enum Report {
+    Attack(Box<AttackReport>),
+    Damage(Box<DamageReport>),
+    Action(Box<ActionReport>),
+}
+
+impl Summary for Report {
+    fn summary(&self) -> String {
+        match self {
+            Self::Attack(report) => report.summary(),
+            Self::Damage(report) => report.summary(),
+            Self::Action(report) => report.summary(),
+        }
+    }
+}
+
+impl Summary for AttackReport {
+    fn summary(&self) -> String {
+        attack(self)
+    }
+}
+
+impl Summary for DamageReport {
+    fn summary(&self) -> String {
+        damage(self)
+    }
+}
+
+impl Summary for ActionReport {
+    fn summary(&self) -> String {
+        action(self)
+    }
+}
 
 /// "END 9 → 0, STR 7 → 5" for the characteristics that took points, then the status it left.
 fn hit_line(hit: &HitResult) -> String {

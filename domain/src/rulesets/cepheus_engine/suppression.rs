@@ -12,8 +12,10 @@
 //! - Immune targets (zealots, androids, battle dress, the suicidal) are the caller's call:
 //!   `suppression_immune: true`. Vehicles are already refused by the attack rules.
 
-use super::dynamic::{CheckPenalty, change_for_one_round};
-use super::commands::{combatant, state_mut};
+use super::dynamic::change_for_one_round;
+use super::state::CheckPenalty;
+use super::CepheusEngine;
+use crate::rulesets::plugin::{self, combatant, combatant_mut};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use serde::{Deserialize, Serialize};
 
@@ -56,7 +58,7 @@ pub fn apply(
     let round = encounter.round;
     let (acted, name, mark) = {
         let found = combatant(encounter, target, "target_id")?;
-        let (_, state) = super::commands::parts(found, "target_id")?;
+        let (_, state) = plugin::parts::<CepheusEngine>(found, "target_id")?;
         (found.acted_this_round, found.name.clone(), state.suppressed)
     };
     let mut result = SuppressionApplied {
@@ -78,7 +80,7 @@ pub fn apply(
     if effect > 0 {
         change_for_one_round(encounter, target, -effect, &format!("suppressed (Effect {effect})"), events)?;
     }
-    let state = state_mut(encounter, target, "target_id")?;
+    let (_, state) = plugin::parts_mut::<CepheusEngine>(combatant_mut(encounter, target, "target_id")?, "target_id")?;
     for applies_in in [round, round + 1] {
         state.check_penalties.push(CheckPenalty { dm: -1, round: applies_in, reason: reason.into() });
     }

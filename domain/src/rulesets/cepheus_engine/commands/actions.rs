@@ -60,10 +60,11 @@ use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::{CheckRoll, roll_check};
 use super::super::range::RangeBand;
 use super::super::stance::Stance;
-use super::super::{CepheusEngine, Stats, dynamic::CombatState};
+use super::super::{CepheusEngine, Stats, state::CombatState};
 use super::apply::{HitResult, apply_hit};
 use super::super::economy::{ActionEconomy, Cost, spend};
-use super::extended::{self, ExtendedAction};
+use super::super::state::ExtendedAction;
+use super::extended;
 use super::recovery::{self, HealMethod, HealRequest, HealingReport};
 use super::vehicle_actions::{self, Occupants};
 use super::{

@@ -17,7 +17,8 @@
 
 use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::{CheckRoll, roll_check};
-use super::super::{Stats, dynamic::CombatState};
+use super::super::Stats;
+use super::super::state::{CombatState, ExtendedAction};
 use super::actions::ActionReport;
 use super::super::economy::Cost;
 use super::own_check_modifiers;
@@ -28,22 +29,6 @@ use serde::{Deserialize, Serialize};
 
 /// Longest extended action accepted, in rounds.
 pub const MAX_EXTENDED_ROUNDS: u32 = 1000;
-
-/// An extended action in progress.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineExtendedAction))]
-pub struct ExtendedAction {
-    /// The skill in question (normalised name).
-    pub skill: String,
-    /// Rounds of work the task needs.
-    pub rounds: u32,
-    /// Rounds of work that have counted so far.
-    pub completed: u32,
-    pub started_round: u32,
-    /// A round whose work a hit spoiled.
-    #[serde(default)]
-    pub spoiled_round: Option<u32>,
-}
 
 /// What the 8+ check after a hit decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

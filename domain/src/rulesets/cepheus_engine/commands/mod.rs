@@ -37,11 +37,12 @@ pub use actions::{Action, ActionReport, act};
 pub use apply::HitResult;
 pub use attack::{AttackReport, EncounterAttack, StrayHit, attack};
 pub use damage::{DamageReport, EncounterDamage, InlineDamage, damage, damage_inline};
-pub use extended::{ExtendedAction, ExtendedCheck, ExtendedCheckOutcome};
+pub use extended::{ExtendedCheck, ExtendedCheckOutcome};
 pub use inline::{InlineAttack, attack_inline};
 pub use request::{Reaction, Weapon};
 
-use super::dynamic::{CombatState, check_penalties};
+use super::dynamic::check_penalties;
+use super::state::CombatState;
 use super::modifier::{Modifier, ModifierCode};
 use super::{Characteristic, Stats, characteristic_dm};
 use super::CepheusEngine;

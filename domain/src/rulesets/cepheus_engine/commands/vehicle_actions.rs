@@ -31,7 +31,7 @@
 use super::super::allocation::{AllocationChoice, Overflow};
 use super::super::collision::{CollisionOutcome, MAX_COLLISION_SPEED_KPH, collision_damage};
 use super::super::damage::{Status, apply_armour};
-use super::super::dynamic::EvasiveMark;
+use super::super::state::EvasiveMark;
 use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::roll_check;
 use super::CharacteristicName;
