@@ -4,7 +4,7 @@
 use super::*;
 use crate::rulesets::Summary;
 use crate::rulesets::arrgs::attacking::Outcome;
-use crate::rulesets::arrgs::items::{ItemState, Place};
+use crate::rulesets::arrgs::state::{ItemState, Place};
 use crate::rulesets::arrgs::manoeuvres::ManoeuvreResult;
 use crate::rulesets::arrgs::strike::StrikeResult;
 
