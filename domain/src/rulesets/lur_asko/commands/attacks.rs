@@ -10,7 +10,7 @@
 use super::super::LurAsko;
 use super::super::aura::{self, AuraResponse};
 use super::super::options::Options;
-use super::super::outcome::{AuraOutcome, AuraStrike, Outcome};
+use super::super::outcome::{AuraOutcome, AuraStrike, EnergyEffect, Outcome};
 use super::super::pipeline::{self, Attack, DefenseInput, Resolution, Target};
 use super::super::shielding::Pool;
 use super::super::state::{Aura, Precision};
@@ -91,7 +91,7 @@ fn report(attacker: (Option<CombatantId>, String), target: (Option<CombatantId>,
     }
 }
 
-/// Resolves and stores one attack; a refusal leaves the encounter unchanged.
+/// Resolves and stores one attack (a refusal is discarded whole: see [`crate::rulesets::Command::run`]).
 pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     ensure_active::<LurAsko>(encounter)?;
     request.attack.check()?;
@@ -100,11 +100,10 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
     }
     let settings = options::<LurAsko>(encounter);
     let expr = settings.defense_dice("options.defense_dice")?;
-    let mut draft = encounter.clone();
-    let mut events = super::lapse_events(&mut draft);
-    let (attacker_name, attacker_stats, attacker_state) = stored::lur(&draft, &request.attacker_id, "attacker_id")?;
+    let mut events = super::lapse_events(encounter);
+    let (attacker_name, attacker_stats, attacker_state) = stored::lur(encounter, &request.attacker_id, "attacker_id")?;
     let (attacker_name, attacker_stats, attacker_taken) = (attacker_name.to_owned(), attacker_stats.clone(), attacker_state.damage_taken);
-    let (target_name, target_stats, target_state) = stored::lur(&draft, &request.target_id, "target_id")?;
+    let (target_name, target_stats, target_state) = stored::lur(encounter, &request.target_id, "target_id")?;
     let (target_name, target_stats, target_taken) = (target_name.to_owned(), target_stats.clone(), target_state.damage_taken);
     let plan = match &request.aura_response {
         Some(response) => Some(check_response(response, &target_state.auras, &request.attack)?),
@@ -112,11 +111,11 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
     };
     let target_factor = target_stats.injury_factor("target_id")?;
     let attacker_factor = if plan.is_some() { attacker_stats.injury_factor("attacker_id")? } else { 0 };
-    let (mut pools, refs) = stored::pools_for(&draft, &request.target_id, false);
+    let (mut pools, refs) = stored::pools_for(encounter, &request.target_id, false);
     let target = Target { name: &target_name, stats: &target_stats, injury_factor: target_factor, damage_taken: target_taken };
     let defense = defense_of(request.defense, &expr, &settings);
     let resolution = pipeline::resolve(attack_of(&attacker_name, &request.attack), target, defense, &mut pools, dice)?;
-    stored::write_pools(&mut draft, &pools, &refs);
+    stored::write_pools(encounter, &pools, &refs);
     let mut report = report(
         (Some(request.attacker_id.clone()), attacker_name.clone()),
         (Some(request.target_id.clone()), target_name),
@@ -131,7 +130,7 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
                     injury_factor: attacker_factor,
                     damage_taken: attacker_taken,
                 };
-                Some(strike_stored(&mut draft, &request.target_id, &request.attacker_id, index, amount, struck)?)
+                Some(strike_stored(encounter, &request.target_id, &request.attacker_id, index, amount, struck)?)
             }
             Err(reason) => {
                 report.aura = Some(AuraOutcome::NotProvoked { reason });
@@ -141,10 +140,10 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
         None => None,
     };
     // Both hits are resolved before either's effects (Damage Auras).
-    let mut ids = EffectIds::new(&draft);
+    let mut ids = EffectIds::new(encounter);
     if let Outcome::Hit { hit, .. } = &report.outcome {
         let landing = Landing { target: &request.target_id, attacker: &request.attacker_id, injury: &hit.injury, effects: &hit.effects };
-        let standing = stored::land(&mut draft, landing, &mut ids, &mut report.conditions, &mut events)?;
+        let standing = stored::land(encounter, landing, &mut ids, &mut report.conditions, &mut events)?;
         report.standings.push(standing);
     }
     if let Some(strike) = strike {
@@ -154,7 +153,7 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
             injury: &strike.hit.injury,
             effects: &strike.hit.effects,
         };
-        let standing = stored::land(&mut draft, landing, &mut ids, &mut report.conditions, &mut events)?;
+        let standing = stored::land(encounter, landing, &mut ids, &mut report.conditions, &mut events)?;
         report.standings.push(standing);
         report.aura = Some(AuraOutcome::Struck(Box::new(strike)));
     }
@@ -164,7 +163,6 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
         target_id: request.target_id,
         report: crate::rulesets::RulesetReport::LurAsko(super::Report::Attack(Box::new(report.clone()))),
     });
-    *encounter = draft;
     Ok((events, report))
 }
 
@@ -191,27 +189,26 @@ pub(super) fn strike_stored(
 pub fn damage(encounter: &mut Encounter, request: EncounterDamage, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     ensure_active::<LurAsko>(encounter)?;
     request.attack.check()?;
-    let mut draft = encounter.clone();
-    let mut events = super::lapse_events(&mut draft);
+    let mut events = super::lapse_events(encounter);
     let anchor = request.attacker_id.clone().unwrap_or_else(|| request.target_id.clone());
     let attacker_name = match &request.attacker_id {
-        Some(id) => stored::lur(&draft, id, "attacker_id")?.0.to_owned(),
+        Some(id) => stored::lur(encounter, id, "attacker_id")?.0.to_owned(),
         None => "the GM".to_owned(),
     };
-    let (target_name, target_stats, target_state) = stored::lur(&draft, &request.target_id, "target_id")?;
+    let (target_name, target_stats, target_state) = stored::lur(encounter, &request.target_id, "target_id")?;
     let (target_name, target_stats, target_taken) = (target_name.to_owned(), target_stats.clone(), target_state.damage_taken);
-    let anchor_name = draft.name_of(&anchor);
+    let anchor_name = encounter.name_of(&anchor);
     let injury_factor = target_stats.injury_factor("target_id")?;
-    let (mut pools, refs) = stored::pools_for(&draft, &request.target_id, false);
+    let (mut pools, refs) = stored::pools_for(encounter, &request.target_id, false);
     let target = Target { name: &target_name, stats: &target_stats, injury_factor, damage_taken: target_taken };
     let defense = DefenseInput::Called { critical: request.critical };
     let resolution = pipeline::resolve(attack_of(&anchor_name, &request.attack), target, defense, &mut pools, dice)?;
-    stored::write_pools(&mut draft, &pools, &refs);
+    stored::write_pools(encounter, &pools, &refs);
     let mut report = report((request.attacker_id.clone(), attacker_name), (Some(request.target_id.clone()), target_name), resolution);
     if let Outcome::Hit { hit, .. } = &report.outcome {
         let landing = Landing { target: &request.target_id, attacker: &anchor, injury: &hit.injury, effects: &hit.effects };
-        let mut ids = EffectIds::new(&draft);
-        let standing = stored::land(&mut draft, landing, &mut ids, &mut report.conditions, &mut events)?;
+        let mut ids = EffectIds::new(encounter);
+        let standing = stored::land(encounter, landing, &mut ids, &mut report.conditions, &mut events)?;
         report.standings.push(standing);
     }
     report.dice = dice.rolls().to_vec();
@@ -219,7 +216,6 @@ pub fn damage(encounter: &mut Encounter, request: EncounterDamage, dice: &mut Di
         combatant_id: request.target_id,
         report: crate::rulesets::RulesetReport::LurAsko(super::Report::Attack(Box::new(report.clone()))),
     });
-    *encounter = draft;
     Ok((events, report))
 }
 
@@ -246,6 +242,13 @@ fn inline_auras(combatant: &InlineCombatant) -> Vec<Aura> {
         .collect()
 }
 
+/// Refuses an inline hit that would owe `combatant` a war-fever roll past the bound its stored
+/// twin keeps (`WarFeverRolls::owe`), so both forms answer alike.
+fn ensure_war_fever_room(combatant: &InlineCombatant, effects: &[EnergyEffect], field: &str) -> Result<(), RuleError> {
+    let owed = effects.iter().filter(|effect| matches!(effect, EnergyEffect::WarFeverRoll { .. })).count();
+    combatant.war_fever_rolls.ensure_room(owed, &format!("{field}.war_fever_rolls"), &combatant.name)
+}
+
 /// An attack between inline stat blocks; nothing is stored.
 pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
     request.attack.check()?;
@@ -265,6 +268,9 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
     let defense = defense_of(request.defense, &expr, &request.options);
     let resolution = pipeline::resolve(attack_of(&attacker.name, &request.attack), defender, defense, &mut pools, dice)?;
     let mut report = report((None, attacker.name.clone()), (None, target.name.clone()), resolution);
+    if let Outcome::Hit { hit, .. } = &report.outcome {
+        ensure_war_fever_room(target, &hit.effects, "target")?;
+    }
     if let Some((index, amount)) = plan {
         report.aura = Some(match (provoked(&report.outcome), auras.get_mut(index)) {
             (Ok(()), Some(aura)) => {
@@ -275,7 +281,9 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
                     damage_taken: attacker.damage_taken(),
                 };
                 let mut attacker_pools = inline_pools(attacker, true);
-                AuraOutcome::Struck(Box::new(aura::strike(&target.name, aura, amount, struck, &mut attacker_pools)))
+                let strike = aura::strike(&target.name, aura, amount, struck, &mut attacker_pools);
+                ensure_war_fever_room(attacker, &strike.hit.effects, "attacker")?;
+                AuraOutcome::Struck(Box::new(strike))
             }
             (Err(reason), _) => AuraOutcome::NotProvoked { reason },
             (Ok(()), None) => AuraOutcome::NotProvoked { reason: "no such aura".into() },
@@ -298,6 +306,9 @@ pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<AttackRep
     let resolution = pipeline::resolve(attack_of(&anchor, &request.attack), defender, defense, &mut pools, dice)?;
     let attacker = request.attacker_name.unwrap_or_else(|| "the GM".to_owned());
     let mut report = report((None, attacker), (None, target.name.clone()), resolution);
+    if let Outcome::Hit { hit, .. } = &report.outcome {
+        ensure_war_fever_room(target, &hit.effects, "target")?;
+    }
     report.dice = dice.rolls().to_vec();
     Ok(report)
 }
