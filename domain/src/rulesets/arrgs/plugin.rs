@@ -5,7 +5,8 @@ use super::{CombatState, Options, Stats};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, Event};
 use crate::rulesets::{
-    CommandVisitor, InitiativeContext, InitiativeRoll, RuleError, Ruleset, RulesetId, RulesetInfo, TiePolicy,
+    CommandVisitor, InitiativeContext, InitiativeRoll, Receipt, Refusal, RuleError, Ruleset, RulesetId, RulesetInfo,
+    TiePolicy,
 };
 use crate::score::Score;
 
@@ -63,6 +64,18 @@ impl Ruleset for Arrgs {
 
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
         super::round::end_of_round_hook(encounter, events);
+    }
+
+    /// "When a character dies it may no longer interact with the world unless it is restored to
+    /// life somehow" (arrgs.txt, "Death"): the dead receive nothing, revitalisation included;
+    /// the Disabled, Dying and Unconscious still receive everything (docs/rulesets/arrgs.md).
+    fn may_receive(stats: &Stats, state: &CombatState, _receipt: Receipt) -> Result<(), Refusal> {
+        if super::fighter::is_dead(stats, state) {
+            return Err(Refusal(
+                "dead (arrgs.txt, \"Death\": it no longer interacts with the world unless restored to life)".into(),
+            ));
+        }
+        Ok(())
     }
 
     fn commands<V: CommandVisitor>(visitor: &mut V) {

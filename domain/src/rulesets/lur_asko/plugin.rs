@@ -7,7 +7,7 @@ use super::{CombatState, Options, Report, Stats};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
 use crate::rulesets::{
-    Command, CommandVisitor, InitiativeContext, InitiativeRoll, RuleError, Ruleset, RulesetId, RulesetInfo, Stateless,
+    Command, CommandVisitor, InitiativeContext, InitiativeRoll, Receipt, Refusal, RuleError, Ruleset, RulesetId, RulesetInfo, Stateless,
     TiePolicy,
 };
 
@@ -45,6 +45,13 @@ impl Ruleset for LurAsko {
 
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
         super::round::end_of_round(encounter, events);
+    }
+
+    /// The text has no death: degrees of injury are the GM's to read ("Damage, Drive, & Armor
+    /// Ranges"), so every combatant receives everything, one marked defeated included; what it
+    /// holds stays bounded instead (docs/rulesets/lur-asko.md, "The dead and the defeated").
+    fn may_receive(_stats: &Stats, _state: &CombatState, _receipt: Receipt) -> Result<(), Refusal> {
+        Ok(())
     }
 
     fn commands<V: CommandVisitor>(visitor: &mut V) {

@@ -65,11 +65,6 @@ pub(crate) fn apply(
     if stats.wounds.is_none() {
         return Err(RuleError::invalid(field, "the stat block has no wounds"));
     }
-    if stats.current_wounds() == 0 && stats.fate_points.n() == 0 {
-        // Dead receives nothing more (docs/rulesets/adeva-d100.md, "The dead and the defeated"),
-        // as an attack on such a target is refused (attack_sequence.rs).
-        return Err(RuleError::invalid(field, "at 0 wounds without Fate Points: already dead"));
-    }
     if amount > 10_000 || penetration > 100 {
         return Err(RuleError::invalid("amount", "amount must be at most 10000 and penetration at most 100"));
     }
@@ -121,6 +116,7 @@ pub fn damage(
     let events = vec![Event::DamageApplied {
         combatant_id: request.combatant_id,
         report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Damage(Box::new(report.clone()))),
+        dice: Vec::new(),
     }];
     *encounter = draft;
     Ok((events, report))

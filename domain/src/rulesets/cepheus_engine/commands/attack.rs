@@ -6,7 +6,7 @@
 //! - The attacker must be able to act, it must be its turn, and the attack is its significant
 //!   action (`economy.rs`), bursts and suppression fire included. A combatant locked in a
 //!   grapple cannot attack (only grapple checks are open to it).
-//! - The target must be another Cepheus combatant of the encounter and not already dead.
+//! - The target must be another Cepheus combatant of the encounter (and not dead: `Cepheus::may_receive`).
 //! - The attacker's aim counts only if it was aimed at this target; attacking uses it up either
 //!   way. Its stance and the target's stance come from their combat state.
 //! - A target's reaction (`reaction`, or `blast_response` against a thrown explosive) is spent
@@ -45,7 +45,7 @@ use super::vehicle_actions::evasive_dm;
 use super::super::CepheusEngine;
 use super::{combatant, ensure_can_act, ensure_turn, own_check_modifiers, parts, state_mut};
 use crate::rulesets::plugin;
-use crate::dice::{Dice, DieRoll};
+use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::cepheus_engine::Report;
 use crate::rulesets::{RuleError, RulesetReport};
@@ -116,11 +116,6 @@ pub struct AttackReport {
     pub economy: Option<ActionEconomy>,
     #[cfg_attr(feature = "schema", schema(value_type = Vec<String>))]
     pub notes: Vec<Reason>,
-    /// Every die rolled for this command.
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<DieRoll>,
 }
 
 /// Resolves one attack between stored combatants and applies its consequences (see the module
@@ -133,11 +128,13 @@ pub fn attack(
     plugin::ensure_active::<CepheusEngine>(encounter)?;
     let mut draft = encounter.clone();
     let mut events = Vec::new();
+    let start = dice.rolls().len();
     let report = resolve(&mut draft, &request, dice, &mut events)?;
     events.push(Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),
         report: RulesetReport::CepheusEngine(Report::Attack(Box::new(report.clone()))),
+        dice: dice.rolls()[start..].to_vec(),
     });
     *encounter = draft;
     Ok((events, report))
@@ -152,15 +149,12 @@ fn check_sides(encounter: &Encounter, request: &EncounterAttack) -> Result<(), E
     let attacker = combatant(encounter, &request.attacker_id, "attacker_id")?;
     let (_, attacker_state) = parts(attacker, "attacker_id")?;
     let target = combatant(encounter, &request.target_id, "target_id")?;
-    let (target_stats, _) = parts(target, "target_id")?;
+    parts(target, "target_id")?;
     if request.attacker_id == request.target_id {
         return Err(invalid("target_id", "a combatant cannot attack itself".into()));
     }
     ensure_turn(encounter, &request.attacker_id, "attacker_id")?;
     ensure_can_act(attacker, "attacker_id")?;
-    if target_stats.status() == super::super::damage::Status::Dead {
-        return Err(invalid("target_id", format!("{} is already dead", target.name)));
-    }
     if attacker_state.grappling_with.is_some() {
         return Err(invalid(
             "action",
@@ -262,7 +256,6 @@ fn resolve(
     validate_request(&built.request).map_err(to_client)?;
     check_reaction(encounter, request, built.request.kind(), helpless)?;
     let economy = spend(encounter, attacker_id, Cost::Significant, "an attack")?;
-    let start = dice.rolls().len();
     let mut notes = Vec::new();
     react_to_attack(encounter, request, events, &mut notes)?;
     let outcome = resolve_attack(&built.request, dice).map_err(to_client)?;
@@ -289,10 +282,8 @@ fn resolve(
         stray_shot: None,
         economy: Some(economy),
         notes,
-        dice: Vec::new(),
     };
     apply_outcome(encounter, request, &built.request, &mut report, dice, &mut consequences)?;
-    report.dice = dice.rolls()[start..].to_vec();
     events.extend(consequences);
     Ok(report)
 }
