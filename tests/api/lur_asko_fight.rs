@@ -239,6 +239,32 @@ async fn refusals_name_the_field_and_ineligible_shields_are_reported_not_applied
     assert_eq!(dome["points"], json!(50), "no points spent");
 }
 
+/// Issue 25, item 2: a command's error discards the encounter. The command runs to its end on the
+/// store's working copy (Ward's shield is raised there) and only then is refused, for a scripted
+/// die it never rolled (`strict_rolls`): nothing of it is stored, not even the shield.
+#[tokio::test]
+async fn a_command_refused_after_it_changed_the_encounter_stores_nothing() {
+    let app = spawn_app().await;
+    let (encounter, ward, _, _) = fight(&app).await;
+    let path = format!("/v1/encounters/{encounter}/lur-asko/actions");
+    let shield = json!({"action": "raise_shield", "combatant_id": ward, "shield": "Veil", "precision": "medium", "points": 5});
+    let mut leftover = shield.clone();
+    leftover["rolls"] = json!([3]);
+    leftover["strict_rolls"] = json!(true);
+    let before = app.snapshot(&encounter).await;
+
+    app.post_json(&path, &leftover).await.assert_problem(422, Some("rolls"), "a scripted die left over");
+
+    assert_eq!(app.snapshot(&encounter).await, before, "nothing of the refused action is stored");
+    act(&app, &encounter, shield).await;
+    let state = app.encounter(&encounter).await;
+    assert_eq!(
+        state["combatants"][0]["state"]["shields"][0]["points"],
+        json!(5),
+        "the same action, not refused, is stored"
+    );
+}
+
 #[tokio::test]
 async fn the_stateless_twins_work_the_texts_examples() {
     let app = spawn_app().await;

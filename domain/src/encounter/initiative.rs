@@ -25,7 +25,9 @@ pub struct InitiativeRequest {
 
 /// Sets initiative for the requested combatants, then breaks ties. A combatant getting its first
 /// initiative mid-round ahead of the current turn has missed its count and acts from the next
-/// round; one whose initiative changes keeps its turn this round if it has not acted yet.
+/// round; one whose initiative changes keeps its turn this round if it has not acted yet. Like a
+/// ruleset command, an error may leave `encounter` half-changed: the caller discards it (see
+/// [`crate::rulesets::Command::run`]).
 pub fn roll_initiative(
     encounter: &mut Encounter,
     request: &InitiativeRequest,
@@ -42,16 +44,14 @@ pub fn roll_initiative(
         .filter(|id| encounter.combatant(id).is_some_and(|c| c.initiative.is_none()))
         .cloned()
         .collect();
-    let mut draft = encounter.clone();
     let mut events = Vec::new();
     for id in &targets {
-        events.push(set_one(&mut draft, id, fixed.get(id).copied(), context, dice)?);
+        events.push(set_one(encounter, id, fixed.get(id).copied(), context, dice)?);
     }
-    break_ties(&mut draft, dice, &mut events)?;
-    if draft.status == EncounterStatus::Active {
-        mark_late_joiners(&mut draft, &newcomers);
+    break_ties(encounter, dice, &mut events)?;
+    if encounter.status == EncounterStatus::Active {
+        mark_late_joiners(encounter, &newcomers);
     }
-    *encounter = draft;
     Ok(events)
 }
 

@@ -143,7 +143,22 @@ pub trait Command: Sized + 'static {
         Vec::new()
     }
 
-    /// Runs the operation. A refused operation leaves `encounter` unchanged.
+    /// Runs the operation on `encounter`, changing it in place.
+    ///
+    /// The contract: **a command's error discards the encounter.** A command may refuse after it
+    /// has changed `encounter` (half-way through an attack, a roll-off, a chain of effects); the
+    /// caller throws the changed value away, so a command never copies the encounter to protect
+    /// it. Every caller honours this: the store runs a change on its own working copy of the
+    /// loaded encounter and drops it, rolling its savepoint back, when the command fails
+    /// (`Store::apply_change` in `db/src/store/encounters.rs`, reached from the api through
+    /// `app::mutate` in `api/src/app/write.rs`); the stateless form ([`Stateless::run_inline`])
+    /// works on values it owns and returns nothing but its report. Code that calls a command and
+    /// carries on after its error must run it on a copy.
+    ///
+    /// adeva-d100 and cepheus-engine still run their attacks, damage and actions on a copy of
+    /// their own: they spend the action economy before they can refuse, and their rules tests
+    /// check that a refused direct call leaves the encounter unchanged. Their copies go once their
+    /// refusals come before the spending.
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,

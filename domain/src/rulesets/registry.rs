@@ -131,13 +131,15 @@ macro_rules! registry {
         }
 
         /// What a ruleset tracks per combatant during a fight, beside the client's stat block.
-        /// `None` is read from combatants stored before their ruleset kept any state.
+        /// `None` (stored as `"none"`) is read from combatants stored before their ruleset kept
+        /// any state. The stored tag of a ruleset's state is its id (`{"cepheus-engine": …}`),
+        /// never the Rust variant's name, so renaming a variant cannot orphan stored rows.
         #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-        #[serde(rename_all = "kebab-case")]
         pub enum RulesetState {
             #[default]
+            #[serde(rename = "none")]
             None,
-            $($variant(<$module::$plugin as Ruleset>::State)),+
+            $(#[serde(rename = $id)] $variant(<$module::$plugin as Ruleset>::State)),+
         }
 
         impl RulesetState {

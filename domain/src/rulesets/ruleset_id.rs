@@ -83,4 +83,38 @@ mod tests {
         }
         assert_eq!("d&d".parse::<RulesetId>(), Err(UnknownRuleset("d&d".into())));
     }
+
+    #[test]
+    fn the_stored_state_tag_is_the_ruleset_id() {
+        use crate::rulesets::RulesetState;
+        for &id in RulesetId::ALL {
+            let state = RulesetState::for_ruleset(id);
+            let stored = serde_json::to_value(&state).unwrap();
+            let keys: Vec<&String> = stored.as_object().unwrap().keys().collect();
+            assert_eq!(keys, [id.as_str()], "{id}");
+            assert_eq!(serde_json::from_value::<RulesetState>(stored).unwrap(), state, "{id}");
+        }
+        assert_eq!(serde_json::to_value(RulesetState::None).unwrap(), serde_json::json!("none"));
+    }
+
+    /// Rows written before the tag was taken from the id: serde's kebab-case of the variant names
+    /// (`AdevaD100` → `adeva-d100`, …, and `"none"`), as the combatants table holds them.
+    #[test]
+    fn states_stored_under_the_old_tags_still_load() {
+        use crate::rulesets::RulesetState;
+        let old_tags = [
+            (RulesetId::AdevaD100, "adeva-d100"),
+            (RulesetId::Arrgs, "arrgs"),
+            (RulesetId::Spycraft2, "spycraft2"),
+            (RulesetId::CepheusEngine, "cepheus-engine"),
+            (RulesetId::LurAsko, "lur-asko"),
+        ];
+        for (id, tag) in old_tags {
+            let state = RulesetState::for_ruleset(id);
+            let inner = state.serialize_untagged(serde_json::value::Serializer).unwrap();
+            let row = serde_json::json!({ tag: inner }).to_string();
+            assert_eq!(serde_json::from_str::<RulesetState>(&row).unwrap(), state, "{row}");
+        }
+        assert_eq!(serde_json::from_str::<RulesetState>("\"none\"").unwrap(), RulesetState::None);
+    }
 }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 /// Most decays accepted at once.
 pub const MAX_DECAYS: usize = 50;
 
-/// The nine characteristics by name.
+/// The nine characteristics, by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100CharacteristicName))]
 #[serde(rename_all = "snake_case")]
@@ -33,18 +33,37 @@ pub enum CharacteristicName {
 }
 
 impl CharacteristicName {
-    /// This characteristic's value in a stat block.
-    pub fn of(self, stats: &Stats) -> Characteristic {
+    /// This characteristic's score in a stat block, as a number.
+    pub fn score(self, stats: &Stats) -> i32 {
+        self.value(stats).get()
+    }
+
+    /// This characteristic's score in a stat block.
+    pub fn value(self, stats: &Stats) -> Characteristic {
         match self {
-            CharacteristicName::Ws => stats.ws,
-            CharacteristicName::Bs => stats.bs,
-            CharacteristicName::S => stats.s,
-            CharacteristicName::T => stats.t,
-            CharacteristicName::Ag => stats.ag,
-            CharacteristicName::Int => stats.int,
-            CharacteristicName::Per => stats.per,
-            CharacteristicName::Wp => stats.wp,
-            CharacteristicName::Fel => stats.fel,
+            Self::Ws => stats.ws,
+            Self::Bs => stats.bs,
+            Self::S => stats.s,
+            Self::T => stats.t,
+            Self::Ag => stats.ag,
+            Self::Int => stats.int,
+            Self::Per => stats.per,
+            Self::Wp => stats.wp,
+            Self::Fel => stats.fel,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Ws => "WS",
+            Self::Bs => "BS",
+            Self::S => "Strength",
+            Self::T => "Toughness",
+            Self::Ag => "Agility",
+            Self::Int => "Intelligence",
+            Self::Per => "Perception",
+            Self::Wp => "Willpower",
+            Self::Fel => "Fellowship",
         }
     }
 }

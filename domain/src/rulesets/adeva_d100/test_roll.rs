@@ -195,7 +195,7 @@ pub fn pinning_test_of(
 ) -> Result<PinningResult, RuleError> {
     use super::decay::{CharacteristicName, effective_characteristic};
     let name = stats.pinning_characteristic.unwrap_or(CharacteristicName::Wp);
-    let value = effective_characteristic(name.of(stats), name, &stats.decays)?.value;
+    let value = effective_characteristic(name.value(stats), name, &stats.decays)?.value;
     let label = match name {
         CharacteristicName::Ws => "WS",
         CharacteristicName::Bs => "BS",

@@ -29,10 +29,11 @@ pub(crate) mod test_support;
 
 pub use declared::{DeclaredAction, action_spec};
 pub use economy::{ExtendedAction, TurnBudget};
+/// The one characteristic-name enum, declared beside the decays that lower a characteristic.
+pub use super::decay::CharacteristicName;
 
 use super::evasion::EvasionKind;
 use super::test_modifiers::Modifier;
-use super::{Characteristic, Stats};
 use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};
 
@@ -146,58 +147,6 @@ impl ActionKind {
             Self::Other(name) => name,
         };
         name.to_string()
-    }
-}
-
-/// The nine characteristics, by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100CharacteristicName))]
-#[serde(rename_all = "snake_case")]
-pub enum CharacteristicName {
-    Ws,
-    Bs,
-    S,
-    T,
-    Ag,
-    Int,
-    Per,
-    Wp,
-    Fel,
-}
-
-impl CharacteristicName {
-    /// This characteristic's score in a stat block, as a number.
-    pub fn score(self, stats: &Stats) -> i32 {
-        self.value(stats).get()
-    }
-
-    /// This characteristic's score in a stat block.
-    pub fn value(self, stats: &Stats) -> Characteristic {
-        match self {
-            Self::Ws => stats.ws,
-            Self::Bs => stats.bs,
-            Self::S => stats.s,
-            Self::T => stats.t,
-            Self::Ag => stats.ag,
-            Self::Int => stats.int,
-            Self::Per => stats.per,
-            Self::Wp => stats.wp,
-            Self::Fel => stats.fel,
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Ws => "WS",
-            Self::Bs => "BS",
-            Self::S => "Strength",
-            Self::T => "Toughness",
-            Self::Ag => "Agility",
-            Self::Int => "Intelligence",
-            Self::Per => "Perception",
-            Self::Wp => "Willpower",
-            Self::Fel => "Fellowship",
-        }
     }
 }
 

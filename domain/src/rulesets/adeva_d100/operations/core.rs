@@ -222,23 +222,7 @@ pub(crate) fn with_movement(action: &DeclaredAction, stats: &Stats) -> Result<De
 
 /// A characteristic after the stat block's decays.
 pub(crate) fn effective(stats: &Stats, name: decay::CharacteristicName) -> Result<Characteristic, RuleError> {
-    Ok(effective_characteristic(name.of(stats), name, &stats.decays)?.value)
-}
-
-fn decay_name(name: super::super::actions::CharacteristicName) -> decay::CharacteristicName {
-    use super::super::actions::CharacteristicName as A;
-    use decay::CharacteristicName as D;
-    match name {
-        A::Ws => D::Ws,
-        A::Bs => D::Bs,
-        A::S => D::S,
-        A::T => D::T,
-        A::Ag => D::Ag,
-        A::Int => D::Int,
-        A::Per => D::Per,
-        A::Wp => D::Wp,
-        A::Fel => D::Fel,
-    }
+    Ok(effective_characteristic(name.value(stats), name, &stats.decays)?.value)
 }
 
 fn evasion_characteristic(kind: EvasionKind) -> Option<decay::CharacteristicName> {
@@ -397,7 +381,7 @@ pub(crate) fn resolve(
         evasions.push(evasion_spec(target, &test.evasions)?);
     }
     let access = access.ok_or_else(|| RuleError::invalid("target_id", "an attack needs a target"))?;
-    let characteristic = effective(attacker.stats, decay_name(test.characteristic))?;
+    let characteristic = effective(attacker.stats, test.characteristic)?;
     let main = &targets[0];
     let mut modifiers = test.modifiers.clone();
     modifiers.extend(attacker.aim.clone());

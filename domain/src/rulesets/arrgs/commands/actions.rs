@@ -110,13 +110,11 @@ impl Command for Actions {
             cast.opportunists.push((fighter(encounter, &opportunity.combatant_id, &field)?, opportunity.clone()));
         }
         let report = take(&mut cast, &request.manoeuvre, request.pace, &scene(encounter), dice)?;
-        let mut draft = encounter.clone();
         // Opportunists first: a combatant also named as the other carries their latest state.
         for fighter in cast.opportunists.iter().map(|(f, _)| f).chain(cast.other.iter()) {
-            store(&mut draft, fighter)?;
+            store(encounter, fighter)?;
         }
-        store(&mut draft, &cast.actor)?;
-        *encounter = draft;
+        store(encounter, &cast.actor)?;
         let action = request.manoeuvre.name().to_lowercase().replace(' ', "_");
         let event = Event::ActionTaken {
             combatant_id: request.combatant_id,

@@ -200,12 +200,10 @@ impl Command for AreaAttacks {
             }
         };
         report.dice = dice.rolls().to_vec();
-        let mut draft = encounter.clone();
-        store(&mut draft, &attacker)?;
+        store(encounter, &attacker)?;
         for (occupant, _) in &occupants {
-            store(&mut draft, occupant)?;
+            store(encounter, occupant)?;
         }
-        *encounter = draft;
         let event = Event::ActionTaken {
             combatant_id: request.attacker_id,
             action: "area_attack".into(),

@@ -247,20 +247,18 @@ impl Command for Attacks {
             extra_vitality: request.extra_vitality,
         };
         let report = resolve(&mut cast, &order, &scene(encounter), dice)?;
-        let mut draft = encounter.clone();
         // Opportunists first: a combatant also in another role carries their latest state.
         for (opportunist, _) in &cast.opportunists {
-            store(&mut draft, opportunist)?;
+            store(encounter, opportunist)?;
         }
-        store(&mut draft, &cast.attacker)?;
-        store(&mut draft, &cast.target)?;
+        store(encounter, &cast.attacker)?;
+        store(encounter, &cast.target)?;
         if let Some(bystander) = &cast.bystander {
-            store(&mut draft, bystander)?;
+            store(encounter, bystander)?;
         }
         if let Some(by) = cast.counter.as_ref().and_then(|c| c.by.as_ref()) {
-            store(&mut draft, by)?;
+            store(encounter, by)?;
         }
-        *encounter = draft;
         let event = Event::AttackResolved {
             attacker_id: request.attacker_id,
             target_id: request.target_id,

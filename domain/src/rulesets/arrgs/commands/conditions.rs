@@ -132,9 +132,7 @@ impl Command for Conditions {
                 wake = Some(wake_check(&mut one, dice)?);
             }
         }
-        let mut draft = encounter.clone();
-        store(&mut draft, &one)?;
-        *encounter = draft;
+        store(encounter, &one)?;
         let report =
             ConditionReport { change: request.change, wake_check: wake, dropped, standing: one.standing(), dice: dice.rolls().to_vec() };
         let event = Event::ActionTaken {

@@ -106,9 +106,7 @@ impl Command for Damage {
         ensure_ruleset::<Arrgs>(encounter)?;
         let mut target = fighter(encounter, &request.target_id, "target_id")?;
         let report = apply(&mut target, request.amount.get(), &request.types, request.dying)?;
-        let mut draft = encounter.clone();
-        store(&mut draft, &target)?;
-        *encounter = draft;
+        store(encounter, &target)?;
         let event = Event::DamageApplied {
             combatant_id: request.target_id,
             report: event_report(Report::Damage(Box::new(report.clone()))),

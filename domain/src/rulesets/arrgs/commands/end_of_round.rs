@@ -44,9 +44,7 @@ impl Command for EndOfRound {
                 waiting.join(", ")
             )));
         }
-        let mut draft = encounter.clone();
-        let report = run(&mut draft, dice, false)?;
-        *encounter = draft;
+        let report = run(encounter, dice, false)?;
         let mut events = Vec::new();
         push_events(encounter, report.clone(), &mut events);
         Ok((events, report))

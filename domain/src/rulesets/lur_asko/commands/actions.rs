@@ -133,33 +133,32 @@ impl Summary for ActionReport {
     }
 }
 
-/// Runs one action; a refusal leaves the encounter unchanged.
+/// Runs one action (a refusal is discarded whole: see [`crate::rulesets::Command::run`]).
 pub fn act(encounter: &mut Encounter, request: ActionRequest, dice: &mut Dice) -> Result<(Vec<Event>, ActionReport), EncounterError> {
     ensure_active::<LurAsko>(encounter)?;
-    let mut draft = encounter.clone();
-    let mut events = super::lapse_events(&mut draft);
+    let mut events = super::lapse_events(encounter);
     let (actor, report) = match request {
         ActionRequest::RaiseShield { combatant_id, shield, precision, points, techshield, protects } => {
-            ensure_turn(&draft, &combatant_id, "combatant_id")?;
+            ensure_turn(encounter, &combatant_id, "combatant_id")?;
             let protects = if protects.is_empty() { vec![combatant_id.clone()] } else { protects };
             let spec = Shield { name: shield, precision, points: points.get() as u32, techshield, protects };
-            let report = raise_shield(&mut draft, &combatant_id, spec, &mut events)?;
+            let report = raise_shield(encounter, &combatant_id, spec, &mut events)?;
             (combatant_id, report)
         }
         ActionRequest::DropShield { combatant_id, shield } => {
-            let report = drop_shield(&mut draft, &combatant_id, &shield)?;
+            let report = drop_shield(encounter, &combatant_id, &shield)?;
             (combatant_id, report)
         }
         ActionRequest::ChargeAura { combatant_id, aura, kind, amount, mental } => {
-            let report = charge_aura(&mut draft, &combatant_id, Aura { name: aura, kind, stored: amount.get() as u32, mental })?;
+            let report = charge_aura(encounter, &combatant_id, Aura { name: aura, kind, stored: amount.get() as u32, mental })?;
             (combatant_id, report)
         }
         ActionRequest::DropAura { combatant_id, aura } => {
-            let report = drop_aura(&mut draft, &combatant_id, &aura)?;
+            let report = drop_aura(encounter, &combatant_id, &aura)?;
             (combatant_id, report)
         }
         ActionRequest::AuraStrike { combatant_id, provoker_id, aura, amount, provocation: _ } => {
-            let report = aura_strike(&mut draft, &combatant_id, &provoker_id, &aura, amount, &mut events)?;
+            let report = aura_strike(encounter, &combatant_id, &provoker_id, &aura, amount, &mut events)?;
             (combatant_id, report)
         }
     };
@@ -169,7 +168,6 @@ pub fn act(encounter: &mut Encounter, request: ActionRequest, dice: &mut Dice) -
         action: action_name(&report).to_owned(),
         report: crate::rulesets::RulesetReport::LurAsko(super::Report::Action(Box::new(report.clone()))),
     });
-    *encounter = draft;
     Ok((events, report))
 }
 

@@ -91,7 +91,7 @@ fn report(attacker: (Option<CombatantId>, String), target: (Option<CombatantId>,
     }
 }
 
-/// Resolves and stores one attack; a refusal leaves the encounter unchanged.
+/// Resolves and stores one attack (a refusal is discarded whole: see [`crate::rulesets::Command::run`]).
 pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     ensure_active::<LurAsko>(encounter)?;
     request.attack.check()?;
@@ -100,11 +100,10 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
     }
     let settings = options::<LurAsko>(encounter);
     let expr = settings.defense_dice("options.defense_dice")?;
-    let mut draft = encounter.clone();
-    let mut events = super::lapse_events(&mut draft);
-    let (attacker_name, attacker_stats, attacker_state) = stored::lur(&draft, &request.attacker_id, "attacker_id")?;
+    let mut events = super::lapse_events(encounter);
+    let (attacker_name, attacker_stats, attacker_state) = stored::lur(encounter, &request.attacker_id, "attacker_id")?;
     let (attacker_name, attacker_stats, attacker_taken) = (attacker_name.to_owned(), attacker_stats.clone(), attacker_state.damage_taken);
-    let (target_name, target_stats, target_state) = stored::lur(&draft, &request.target_id, "target_id")?;
+    let (target_name, target_stats, target_state) = stored::lur(encounter, &request.target_id, "target_id")?;
     let (target_name, target_stats, target_taken) = (target_name.to_owned(), target_stats.clone(), target_state.damage_taken);
     let plan = match &request.aura_response {
         Some(response) => Some(check_response(response, &target_state.auras, &request.attack)?),
@@ -112,11 +111,11 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
     };
     let target_factor = target_stats.injury_factor("target_id")?;
     let attacker_factor = if plan.is_some() { attacker_stats.injury_factor("attacker_id")? } else { 0 };
-    let (mut pools, refs) = stored::pools_for(&draft, &request.target_id, false);
+    let (mut pools, refs) = stored::pools_for(encounter, &request.target_id, false);
     let target = Target { name: &target_name, stats: &target_stats, injury_factor: target_factor, damage_taken: target_taken };
     let defense = defense_of(request.defense, &expr, &settings);
     let resolution = pipeline::resolve(attack_of(&attacker_name, &request.attack), target, defense, &mut pools, dice)?;
-    stored::write_pools(&mut draft, &pools, &refs);
+    stored::write_pools(encounter, &pools, &refs);
     let mut report = report(
         (Some(request.attacker_id.clone()), attacker_name.clone()),
         (Some(request.target_id.clone()), target_name),
@@ -131,7 +130,7 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
                     injury_factor: attacker_factor,
                     damage_taken: attacker_taken,
                 };
-                Some(strike_stored(&mut draft, &request.target_id, &request.attacker_id, index, amount, struck)?)
+                Some(strike_stored(encounter, &request.target_id, &request.attacker_id, index, amount, struck)?)
             }
             Err(reason) => {
                 report.aura = Some(AuraOutcome::NotProvoked { reason });
@@ -141,10 +140,10 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
         None => None,
     };
     // Both hits are resolved before either's effects (Damage Auras).
-    let mut ids = EffectIds::new(&draft);
+    let mut ids = EffectIds::new(encounter);
     if let Outcome::Hit { hit, .. } = &report.outcome {
         let landing = Landing { target: &request.target_id, attacker: &request.attacker_id, injury: &hit.injury, effects: &hit.effects };
-        let standing = stored::land(&mut draft, landing, &mut ids, &mut report.conditions, &mut events)?;
+        let standing = stored::land(encounter, landing, &mut ids, &mut report.conditions, &mut events)?;
         report.standings.push(standing);
     }
     if let Some(strike) = strike {
@@ -154,7 +153,7 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
             injury: &strike.hit.injury,
             effects: &strike.hit.effects,
         };
-        let standing = stored::land(&mut draft, landing, &mut ids, &mut report.conditions, &mut events)?;
+        let standing = stored::land(encounter, landing, &mut ids, &mut report.conditions, &mut events)?;
         report.standings.push(standing);
         report.aura = Some(AuraOutcome::Struck(Box::new(strike)));
     }
@@ -164,7 +163,6 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
         target_id: request.target_id,
         report: crate::rulesets::RulesetReport::LurAsko(super::Report::Attack(Box::new(report.clone()))),
     });
-    *encounter = draft;
     Ok((events, report))
 }
 
@@ -191,27 +189,26 @@ pub(super) fn strike_stored(
 pub fn damage(encounter: &mut Encounter, request: EncounterDamage, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     ensure_active::<LurAsko>(encounter)?;
     request.attack.check()?;
-    let mut draft = encounter.clone();
-    let mut events = super::lapse_events(&mut draft);
+    let mut events = super::lapse_events(encounter);
     let anchor = request.attacker_id.clone().unwrap_or_else(|| request.target_id.clone());
     let attacker_name = match &request.attacker_id {
-        Some(id) => stored::lur(&draft, id, "attacker_id")?.0.to_owned(),
+        Some(id) => stored::lur(encounter, id, "attacker_id")?.0.to_owned(),
         None => "the GM".to_owned(),
     };
-    let (target_name, target_stats, target_state) = stored::lur(&draft, &request.target_id, "target_id")?;
+    let (target_name, target_stats, target_state) = stored::lur(encounter, &request.target_id, "target_id")?;
     let (target_name, target_stats, target_taken) = (target_name.to_owned(), target_stats.clone(), target_state.damage_taken);
-    let anchor_name = draft.name_of(&anchor);
+    let anchor_name = encounter.name_of(&anchor);
     let injury_factor = target_stats.injury_factor("target_id")?;
-    let (mut pools, refs) = stored::pools_for(&draft, &request.target_id, false);
+    let (mut pools, refs) = stored::pools_for(encounter, &request.target_id, false);
     let target = Target { name: &target_name, stats: &target_stats, injury_factor, damage_taken: target_taken };
     let defense = DefenseInput::Called { critical: request.critical };
     let resolution = pipeline::resolve(attack_of(&anchor_name, &request.attack), target, defense, &mut pools, dice)?;
-    stored::write_pools(&mut draft, &pools, &refs);
+    stored::write_pools(encounter, &pools, &refs);
     let mut report = report((request.attacker_id.clone(), attacker_name), (Some(request.target_id.clone()), target_name), resolution);
     if let Outcome::Hit { hit, .. } = &report.outcome {
         let landing = Landing { target: &request.target_id, attacker: &anchor, injury: &hit.injury, effects: &hit.effects };
-        let mut ids = EffectIds::new(&draft);
-        let standing = stored::land(&mut draft, landing, &mut ids, &mut report.conditions, &mut events)?;
+        let mut ids = EffectIds::new(encounter);
+        let standing = stored::land(encounter, landing, &mut ids, &mut report.conditions, &mut events)?;
         report.standings.push(standing);
     }
     report.dice = dice.rolls().to_vec();
@@ -219,7 +216,6 @@ pub fn damage(encounter: &mut Encounter, request: EncounterDamage, dice: &mut Di
         combatant_id: request.target_id,
         report: crate::rulesets::RulesetReport::LurAsko(super::Report::Attack(Box::new(report.clone()))),
     });
-    *encounter = draft;
     Ok((events, report))
 }
 

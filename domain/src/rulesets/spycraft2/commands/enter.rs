@@ -54,13 +54,12 @@ pub fn enter(
         let message = format!("{} is already in the fight (Count already rolled)", newcomer.name);
         return Err(EncounterError::invalid("combatant_id", message));
     }
-    let mut draft = encounter.clone();
-    let (name, _, mut state) = snapshot(&mut draft, &id, "combatant_id")?;
+    let (name, _, mut state) = snapshot(encounter, &id, "combatant_id")?;
     let initiative = InitiativeRequest { combatants: Some(vec![id.clone()]), fixed: Vec::new() };
-    let mut events = roll_initiative(&mut draft, &initiative, dice)?;
+    let mut events = roll_initiative(encounter, &initiative, dice)?;
     state.flat_footed = !request.intentional;
-    store(&mut draft, &id, state);
-    let entered = draft.combatant(&id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
+    store(encounter, &id, state);
+    let entered = encounter.combatant(&id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
     let (count, explanation) = entered.initiative.as_ref().map_or((0, String::new()), |i| (i.score, i.explanation.clone()));
     let report = EnterReport {
         combatant: Named { combatant_id: id.clone(), name },
@@ -75,6 +74,5 @@ pub fn enter(
         action: "enter".into(),
         report: Spycraft2::report(Report::Enter(Box::new(report.clone()))),
     });
-    *encounter = draft;
     Ok((events, report))
 }

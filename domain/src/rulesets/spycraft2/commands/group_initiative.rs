@@ -117,16 +117,15 @@ pub fn group_initiative(
         }
         rolls.push(GroupRoll { name: group.name.clone(), die, bonus, count, members });
     }
-    let mut draft = encounter.clone();
     let initiative = InitiativeRequest { combatants: Some(Vec::new()), fixed };
-    let mut events = roll_initiative(&mut draft, &initiative, dice)?;
+    let mut events = roll_initiative(encounter, &initiative, dice)?;
     for roll in &rolls {
         let explanation = format!("group '{}': 1d20 ({}) + Initiative bonus {:+} = {}", roll.name, roll.die, roll.bonus, roll.count);
         for member in &roll.members {
-            explain(&mut draft, &mut events, &member.combatant_id, &explanation);
+            explain(encounter, &mut events, &member.combatant_id, &explanation);
         }
     }
-    let report = GroupInitiativeReport { groups: rolls, order: order(&draft) };
+    let report = GroupInitiativeReport { groups: rolls, order: order(encounter) };
     let first = request.groups[0].combatant_ids[0].clone();
     // The group dice come first in the log, as they were rolled before any roll-off.
     events.insert(0, Event::ActionTaken {
@@ -134,7 +133,6 @@ pub fn group_initiative(
         action: "group_initiative".into(),
         report: Spycraft2::report(Report::Initiative(Box::new(report.clone()))),
     });
-    *encounter = draft;
     Ok((events, report))
 }
 
