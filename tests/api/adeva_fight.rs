@@ -298,7 +298,7 @@ async fn a_whole_adeva_fight_with_surprise_a_split_burst_a_dodge_a_critical_and_
     let mut logged: Vec<(u64, u64, String)> = Vec::new();
     for event in &attacks {
         let report = &event["data"]["report"];
-        for die in report["dice"].as_array().unwrap_or_else(|| panic!("no dice in {event}")) {
+        for die in event["data"]["dice"].as_array().unwrap_or_else(|| panic!("no dice in {event}")) {
             let sides = die["sides"].as_u64().unwrap_or_default();
             logged.push((sides, die["value"].as_u64().unwrap_or_default(), text(&die["purpose"])));
         }

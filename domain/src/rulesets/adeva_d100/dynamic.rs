@@ -195,12 +195,12 @@ pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
             action: "fall".into(),
             outcome: ActionOutcome::Fell { from, to, crashed: to == AltitudeBand::Ground },
             notes,
-            dice: Vec::new(),
         };
         events.push(Event::ActionTaken {
             combatant_id: id,
             action: "fall".into(),
             report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Action(Box::new(report))),
+            dice: Vec::new(),
         });
     }
 }

@@ -282,11 +282,6 @@ pub struct ActionReport {
     pub opportunities: Vec<OpportunityReport>,
     pub result: ManoeuvreResult,
     pub standings: Vec<Standing>,
-    /// Every die rolled, in order, with its purpose.
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<crate::dice::DieRoll>,
 }
 
 /// The combatants a manoeuvre involves.
@@ -309,7 +304,6 @@ pub fn take(cast: &mut Cast, manoeuvre: &Manoeuvre, pace: Pace, scene: &Scene, d
         opportunities: Vec::new(),
         result: ManoeuvreResult::Standup,
         standings: Vec::new(),
-        dice: Vec::new(),
     };
     report.result = match manoeuvre {
         Manoeuvre::Complementary { description, item } => complementary(&mut cast.actor, scene, description, item.as_ref())?,
@@ -347,7 +341,6 @@ pub fn take(cast: &mut Cast, manoeuvre: &Manoeuvre, pace: Pace, scene: &Scene, d
         .chain(cast.opportunists.iter().map(|(f, _)| f))
         .map(Fighter::standing)
         .collect();
-    report.dice = dice.rolls().to_vec();
     Ok(report)
 }
 

@@ -115,6 +115,7 @@ pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
             combatant_id: first,
             action: "end_of_round".into(),
             report: Spycraft2::report(Report::Round(Box::new(report))),
+            dice: Vec::new(),
         });
     }
 }

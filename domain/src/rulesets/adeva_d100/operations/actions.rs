@@ -41,7 +41,7 @@ use super::fire_op::{self, Observed, ReadiedAttack, Trigger, WeaponAttack};
 use super::grapple_op;
 use super::manoeuvres_op::{self, BoardingEvasion};
 use super::{ensure_active, ensure_turn, parts_mut, snapshot};
-use crate::dice::{Dice, DieRoll};
+use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::RulesetReport;
 use serde::{Deserialize, Serialize};
@@ -376,10 +376,6 @@ pub struct ActionReport {
     pub action: String,
     pub outcome: ActionOutcome,
     pub notes: Vec<String>,
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<DieRoll>,
 }
 
 pub fn act(
@@ -397,12 +393,12 @@ pub fn act(
         action: name.clone(),
         outcome,
         notes,
-        dice: dice.rolls()[start..].to_vec(),
     };
     let events = vec![Event::ActionTaken {
         combatant_id: id,
         action: name,
         report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Action(Box::new(report.clone()))),
+        dice: dice.rolls()[start..].to_vec(),
     }];
     *encounter = draft;
     Ok((events, report))

@@ -9,7 +9,7 @@ use super::super::test_modifiers::{CallerModifier, Modifier, caller};
 use super::super::test_roll::ModifiedTest;
 use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
 use super::{ensure_active, ensure_turn, parts_mut, snapshot};
-use crate::dice::{Dice, DieRoll};
+use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::RulesetReport;
 use serde::{Deserialize, Serialize};
@@ -126,10 +126,6 @@ pub struct AttackReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<TurnBudget>,
     pub notes: Vec<String>,
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<DieRoll>,
 }
 
 /// Resolves and stores one attack; a refusal leaves the encounter unchanged.
@@ -140,11 +136,13 @@ pub fn attack(
 ) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     ensure_active(encounter)?;
     let mut draft = encounter.clone();
+    let start = dice.rolls().len();
     let report = run(&mut draft, &request, dice, Mode::OwnAction)?;
     let events = vec![Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),
         report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Attack(Box::new(report.clone()))),
+        dice: dice.rolls()[start..].to_vec(),
     }];
     *encounter = draft;
     Ok((events, report))
@@ -327,6 +325,5 @@ fn run(
         lingering: resolved.spec.lingering,
         budget: Some(attacker_state.budget),
         notes,
-        dice: resolved.dice,
     })
 }

@@ -44,7 +44,7 @@ use super::super::test_roll::{ModifiedTest, modified_test};
 use super::super::unarmed::{UNARMED_DAMAGE, UNARMED_QUALITIES, unarmed_damage};
 use super::super::wounds::{Soak, WoundsLoss, lose_wounds, negated, past_soak, soak};
 use super::super::{Characteristic, Stats, bonus};
-use crate::dice::{Dice, DieRoll};
+use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};
 
@@ -161,7 +161,6 @@ pub(crate) struct Resolved {
     pub jammed: bool,
     pub targets: Vec<TargetOutcome>,
     pub notes: Vec<String>,
-    pub dice: Vec<DieRoll>,
 }
 
 /// The weapon of an attack action, or a refusal for actions `attack` does not resolve.
@@ -391,7 +390,6 @@ pub(crate) fn resolve(
         modifiers.push(Modifier::coded(ModifierCode::Surprise, "target is surprised", SURPRISE_BONUS));
     }
     modifiers.extend(access.modifier.clone());
-    let start = dice.rolls().len();
     let purpose = format!("attack test ({})", test.characteristic.label());
     let attack_test = modified_test(characteristic, &modifiers, dice, &purpose)?;
     let jammed = test.jams_on.is_some_and(|jam| attack_test.test.roll >= jam);
@@ -513,7 +511,6 @@ pub(crate) fn resolve(
         jammed,
         targets: outcomes,
         notes,
-        dice: dice.rolls()[start..].to_vec(),
     })
 }
 

@@ -115,6 +115,7 @@ pub fn damage(
     let events = vec![Event::DamageApplied {
         combatant_id: request.combatant_id,
         report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Damage(Box::new(report.clone()))),
+        dice: Vec::new(),
     }];
     *encounter = draft;
     Ok((events, report))

@@ -105,7 +105,6 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
         lingering: resolved.spec.lingering,
         budget: None,
         notes: resolved.notes,
-        dice: resolved.dice,
     })
 }
 

@@ -13,7 +13,7 @@ use super::super::vitality::{Exertion, exert};
 use super::super::weapon::Weapon;
 use super::super::{Arrgs, Report};
 use super::event_report;
-use crate::dice::{Dice, DieRoll};
+use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::plugin::ensure_active;
 use crate::rulesets::{Command, Delivery, Receipt, Summary};
@@ -86,10 +86,6 @@ pub struct AreaReport {
     pub scatter: Option<Scatter>,
     pub hits: Vec<AreaHit>,
     pub attacker_standing: Standing,
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<DieRoll>,
 }
 
 impl Summary for AreaReport {
@@ -145,7 +141,7 @@ impl Command for AreaAttacks {
             Stage::Attack { occupants, .. } | Stage::Scatter { occupants } => occupants,
         };
         let mut occupants = occupants_of(encounter, &request.attacker_id, occupants_list)?;
-        let mut report = match request.stage {
+        let report = match request.stage {
             Stage::Attack { weapon, distance, pace, ability, bonuses, .. } => {
                 weapon.validate("stage.weapon")?;
                 let range = area_range(&weapon, distance.get()).map_err(|message| EncounterError::invalid("stage.distance", message))?;
@@ -176,7 +172,6 @@ impl Command for AreaAttacks {
                     scatter: scattered,
                     hits,
                     attacker_standing: attacker.standing(),
-                    dice: Vec::new(),
                 }
             }
             Stage::Scatter { .. } => {
@@ -195,11 +190,9 @@ impl Command for AreaAttacks {
                     scatter: None,
                     hits,
                     attacker_standing: attacker.standing(),
-                    dice: Vec::new(),
                 }
             }
         };
-        report.dice = dice.rolls().to_vec();
         store(encounter, &attacker)?;
         for (occupant, _) in &occupants {
             store(encounter, occupant)?;
@@ -208,6 +201,7 @@ impl Command for AreaAttacks {
             combatant_id: request.attacker_id,
             action: "area_attack".into(),
             report: event_report(Report::Area(Box::new(report.clone()))),
+            dice: dice.rolls().to_vec(),
         };
         Ok((vec![event], report))
     }

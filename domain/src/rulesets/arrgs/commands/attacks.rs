@@ -263,6 +263,7 @@ impl Command for Attacks {
             attacker_id: request.attacker_id,
             target_id: request.target_id,
             report: event_report(Report::Attack(Box::new(report.clone()))),
+            dice: dice.rolls().to_vec(),
         };
         Ok((vec![event], report))
     }

@@ -60,11 +60,6 @@ pub struct ConditionReport {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,
     pub standing: Standing,
-    /// Every die rolled, in order, with its purpose.
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<crate::dice::DieRoll>,
 }
 
 impl Summary for ConditionReport {
@@ -134,11 +129,12 @@ impl Command for Conditions {
         }
         store(encounter, &one)?;
         let report =
-            ConditionReport { change: request.change, wake_check: wake, dropped, standing: one.standing(), dice: dice.rolls().to_vec() };
+            ConditionReport { change: request.change, wake_check: wake, dropped, standing: one.standing() };
         let event = Event::ActionTaken {
             combatant_id: request.combatant_id,
             action: "condition".into(),
             report: event_report(Report::Condition(Box::new(report.clone()))),
+            dice: dice.rolls().to_vec(),
         };
         Ok((vec![event], report))
     }

@@ -110,6 +110,7 @@ impl Command for Damage {
         let event = Event::DamageApplied {
             combatant_id: request.target_id,
             report: event_report(Report::Damage(Box::new(report.clone()))),
+            dice: Vec::new(),
         };
         Ok((vec![event], report))
     }

@@ -70,7 +70,7 @@ use super::{
     CharacteristicName, combatant, combatant_mut, ensure_active, ensure_can_act, ensure_turn,
     own_check_modifiers, parts, parts_mut, state_mut,
 };
-use crate::dice::{Dice, DieRoll};
+use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event, MAX_COMBATANTS};
 use crate::rulesets::{RuleError, RulesetReport};
 use crate::score::{Measure, Score};
@@ -394,10 +394,6 @@ pub struct ActionReport {
     /// Unit members whose Initiative a Tactics check raised.
     pub boosted: Vec<CombatantId>,
     pub notes: Vec<String>,
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<DieRoll>,
     /// A collision's (or ram's) damage roll.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collision: Option<CollisionOutcome>,
@@ -434,7 +430,6 @@ impl ActionReport {
             extended: None,
             boosted: Vec::new(),
             notes: Vec::new(),
-            dice: Vec::new(),
             collision: None,
             hits: Vec::new(),
             weaving_number: None,
@@ -455,12 +450,12 @@ pub fn act(
     let mut draft = encounter.clone();
     let mut consequences = Vec::new();
     let start = dice.rolls().len();
-    let mut report = perform(&mut draft, &action, dice, &mut consequences)?;
-    report.dice = dice.rolls()[start..].to_vec();
+    let report = perform(&mut draft, &action, dice, &mut consequences)?;
     let mut events = vec![Event::ActionTaken {
         combatant_id: action.combatant_id().clone(),
         action: action.name().to_string(),
         report: RulesetReport::CepheusEngine(crate::rulesets::cepheus_engine::Report::Action(Box::new(report.clone()))),
+        dice: dice.rolls()[start..].to_vec(),
     }];
     events.extend(consequences);
     *encounter = draft;

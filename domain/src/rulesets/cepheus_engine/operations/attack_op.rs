@@ -43,7 +43,7 @@ use super::request::{Reaction, Sides, attack_request_struct, client_field};
 use super::suppression::{self, SuppressionApplied};
 use super::vehicle_actions::evasive_dm;
 use super::{combatant, ensure_active, ensure_can_act, ensure_turn, own_check_modifiers, parts, state_mut};
-use crate::dice::{Dice, DieRoll};
+use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::cepheus_engine::Report;
 use crate::rulesets::{RuleError, RulesetReport};
@@ -114,11 +114,6 @@ pub struct AttackReport {
     pub economy: Option<ActionEconomy>,
     #[cfg_attr(feature = "schema", schema(value_type = Vec<String>))]
     pub notes: Vec<Reason>,
-    /// Every die rolled for this command.
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<DieRoll>,
 }
 
 /// Resolves one attack between stored combatants and applies its consequences (see the module
@@ -131,11 +126,13 @@ pub fn attack(
     ensure_active(encounter)?;
     let mut draft = encounter.clone();
     let mut events = Vec::new();
+    let start = dice.rolls().len();
     let report = resolve(&mut draft, &request, dice, &mut events)?;
     events.push(Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),
         report: RulesetReport::CepheusEngine(Report::Attack(Box::new(report.clone()))),
+        dice: dice.rolls()[start..].to_vec(),
     });
     *encounter = draft;
     Ok((events, report))
@@ -257,7 +254,6 @@ fn resolve(
     validate_request(&built.request).map_err(to_client)?;
     check_reaction(encounter, request, built.request.kind(), helpless)?;
     let economy = spend(encounter, attacker_id, Cost::Significant, "an attack")?;
-    let start = dice.rolls().len();
     let mut notes = Vec::new();
     react_to_attack(encounter, request, events, &mut notes)?;
     let outcome = resolve_attack(&built.request, dice).map_err(to_client)?;
@@ -284,10 +280,8 @@ fn resolve(
         stray_shot: None,
         economy: Some(economy),
         notes,
-        dice: Vec::new(),
     };
     apply_outcome(encounter, request, &built.request, &mut report, dice, &mut consequences)?;
-    report.dice = dice.rolls()[start..].to_vec();
     events.extend(consequences);
     Ok(report)
 }

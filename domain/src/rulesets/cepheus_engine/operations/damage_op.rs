@@ -24,7 +24,7 @@ use super::super::vehicle_damage::{VehicleDamageOutcome, resolve_vehicle_damage}
 use super::super::vehicle_location::LocationTable;
 use super::apply::{HitResult, apply_hit, inline_hit};
 use super::{combatant, ensure_cepheus, parts};
-use crate::dice::{Dice, DieRoll};
+use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, EncounterStatus, Event};
 use crate::rulesets::cepheus_engine::Report;
 use crate::rulesets::{RuleError, RulesetReport};
@@ -102,10 +102,6 @@ pub struct DamageReport {
     /// A vehicle's hits and their locations (nothing is stored for them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vehicle: Option<VehicleDamageOutcome>,
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<DieRoll>,
 }
 
 /// The fields both forms share.
@@ -155,7 +151,6 @@ fn armour_step(stats: &Stats, fields: &Fields, target_id: Option<CombatantId>, n
         minimum_one_applied,
         hit: None,
         vehicle: None,
-        dice: Vec::new(),
     }
 }
 
@@ -193,10 +188,10 @@ pub fn damage(
         let hit = apply_hit(&mut draft, &request.target_id, report.after_armour, &fields.choice, dice, "target_id")?;
         report.hit = Some(hit);
     }
-    report.dice = dice.rolls()[start..].to_vec();
     let events = vec![Event::DamageApplied {
         combatant_id: request.target_id,
         report: RulesetReport::CepheusEngine(Report::Damage(Box::new(report.clone()))),
+        dice: dice.rolls()[start..].to_vec(),
     }];
     *encounter = draft;
     Ok((events, report))
@@ -214,7 +209,6 @@ pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<DamageRep
     };
     check(&fields)?;
     let mut report = armour_step(&request.target, &fields, None, name);
-    let start = dice.rolls().len();
     if let Some(table) = fields.hit_location_table {
         report.vehicle = Some(vehicle_hits(&report, table, dice)?);
     } else {
@@ -223,6 +217,5 @@ pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<DamageRep
         apply(&mut target, &allocation)?;
         report.hit = Some(inline_hit(&report.target_name.clone().into(), allocation, target));
     }
-    report.dice = dice.rolls()[start..].to_vec();
     Ok(report)
 }

@@ -164,6 +164,7 @@ pub fn progress_at_end_of_round(encounter: &mut Encounter, ending: u32, events: 
             combatant_id: id,
             action: "extended_action_completed".into(),
             report: RulesetReport::CepheusEngine(crate::rulesets::cepheus_engine::Report::Action(Box::new(report))),
+            dice: Vec::new(),
         });
     }
 }

@@ -118,7 +118,6 @@ pub fn attack_inline(mut request: InlineAttack, dice: &mut Dice) -> Result<Attac
     };
     let built = fields.build(&sides)?;
     let to_client = |error: RuleError| client_field(error, built.range_field, false);
-    let start = dice.rolls().len();
     // `resolve_attack` validates the request before it rolls anything.
     let outcome = resolve_attack(&built.request, dice).map_err(to_client)?;
     let mut target = request.target;
@@ -163,6 +162,5 @@ pub fn attack_inline(mut request: InlineAttack, dice: &mut Dice) -> Result<Attac
         stray_shot: None,
         economy: None,
         notes,
-        dice: dice.rolls()[start..].to_vec(),
     })
 }

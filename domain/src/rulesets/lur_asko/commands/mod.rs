@@ -44,6 +44,7 @@ pub fn lapse_events(encounter: &mut Encounter) -> Vec<Event> {
             combatant_id,
             action: "auras_lapsed".into(),
             report: RulesetReport::LurAsko(Report::Action(Box::new(ActionReport::AurasLapsed { combatant, auras }))),
+            dice: Vec::new(),
         })
         .collect()
 }

@@ -141,6 +141,7 @@ pub fn attack(
         attacker_id: request.attacker_id,
         target_id: request.target_id,
         report: Spycraft2::report(Report::Attack(Box::new(report.clone()))),
+        dice: dice.rolls().to_vec(),
     };
     Ok((vec![event], report))
 }

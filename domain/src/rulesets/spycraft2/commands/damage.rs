@@ -97,6 +97,7 @@ pub fn damage(
     let event = Event::DamageApplied {
         combatant_id: request.combatant_id,
         report: Spycraft2::report(Report::Damage(Box::new(report.clone()))),
+        dice: Vec::new(),
     };
     Ok((vec![event], report))
 }
