@@ -154,7 +154,7 @@ async fn a_three_round_fight_with_a_surprise_round_criticals_dying_and_a_death()
     let events = app.events(&encounter).await;
     let mut logged = Vec::new();
     for event in &events {
-        if let Some(dice) = event["data"]["report"]["dice"].as_array() {
+        if let Some(dice) = event["data"]["dice"].as_array() {
             logged.extend(dice.iter().map(|d| d["value"].as_u64().unwrap_or_default()));
         }
     }

@@ -247,5 +247,6 @@ async fn each_die_is_listed_once_in_both_answers_and_the_log_keeps_the_reports_d
     }
     let logged = app.logged(&encounter, &at_table).await;
     let resolved = logged.as_array().unwrap().iter().find(|e| e["kind"] == "attack_resolved").unwrap();
-    assert_eq!(resolved["data"]["report"]["dice"], expected, "the log's report keeps its dice");
+    assert_eq!(resolved["data"]["dice"], expected, "the log's entry carries the dice beside its report");
+    assert_eq!(resolved["data"]["report"].get("dice"), None, "not again inside the logged report");
 }

@@ -111,3 +111,32 @@ pub struct StreamMessage {
     #[schema(content_media_type = "application/json")]
     pub data: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Issue 25 (item 1) moved an operation's dice from inside its report to beside it. The log is
+    /// read back as plain JSON, so an entry written before still reads, as it was written.
+    #[test]
+    fn an_event_stored_with_the_dice_inside_its_report_still_reads() {
+        let stored = r#"{"kind":"attack_resolved","attacker_id":"cmb_v","target_id":"cmb_r",
+            "report":{"attacker_name":"Vasquez","target_name":"Rook","notes":[],
+                "dice":[{"sides":6,"value":4,"purpose":"attack roll","status":"kept","source":"scripted"}]},
+            "summary":"Vasquez misses Rook"}"#;
+        let data: serde_json::Value = serde_json::from_str(stored).unwrap();
+        let row = StoredEvent {
+            seq: 7,
+            kind: "attack_resolved".into(),
+            data,
+            created_at: "2026-11-21T10:00:00.000Z".into(),
+        };
+
+        let answered = serde_json::to_value(EventResponse::from(row)).unwrap();
+
+        assert_eq!(answered["summary"], json!("Vasquez misses Rook"));
+        assert_eq!(answered["data"]["report"]["dice"][0]["value"], json!(4), "the old dice are still there");
+        assert_eq!(answered["data"].get("summary"), None);
+    }
+}

@@ -13,7 +13,6 @@ mod ruleset;
 mod undo;
 mod viewer;
 mod webhook;
-mod without_dice;
 
 pub use combatant::*;
 pub use dice::*;
@@ -26,7 +25,6 @@ pub use ruleset::*;
 pub use undo::*;
 pub use viewer::*;
 pub use webhook::*;
-pub use without_dice::*;
 
 /// Most ids a list in a request may hold.
 pub const MAX_LIST_LEN: usize = 200;

@@ -91,8 +91,7 @@ pub struct OperationResponse<R> {
     pub unused_rolls: Vec<u32>,
     /// The report in one plain-English line.
     pub summary: String,
-    /// The ruleset's report, without its own `dice`: `dice` above lists each die once.
-    #[serde(serialize_with = "super::without_dice")]
+    /// The ruleset's report; its dice are `dice` above (each die is carried once).
     pub result: R,
     pub events: Vec<EventNotice>,
 }
@@ -105,7 +104,6 @@ pub struct InlineOperationResponse<R> {
     pub dice: Vec<DieResponse>,
     pub unused_rolls: Vec<u32>,
     pub summary: String,
-    /// The ruleset's report, without its own `dice`: `dice` above lists each die once.
-    #[serde(serialize_with = "super::without_dice")]
+    /// The ruleset's report; its dice are `dice` above (each die is carried once).
     pub result: R,
 }

@@ -95,22 +95,27 @@ pub enum Event {
     EncounterEnded {
         round: u32,
     },
-    /// A ruleset resolved an attack; `report` holds every modifier, die and consequence.
+    /// A ruleset resolved an attack; `report` holds every modifier and consequence, `dice` every
+    /// die the attack rolled.
     AttackResolved {
         attacker_id: CombatantId,
         target_id: CombatantId,
         report: RulesetReport,
+        dice: Vec<DieRoll>,
     },
-    /// Damage was applied to a combatant outside an attack.
+    /// Damage was applied to a combatant outside an attack (`dice`: the dice it rolled).
     DamageApplied {
         combatant_id: CombatantId,
         report: RulesetReport,
+        dice: Vec<DieRoll>,
     },
-    /// A combatant took a declared action (aim, stance, leadership, grapple, …).
+    /// A combatant took a declared action (aim, stance, leadership, grapple, …; `dice`: the dice
+    /// it rolled).
     ActionTaken {
         combatant_id: CombatantId,
         action: String,
         report: RulesetReport,
+        dice: Vec<DieRoll>,
     },
     /// The encounter went back to the state it had at `to_version`; `from_version` is the
     /// version the undo replaced. The log keeps everything in between, and the dice stay rolled.

@@ -1,16 +1,16 @@
 //! Adeva d100 as a plug-in: the ruleset and its operations (adeva-d100.txt, "Combat Rules").
 
-use super::operations::{self as ops, ActionReport, AttackReport, DamageReport};
+use super::commands::{self as ops, ActionReport, AttackReport, DamageReport};
+use super::outcome::Report;
 use super::options::AdevaOptions;
-use super::wounds::WoundsLoss;
-use super::{Stats, dynamic::CombatState};
+use super::{Stats, bonus, state::CombatState};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
 use crate::rulesets::{
-    Command, CommandVisitor, InitiativeContext, InitiativeRoll, RuleError, Ruleset, RulesetId, RulesetInfo,
-    Stateless, Summary, TiePolicy,
+    Command, CommandVisitor, Delivery, InitiativeContext, InitiativeRoll, InlineDelivery, Receipt, Refusal,
+    RuleError, Ruleset, RulesetId, RulesetInfo, Stateless, TiePolicy,
 };
-use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// The Adeva d100 ruleset.
 pub struct AdevaD100;
@@ -24,7 +24,7 @@ impl Ruleset for AdevaD100 {
         initiative: "1d10 + Agility Bonus (tens digit of Ag)",
         tie_break: "higher Agility, then a 1d10 roll-off (re-rolling ties)",
     };
-    const TIE_POLICY: TiePolicy = super::TIE_POLICY;
+    const TIE_POLICY: TiePolicy = TIE_POLICY;
     const STATS_EXAMPLE: &'static str = r#"{"ws": 35, "bs": 40, "s": 30, "t": 35, "ag": 34, "int": 30,
         "per": 32, "wp": 30, "fel": 28, "wounds": 12, "armour": 4}"#;
     type Stats = Stats;
@@ -38,11 +38,11 @@ impl Ruleset for AdevaD100 {
         dice: &mut Dice,
         purpose: &str,
     ) -> Result<InitiativeRoll, RuleError> {
-        super::roll_initiative(stats, dice, purpose)
+        roll_initiative(stats, dice, purpose)
     }
 
     fn tie_keys(stats: &Stats) -> Vec<i32> {
-        super::tie_keys(stats)
+        tie_keys(stats)
     }
 
     fn validate_options(options: &AdevaOptions) -> Result<(), RuleError> {
@@ -50,8 +50,21 @@ impl Ruleset for AdevaD100 {
     }
 
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
-        super::dynamic::end_of_round(encounter, events);
+        super::round::end_of_round(encounter, events);
         crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
+    }
+
+    /// "Most characters perish if they are dropped to 0 wounds; characters with Fate Points
+    /// instead take Lethal Damage" (adeva-d100.txt, "Attacking", Step Seven): a character whose
+    /// wounds are tracked, at 0 and without Fate Points, is dead and receives nothing more; one
+    /// with Fate Points at 0 still receives everything (docs/rulesets/adeva-d100.md).
+    fn may_receive(stats: &Stats, _state: &CombatState, _receipt: Receipt) -> Result<(), Refusal> {
+        if stats.wounds.is_some() && stats.current_wounds() == 0 && stats.fate_points.get() == 0 {
+            return Err(Refusal(
+                "dead at 0 wounds without Fate Points (adeva-d100.txt, \"Attacking\", Step Seven)".into(),
+            ));
+        }
+        Ok(())
     }
 
     fn commands<V: CommandVisitor>(visitor: &mut V) {
@@ -61,88 +74,27 @@ impl Ruleset for AdevaD100 {
     }
 }
 
-/// Every Adeva d100 report, as the attack, damage and action events carry it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Report))]
-pub enum Report {
-    Attack(Box<AttackReport>),
-    Damage(Box<DamageReport>),
-    Action(Box<ActionReport>),
+/// Still tied after Agility → each rolls 1d10, higher placed higher (adeva-d100.txt, "Combat
+/// Structure", Step Three). The text does not say what a second tie does; we re-roll it.
+pub const TIE_POLICY: TiePolicy = TiePolicy::RollOff { sides: 10 };
+
+/// Initiative = 1d10 + Agility Bonus (adeva-d100.txt, "Combat Structure", Step Three).
+pub fn roll_initiative(stats: &Stats, dice: &mut Dice, purpose: &str) -> Result<InitiativeRoll, RuleError> {
+    let agility_bonus = bonus(stats.ag);
+    let die = dice.roll(10, purpose)?;
+    let score = die as i32 + agility_bonus;
+    Ok(InitiativeRoll { score, explanation: format!("1d10 ({die}) + AB {agility_bonus} = {score}") })
 }
 
-impl Summary for Report {
-    fn summary(&self) -> String {
-        match self {
-            Self::Attack(report) => report.summary(),
-            Self::Damage(report) => report.summary(),
-            Self::Action(report) => report.summary(),
-        }
-    }
+/// Ties go to the higher Agility (adeva-d100.txt, "Combat Structure", Step Three).
+pub fn tie_keys(stats: &Stats) -> Vec<i32> {
+    vec![stats.ag.get()]
 }
 
-impl Summary for AttackReport {
-    /// e.g. "Ana makes a standard attack with Gun (d100 45 vs 80, 4 DoS, 1 hit): Bo loses 4 wounds
-    /// (10 → 6)".
-    fn summary(&self) -> String {
-        let test = &self.attack_test.test;
-        let verdict = if test.passed {
-            format!("{} DoS", test.degrees_of_success())
-        } else {
-            format!("misses by {} DoF", test.degrees_of_failure())
-        };
-        let jammed = if self.jammed { ", jammed" } else { "" };
-        let hits = match self.hits_scored {
-            1 => "1 hit".to_string(),
-            n => format!("{n} hits"),
-        };
-        let head = format!(
-            "{} makes a {} with {} (d100 {} vs {}, {verdict}{jammed}, {hits})",
-            self.attacker_name, self.action, self.weapon, test.roll, test.target
-        );
-        let targets: Vec<String> = self.targets.iter().map(target_line).collect();
-        if targets.is_empty() { head } else { format!("{head}: {}", targets.join("; ")) }
-    }
-}
-
-fn target_line(target: &ops::TargetReport) -> String {
-    let outcome = &target.outcome;
-    let name = &target.target_name;
-    if outcome.hits_allocated > 0 && outcome.hits_landed == 0 {
-        return format!("{name} evades");
-    }
-    if outcome.hits_landed == 0 {
-        return format!("{name} is not hit");
-    }
-    format!("{name} {}", wounds_line(&outcome.wounds))
-}
-
-fn wounds_line(wounds: &WoundsLoss) -> String {
-    let mut line = format!("loses {} wounds ({} → {})", wounds.lost, wounds.before, wounds.after);
-    if wounds.dead {
-        line.push_str(" and is dead");
-    } else if wounds.lethal_damage {
-        line.push_str(&format!(", {} past 0: Lethal Damage", wounds.past_zero));
-    }
-    line
-}
-
-impl Summary for DamageReport {
-    /// e.g. "Bo takes 9 damage, soak 5: loses 4 wounds (10 → 6)".
-    fn summary(&self) -> String {
-        let soak = self.soak.as_ref().map(|soak| format!(", soak {}", soak.value)).unwrap_or_default();
-        format!("{} takes {} damage{soak}: {}", self.name, self.amount, wounds_line(&self.wounds))
-    }
-}
-
-impl Summary for ActionReport {
-    /// e.g. "Ana: aim" followed by the first note, if any.
-    fn summary(&self) -> String {
-        match self.notes.first() {
-            Some(note) => format!("{}: {} ({note})", self.name, self.action),
-            None => format!("{}: {}", self.name, self.action),
-        }
-    }
+/// Damage delivered to a stat block sent inline (its wounds are on the stat block).
+fn inline_delivery<'a>(name: &'a str, field: &str, stats: &'a Stats) -> InlineDelivery<'a, AdevaD100> {
+    let state = Cow::Owned(CombatState::default());
+    InlineDelivery { name, field: field.to_owned(), stats, state, receipt: Receipt::Damage }
 }
 
 /// An attack action (adeva-d100.txt, "Attacking").
@@ -159,6 +111,10 @@ impl Command for Attacks {
         "damage": {"count": 1, "sides": 10, "bonus": 3}}"#;
     type Request = ops::EncounterAttack;
     type Report = AttackReport;
+
+    fn deliveries(request: &Self::Request) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.target_id, "target_id", Receipt::Damage)]
+    }
 
     fn run(
         encounter: &mut Encounter,
@@ -177,6 +133,11 @@ impl Stateless for Attacks {
         "action": {"action": "standard_attack", "weapon": {"name": "Lasgun", "class": "ranged"}},
         "damage": {"count": 1, "sides": 10, "bonus": 3}}"#;
 
+    fn inline_deliveries(request: &ops::InlineAttack) -> Vec<InlineDelivery<'_, AdevaD100>> {
+        let name = request.target_name.as_deref().unwrap_or("target");
+        vec![inline_delivery(name, "target", &request.target)]
+    }
+
     fn run_inline(request: ops::InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
         ops::attack_inline(request, dice)
     }
@@ -194,6 +155,10 @@ impl Command for Damage {
     type Request = ops::EncounterDamage;
     type Report = DamageReport;
 
+    fn deliveries(request: &Self::Request) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.combatant_id, "combatant_id", Receipt::Damage)]
+    }
+
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,
@@ -207,6 +172,11 @@ impl Stateless for Damage {
     type InlineRequest = ops::InlineDamage;
     const INLINE_EXAMPLE: &'static str = r#"{"target": {"ws": 30, "bs": 30, "s": 30, "t": 30, "ag": 30,
         "int": 30, "per": 30, "wp": 30, "fel": 30, "wounds": 10}, "amount": 9, "apply_soak": true}"#;
+
+    fn inline_deliveries(request: &ops::InlineDamage) -> Vec<InlineDelivery<'_, AdevaD100>> {
+        let name = request.name.as_deref().unwrap_or("target");
+        vec![inline_delivery(name, "target", &request.target)]
+    }
 
     fn run_inline(request: ops::InlineDamage, dice: &mut Dice) -> Result<DamageReport, RuleError> {
         ops::damage_inline(request, dice)

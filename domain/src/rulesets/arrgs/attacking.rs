@@ -163,11 +163,6 @@ pub struct AttackReport {
     pub round_penalties: Vec<Modifier>,
     /// Afterwards: the attacker, the target, then anyone else touched.
     pub standings: Vec<Standing>,
-    /// Every die rolled, in order, with its purpose.
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<crate::dice::DieRoll>,
 }
 
 /// Resolves an attack manoeuvre on the cast (arrgs.txt, "Attack Manoeuvre" and the sections
@@ -200,7 +195,6 @@ pub fn resolve(cast: &mut Cast, order: &Order, scene: &Scene, dice: &mut Dice) -
         interrupted: None,
         round_penalties: Vec::new(),
         standings: Vec::new(),
-        dice: Vec::new(),
     };
     if report.exertion.died {
         report.outcome = Outcome::Wasted { reason: format!("{} died of the effort", cast.attacker.name) };
@@ -231,7 +225,6 @@ pub fn resolve(cast: &mut Cast, order: &Order, scene: &Scene, dice: &mut Dice) -
     }
     report.round_penalties = round_penalties(&mut cast.attacker, order, &report.outcome);
     report.standings = standings(cast);
-    report.dice = dice.rolls().to_vec();
     Ok(report)
 }
 

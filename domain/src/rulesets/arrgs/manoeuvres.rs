@@ -33,7 +33,8 @@ use super::attack::{MAX_CRITICAL_CHECKS, is_natural_one};
 use super::check::{Check, standing_modifiers, take_assist};
 use super::economy::{Pace, Points, Spend, ensure_can_act, ready, spend};
 use super::fighter::{Fighter, Scene, Standing};
-use super::items::{Handling, Place, handle};
+use super::items::{Handling, handle};
+use super::state::Place;
 use super::spells;
 use super::modifier::{Modifier, ModifierCode};
 use super::state::Assist;
@@ -282,11 +283,6 @@ pub struct ActionReport {
     pub opportunities: Vec<OpportunityReport>,
     pub result: ManoeuvreResult,
     pub standings: Vec<Standing>,
-    /// Every die rolled, in order, with its purpose.
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<crate::dice::DieRoll>,
 }
 
 /// The combatants a manoeuvre involves.
@@ -309,7 +305,6 @@ pub fn take(cast: &mut Cast, manoeuvre: &Manoeuvre, pace: Pace, scene: &Scene, d
         opportunities: Vec::new(),
         result: ManoeuvreResult::Standup,
         standings: Vec::new(),
-        dice: Vec::new(),
     };
     report.result = match manoeuvre {
         Manoeuvre::Complementary { description, item } => complementary(&mut cast.actor, scene, description, item.as_ref())?,
@@ -347,7 +342,6 @@ pub fn take(cast: &mut Cast, manoeuvre: &Manoeuvre, pace: Pace, scene: &Scene, d
         .chain(cast.opportunists.iter().map(|(f, _)| f))
         .map(Fighter::standing)
         .collect();
-    report.dice = dice.rolls().to_vec();
     Ok(report)
 }
 

@@ -26,7 +26,7 @@ use super::stats::CheckKind;
 use super::table::{fighter, scene, store};
 use super::vitality::{SurvivalCheck, SurvivalReason, dying_check, staggered_check};
 use super::{Arrgs, Report};
-use crate::dice::{Dice, DiceError};
+use crate::dice::{Dice, DiceError, DieRoll};
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event, turn_order};
 use crate::rulesets::plugin::Registered;
 use serde::{Deserialize, Serialize};
@@ -66,11 +66,6 @@ pub struct EndOfRoundReport {
     /// Rolled by advancing (seeded dice) rather than by the `end-of-round` operation.
     pub automatic: bool,
     pub entries: Vec<EndOfRoundEntry>,
-    /// Every die rolled, in order, with its purpose.
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<crate::dice::DieRoll>,
 }
 
 impl crate::rulesets::Summary for EndOfRoundReport {
@@ -172,7 +167,7 @@ pub fn run(encounter: &mut Encounter, dice: &mut Dice, automatic: bool) -> Resul
             combatant.flags.surprised = false;
         }
     }
-    Ok(EndOfRoundReport { round, surprise_ended, automatic, entries, dice: dice.rolls().to_vec() })
+    Ok(EndOfRoundReport { round, surprise_ended, automatic, entries })
 }
 
 /// The ruleset's End of Round hook: whoever the `end-of-round` operation did not process is
@@ -182,13 +177,14 @@ pub fn end_of_round_hook(encounter: &mut Encounter, events: &mut Vec<Event>) {
     let mut draft = encounter.clone();
     if let Ok(report) = run(&mut draft, &mut dice, true) {
         *encounter = draft;
-        push_events(encounter, report, events);
+        push_events(encounter, report, dice.into_rolls(), events);
     }
     crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
 }
 
-/// One event per combatant with something to report (or one for the surprise round ending).
-pub fn push_events(encounter: &Encounter, report: EndOfRoundReport, events: &mut Vec<Event>) {
+/// The event of an End of Round with something to report (or of the surprise round ending),
+/// with the dice it rolled.
+pub fn push_events(encounter: &Encounter, report: EndOfRoundReport, dice: Vec<DieRoll>, events: &mut Vec<Event>) {
     let Some(first) = encounter.combatants.first() else { return };
     if report.entries.is_empty() && !report.surprise_ended {
         return;
@@ -198,6 +194,7 @@ pub fn push_events(encounter: &Encounter, report: EndOfRoundReport, events: &mut
         combatant_id,
         action: "end_of_round".into(),
         report: Arrgs::report(Report::EndOfRound(Box::new(report))),
+        dice,
     });
 }
 

@@ -21,9 +21,7 @@
 use super::attack_request::WeaponDamage;
 use super::damage::apply_armour;
 use super::explosion::{ExplosionOutcome, ExplosionResponse, resolve_explosion_exposure};
-use super::modifier::{DamageChange, DamageModifier, Reason, cached_reason, reason_of};
-use std::sync::OnceLock;
-use crate::number_text::number_text;
+use super::modifier::{DamageChange, DamageModifier, Reason};
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};
@@ -91,35 +89,14 @@ fn roll_d6s(count: u32, purpose: Reason, dice: &mut Dice) -> Result<Vec<u32>, Ru
     (0..count).map(|_| dice.roll_for(6, purpose.clone()).map_err(RuleError::from)).collect()
 }
 
-/// The most damage dice a weapon has (`Weapon::damage_dice` is 0 to 50).
-const MAX_WEAPON_DICE: usize = 50;
-
-/// "weapon 3D6": one text per dice count, written once.
+/// "weapon 3D6".
 fn weapon_dice_reason(count: i32) -> Reason {
-    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
-    let index = usize::try_from(count).unwrap_or(usize::MAX);
-    cached_reason(&TEXTS, MAX_WEAPON_DICE + 1, index, |index| {
-        let count = i32::try_from(index).unwrap_or(count);
-        reason_of(&["weapon ", number_text(count, false).as_str(), "D6"]).into_owned()
-    })
+    format!("weapon {count}D6").into()
 }
 
-/// Effects whose reason is written once: −20 to +20 (a larger one is written afresh).
-const CACHED_EFFECTS: i32 = 20;
-
-/// "attack Effect +2": one text per usual Effect, written once.
+/// "attack Effect +2".
 fn effect_reason(effect: i32) -> Reason {
-    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
-    let write = |effect: i32| reason_of(&["attack Effect ", number_text(effect, true).as_str()]);
-    if !(-CACHED_EFFECTS..=CACHED_EFFECTS).contains(&effect) {
-        return write(effect);
-    }
-    let index = (effect + CACHED_EFFECTS).unsigned_abs() as usize;
-    let count = (2 * CACHED_EFFECTS + 1).unsigned_abs() as usize;
-    cached_reason(&TEXTS, count, index, |index| {
-        let effect = i32::try_from(index).map_or(effect, |index| index - CACHED_EFFECTS);
-        write(effect).into_owned()
-    })
+    format!("attack Effect {effect:+}").into()
 }
 
 /// Rolls and works out a hit's damage in the documented order, ending with armour
@@ -221,7 +198,7 @@ mod reason_tests {
     use super::*;
 
     #[test]
-    fn cached_damage_reasons_read_as_written_afresh() {
+    fn damage_reasons_read_as_written_with_format() {
         for count in -1..=52 {
             assert_eq!(weapon_dice_reason(count), format!("weapon {count}D6"));
         }

@@ -28,8 +28,7 @@ use super::burst::{BurstMode, burst_effect, panic_fire_damage};
 use super::circumstances::{AttackCircumstances, validate};
 use super::conditions::{darkness_modifier, smoke_modifier, weather_modifiers};
 use super::cover::cover_modifier;
-use super::modifier::{DamageChange, DamageModifier, Modifier, ModifierCode, Reason, cached_reason, reason_of};
-use std::sync::OnceLock;
+use super::modifier::{DamageChange, DamageModifier, Modifier, ModifierCode, Reason};
 use super::range::RangeBand;
 use super::reactions::{dodge_modifier, own_reactions_modifier, parry_modifier};
 use super::stance::target_stance_modifier;
@@ -102,23 +101,10 @@ fn range_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) 
     Ok(())
 }
 
-/// "Pistol at Long range: Very Difficult": one text per weapon type and band, written once.
+/// "Pistol at Long range: Very Difficult".
 fn range_reason(weapon: WeaponType, band: RangeBand) -> Reason {
-    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
-    let bands = RangeBand::ALL.len();
-    let position = |weapon: WeaponType, band: RangeBand| {
-        let weapon = WeaponType::ALL.iter().position(|each| *each == weapon);
-        let band = RangeBand::ALL.iter().position(|each| *each == band);
-        weapon.zip(band).map_or(usize::MAX, |(weapon, band)| weapon * bands + band)
-    };
-    cached_reason(&TEXTS, WeaponType::ALL.len() * bands, position(weapon, band), |index| {
-        let (weapon, band) = match (WeaponType::ALL.get(index / bands), RangeBand::ALL.get(index % bands)) {
-            (Some(weapon), Some(band)) => (*weapon, *band),
-            _ => (weapon, band),
-        };
-        let difficulty = attack_difficulty(weapon, band).map_or("", |difficulty| difficulty.label());
-        reason_of(&[weapon.label(), " at ", band.label(), " range: ", difficulty]).into_owned()
-    })
+    let difficulty = attack_difficulty(weapon, band).map_or("", |difficulty| difficulty.label());
+    format!("{} at {} range: {difficulty}", weapon.label(), band.label()).into()
 }
 
 /// +1 per aiming action, +1 more for a laser sight while aiming, and +1 for an intelligent weapon
@@ -238,7 +224,7 @@ mod tests {
     }
 
     #[test]
-    fn every_cached_range_reason_reads_as_written_afresh() {
+    fn every_range_reason_reads_as_written_with_format() {
         for weapon in WeaponType::ALL {
             for band in RangeBand::ALL {
                 let Some(difficulty) = attack_difficulty(weapon, band) else { continue };

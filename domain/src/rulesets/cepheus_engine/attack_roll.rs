@@ -13,10 +13,8 @@ use super::attack_modifiers::push_attack_modifiers;
 use super::attack_request::{AttackKind, AttackRequest, within};
 use super::blind_fire::roll_blind_fire;
 use super::difficulty::{TASK_TARGET, effect};
-use super::modifier::{Modifier, ModifierCode, Reason, cached_reason, reason_of, total_dm};
+use super::modifier::{Modifier, ModifierCode, Reason, total_dm};
 use super::{Characteristic, characteristic_dm};
-use std::sync::OnceLock;
-use crate::number_text::number_text;
 use super::skill::{BLIND_FIRE_SKILL_LEVEL, UNSKILLED_DM, ZeroG, effective_skill};
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
@@ -51,49 +49,14 @@ pub fn attack_roll_modifiers(request: &AttackRequest) -> Result<Vec<Modifier>, R
     Ok(modifiers)
 }
 
-/// The characteristics an attack check uses.
-const CHECK_CHARACTERISTICS: [&str; 2] = ["STR", "DEX"];
-
-/// Values a characteristic can take (`Characteristic` is 0 to 30).
-const CHARACTERISTIC_VALUES: usize = 31;
-
-/// "DEX 10 (DM +1)": one text per characteristic and value, written once (the DM follows from
-/// the value).
+/// "DEX 10 (DM +1)".
 fn characteristic_reason(name: &'static str, value: Characteristic) -> Reason {
-    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
-    let count = CHECK_CHARACTERISTICS.len() * CHARACTERISTIC_VALUES;
-    let index = CHECK_CHARACTERISTICS.iter().position(|each| *each == name).map_or(usize::MAX, |row| {
-        row * CHARACTERISTIC_VALUES + value.get().unsigned_abs() as usize
-    });
-    cached_reason(&TEXTS, count, index, |index| {
-        let (name, value) = match CHECK_CHARACTERISTICS.get(index / CHARACTERISTIC_VALUES) {
-            Some(name) => (*name, Characteristic::new((index % CHARACTERISTIC_VALUES) as i64).unwrap_or(value)),
-            None => (name, value),
-        };
-        let dm = characteristic_dm(value);
-        reason_of(&[name, " ", number_text(value.get(), false).as_str(), " (DM ", number_text(dm, true).as_str(), ")"])
-            .into_owned()
-    })
+    format!("{name} {} (DM {:+})", value.get(), characteristic_dm(value)).into()
 }
 
-/// Skill levels (0 to 15) whose plain reason is written once per attack kind.
-const SKILL_LEVELS: usize = 16;
-
-/// "gun combat skill 2": one text per attack kind and level, written once.
+/// "gun combat skill 2".
 fn plain_skill_reason(kind: AttackKind, level: i32) -> Reason {
-    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
-    const KINDS: [AttackKind; 3] = [AttackKind::Melee, AttackKind::Shooting, AttackKind::Thrown];
-    let index = match (KINDS.iter().position(|each| *each == kind), usize::try_from(level)) {
-        (Some(row), Ok(level)) if level < SKILL_LEVELS => row * SKILL_LEVELS + level,
-        _ => usize::MAX,
-    };
-    cached_reason(&TEXTS, KINDS.len() * SKILL_LEVELS, index, |index| {
-        let (kind, level) = match KINDS.get(index / SKILL_LEVELS) {
-            Some(kind) => (*kind, (index % SKILL_LEVELS) as i32),
-            None => (kind, level),
-        };
-        reason_of(&[kind.skill_label(), " ", number_text(level, false).as_str()]).into_owned()
-    })
+    format!("{} {level}", kind.skill_label()).into()
 }
 
 /// The skill DM: the weapon skill (Athletics for throws), −3 unskilled, level 0 when firing blind,
@@ -170,8 +133,8 @@ mod reason_tests {
     use super::*;
 
     #[test]
-    fn every_cached_characteristic_reason_reads_as_written_afresh() {
-        for name in CHECK_CHARACTERISTICS {
+    fn every_characteristic_reason_reads_as_written_with_format() {
+        for name in ["STR", "DEX"] {
             for value in 0..=30 {
                 let value = Characteristic::new(value).unwrap();
                 let dm = characteristic_dm(value);
@@ -184,7 +147,7 @@ mod reason_tests {
     }
 
     #[test]
-    fn every_cached_skill_reason_reads_as_written_afresh() {
+    fn every_skill_reason_reads_as_written_with_format() {
         for kind in [AttackKind::Melee, AttackKind::Shooting, AttackKind::Thrown] {
             for level in -1..=17 {
                 assert_eq!(plain_skill_reason(kind, level), format!("{} {level}", kind.skill_label()));

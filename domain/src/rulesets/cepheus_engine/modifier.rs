@@ -3,35 +3,12 @@
 use super::burst::ExtraDamage;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 /// A reason's text: borrowed when the rule's wording is fixed ("target dodges"), owned when it
 /// carries numbers ("DEX 10 (DM +1)"), so a fixed reason costs no allocation. It serialises as a
 /// plain string either way.
 pub type Reason = Cow<'static, str>;
 
-/// Joins the parts of a reason into one pre-sized `String`: cheaper than `format!` for the
-/// reasons written on every attack (no formatting machinery, one allocation).
-pub fn reason_of(parts: &[&str]) -> Reason {
-    let mut text = String::with_capacity(parts.iter().map(|part| part.len()).sum());
-    parts.iter().for_each(|part| text.push_str(part));
-    Cow::Owned(text)
-}
-
-/// A reason from a small fixed set (a weapon at a range band, a characteristic's value), written
-/// once per process by `write` and then borrowed: no allocation per attack. An `index` beyond
-/// `count` is written afresh.
-pub fn cached_reason(
-    table: &'static OnceLock<Vec<String>>,
-    count: usize,
-    index: usize,
-    write: impl Fn(usize) -> String,
-) -> Reason {
-    match table.get_or_init(|| (0..count).map(&write).collect()).get(index) {
-        Some(text) => Cow::Borrowed(text.as_str()),
-        None => Cow::Owned(write(index)),
-    }
-}
 
 /// What kind of rule a DM comes from: a stable machine name beside the free-text reason, so a
 /// client finds the range or cover DM without matching words.
@@ -189,10 +166,5 @@ mod tests {
     fn burst_extra_damage_maps_to_points_or_dice() {
         assert_eq!(DamageChange::from(ExtraDamage::Flat(1)), DamageChange::PlusPoints(1));
         assert_eq!(DamageChange::from(ExtraDamage::Dice(3)), DamageChange::PlusDice(3));
-    }
-
-    #[test]
-    fn reason_of_joins_its_parts() {
-        assert_eq!(reason_of(&["DEX ", "10", " (DM ", "+1", ")"]), "DEX 10 (DM +1)");
     }
 }

@@ -78,9 +78,12 @@ pub struct InjuryRecord {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoWarFeverRoll))]
 pub struct WarFeverRoll {
-    /// Degrees of injury from particle damage in the attack.
+    /// Degrees of injury from particle damage in the attack: at most one per point of damage
+    /// taken, so within `injury::MAX_DAMAGE_TAKEN`.
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1_000_000))]
     pub degrees: u32,
     /// Hindrance on the CON roll: 1 per 2 degrees beyond the first.
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 499_999))]
     pub hindrance: u32,
 }
 
@@ -100,6 +103,16 @@ impl<'de> Deserialize<'de> for WarFeverRolls {
         let rolls = Vec::<WarFeverRoll>::deserialize(deserializer)?;
         if rolls.len() > MAX_WAR_FEVER_ROLLS {
             let message = format!("at most {MAX_WAR_FEVER_ROLLS} war-fever rolls (got {})", rolls.len());
+            return Err(serde::de::Error::custom(message));
+        }
+        // One degree per point of damage at most, and a Hindrance per 2 degrees beyond the first.
+        let max_degrees = super::injury::MAX_DAMAGE_TAKEN;
+        let max_hindrance = (max_degrees - 1) / 2;
+        if let Some(roll) = rolls.iter().find(|roll| roll.degrees > max_degrees || roll.hindrance > max_hindrance) {
+            let message = format!(
+                "degrees at most {max_degrees} and hindrance at most {max_hindrance} (got {} and {})",
+                roll.degrees, roll.hindrance
+            );
             return Err(serde::de::Error::custom(message));
         }
         Ok(Self(rolls))

@@ -15,9 +15,29 @@ use super::{CombatState, Report, Stats};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
 use crate::rulesets::{
-    Command, CommandVisitor, InitiativeContext, InitiativeRoll, NoOptions, RuleError, Ruleset, RulesetId,
-    RulesetInfo, Stateless, TiePolicy,
+    Command, CommandVisitor, Delivery, InitiativeContext, InitiativeRoll, InlineDelivery, NoOptions, Receipt,
+    Refusal, RuleError, Ruleset, RulesetId, RulesetInfo, Stateless, TiePolicy,
 };
+use std::borrow::Cow;
+
+
+/// Still tied after the Initiative bonus → each rolls 1d20, highest first, re-rolling ties
+/// (spycraft2.txt, "Step 5: Combat Round").
+pub const TIE_POLICY: TiePolicy = TiePolicy::RollOff { sides: 20 };
+
+/// Initiative Count = 1d20 + Initiative bonus; no threats or errors on this check
+/// (spycraft2.txt, "Step 3: Initiative Checks").
+pub fn roll_initiative(stats: &Stats, dice: &mut Dice, purpose: &str) -> Result<InitiativeRoll, RuleError> {
+    let bonus = stats.initiative_bonus.get();
+    let die = dice.roll(20, purpose)?;
+    let score = die as i32 + bonus;
+    Ok(InitiativeRoll { score, explanation: format!("1d20 ({die}) + Initiative bonus {bonus:+} = {score}") })
+}
+
+/// Ties go to the higher Initiative bonus (spycraft2.txt, "Step 5: Combat Round").
+pub fn tie_keys(stats: &Stats) -> Vec<i32> {
+    vec![stats.initiative_bonus.get()]
+}
 
 /// The Spycraft 2.0 ruleset.
 pub struct Spycraft2;
@@ -31,7 +51,7 @@ impl Ruleset for Spycraft2 {
         initiative: "1d20 + Initiative bonus",
         tie_break: "higher Initiative bonus, then a 1d20 roll-off (re-rolling ties)",
     };
-    const TIE_POLICY: TiePolicy = super::TIE_POLICY;
+    const TIE_POLICY: TiePolicy = TIE_POLICY;
     const STATS_EXAMPLE: &'static str = r#"{"initiative_bonus": 4, "attack_bonus": 5, "defense": 16,
         "vulnerable_defense": 3, "vitality": 24, "wounds": 12, "damage_reduction": 2, "fortitude": 3,
         "reflex": 4, "will": 1, "int_modifier": 1, "visual_range_ft": 300, "hearing_range_ft": 150}"#;
@@ -46,16 +66,28 @@ impl Ruleset for Spycraft2 {
         dice: &mut Dice,
         purpose: &str,
     ) -> Result<InitiativeRoll, RuleError> {
-        super::roll_initiative(stats, dice, purpose)
+        roll_initiative(stats, dice, purpose)
     }
 
     fn tie_keys(stats: &Stats) -> Vec<i32> {
-        super::tie_keys(stats)
+        tie_keys(stats)
     }
 
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
         crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
         super::round::end_of_round(encounter, events);
+    }
+
+    /// The chapter names no death; as players expect, wounds at −10 are dead (wounds stop there
+    /// already) and the dead receive nothing more: no damage, condition, healing or action
+    /// (docs/rulesets/spycraft2.md, "The dead and the defeated"). Below 0 wounds but above −10 a
+    /// character still receives everything.
+    fn may_receive(stats: &Stats, state: &CombatState, _receipt: Receipt) -> Result<(), Refusal> {
+        if super::damage::is_dead(stats, state) {
+            let wounds = stats.wounds.get() - state.wounds_lost;
+            return Err(Refusal(format!("dead at {wounds} wounds (docs/rulesets/spycraft2.md, \"The dead and the defeated\")")));
+        }
+        Ok(())
     }
 
     fn commands<V: CommandVisitor>(visitor: &mut V) {
@@ -68,6 +100,18 @@ impl Ruleset for Spycraft2 {
         visitor.stateless::<Damage>();
         visitor.stateless::<Saves>();
     }
+}
+
+/// The combat state an inline request describes (what it has lost so far).
+fn inline_state(
+    vitality_lost: Option<crate::score::Score<0, 1000>>,
+    wounds_lost: Option<crate::score::Score<0, 110>>,
+) -> Cow<'static, CombatState> {
+    Cow::Owned(CombatState {
+        vitality_lost: vitality_lost.map_or(0, |lost| lost.get()),
+        wounds_lost: wounds_lost.map_or(0, |lost| lost.get()),
+        ..CombatState::default()
+    })
 }
 
 /// Step 2: the base encounter distance.
@@ -166,6 +210,14 @@ impl Command for Actions {
     type Request = ActionRequest;
     type Report = ActionReport;
 
+    fn deliveries(request: &ActionRequest) -> Vec<Delivery<'_>> {
+        let receipt = match request.action {
+            super::commands::actions::Action::Condition { .. } => Receipt::Condition,
+            _ => Receipt::Action,
+        };
+        vec![Delivery::new(&request.combatant_id, "combatant_id", receipt)]
+    }
+
     fn run(encounter: &mut Encounter, request: ActionRequest, dice: &mut Dice) -> Result<(Vec<Event>, ActionReport), EncounterError> {
         act(encounter, request, dice)
     }
@@ -186,6 +238,10 @@ impl Command for Attacks {
     type Request = AttackRequest;
     type Report = AttackReport;
 
+    fn deliveries(request: &AttackRequest) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.target_id, "target_id", Receipt::Damage)]
+    }
+
     fn run(encounter: &mut Encounter, request: AttackRequest, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
         attack(encounter, request, dice)
     }
@@ -196,6 +252,11 @@ impl Stateless for Attacks {
     const INLINE_EXAMPLE: &'static str = r#"{"attacker": {"initiative_bonus": 3, "attack_bonus": 5},
         "target": {"initiative_bonus": 1, "defense": 15, "vitality": 12},
         "weapon": {"name": "Pistol", "damage": {"count": 2, "sides": 6}}}"#;
+
+    fn inline_deliveries(request: &InlineAttackRequest) -> Vec<InlineDelivery<'_, Spycraft2>> {
+        let state = inline_state(request.target_vitality_lost, request.target_wounds_lost);
+        vec![InlineDelivery { name: "target", field: "target_wounds_lost".into(), stats: &request.target, state, receipt: Receipt::Damage }]
+    }
 
     fn run_inline(request: InlineAttackRequest, dice: &mut Dice) -> Result<AttackReport, RuleError> {
         attack_inline(request, dice)
@@ -214,6 +275,10 @@ impl Command for Damage {
     type Request = DamageRequest;
     type Report = DamageReport;
 
+    fn deliveries(request: &DamageRequest) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.combatant_id, "combatant_id", Receipt::Damage)]
+    }
+
     fn run(encounter: &mut Encounter, request: DamageRequest, dice: &mut Dice) -> Result<(Vec<Event>, DamageReport), EncounterError> {
         damage(encounter, request, dice)
     }
@@ -222,6 +287,11 @@ impl Command for Damage {
 impl Stateless for Damage {
     type InlineRequest = InlineDamageRequest;
     const INLINE_EXAMPLE: &'static str = r#"{"target": {"initiative_bonus": 1, "vitality": 12}, "amount": 9}"#;
+
+    fn inline_deliveries(request: &InlineDamageRequest) -> Vec<InlineDelivery<'_, Spycraft2>> {
+        let state = inline_state(request.vitality_lost, request.wounds_lost);
+        vec![InlineDelivery { name: "target", field: "wounds_lost".into(), stats: &request.target, state, receipt: Receipt::Damage }]
+    }
 
     fn run_inline(request: InlineDamageRequest, dice: &mut Dice) -> Result<DamageReport, RuleError> {
         damage_inline(request, dice)
@@ -252,5 +322,35 @@ impl Stateless for Saves {
 
     fn run_inline(request: InlineSaveRequest, dice: &mut Dice) -> Result<SaveReport, RuleError> {
         save_inline(request, dice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::Score;
+
+    #[test]
+    fn initiative_count_is_1d20_plus_bonus() {
+        // bonus +4, die 13 → 17.
+        let stats = Stats::with_initiative_bonus(Score::new(4).unwrap());
+        let mut dice = Dice::scripted(vec![13], 0).unwrap();
+        assert_eq!(roll_initiative(&stats, &mut dice, "i").unwrap().score, 17);
+    }
+
+    #[test]
+    fn a_natural_20_or_1_is_just_its_value() {
+        // No threat or error on an Initiative check: 20 + 2 = 22, 1 + 2 = 3.
+        let stats = Stats::with_initiative_bonus(Score::new(2).unwrap());
+        let mut dice = Dice::scripted(vec![20, 1], 0).unwrap();
+        assert_eq!(roll_initiative(&stats, &mut dice, "i").unwrap().score, 22);
+        assert_eq!(roll_initiative(&stats, &mut dice, "i").unwrap().score, 3);
+    }
+
+    #[test]
+    fn old_stat_blocks_still_read() {
+        let stats: Stats = serde_json::from_str(r#"{"initiative_bonus": 4}"#).unwrap();
+        assert_eq!(stats, Stats::with_initiative_bonus(Score::new(4).unwrap()));
+        assert!(serde_json::from_str::<Stats>(r#"{"initiative_bonus": 4, "defence": 3}"#).is_err());
     }
 }

@@ -120,6 +120,7 @@ impl Command for Actions {
             combatant_id: request.combatant_id,
             action,
             report: event_report(Report::Action(Box::new(report.clone()))),
+            dice: dice.rolls().to_vec(),
         };
         Ok((vec![event], report))
     }

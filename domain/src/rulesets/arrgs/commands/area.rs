@@ -1,7 +1,8 @@
 //! `area-attacks`: an Attack manoeuvre with an area (arrgs.txt, "Area Attacks").
 
 use super::super::check::take_assist;
-use super::super::area::{AreaHit, PendingArea, SQUARE_DC, Scatter, area_check, area_range, hit_occupants, scatter};
+use super::super::area::{AreaHit, SQUARE_DC, Scatter, area_check, area_range, hit_occupants, scatter};
+use super::super::state::PendingArea;
 use super::super::attack::is_natural_one;
 use super::super::check::Check;
 use super::super::economy::{Pace, Spend, spend};
@@ -13,10 +14,10 @@ use super::super::vitality::{Exertion, exert};
 use super::super::weapon::Weapon;
 use super::super::{Arrgs, Report};
 use super::event_report;
-use crate::dice::{Dice, DieRoll};
+use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::plugin::ensure_active;
-use crate::rulesets::{Command, Summary};
+use crate::rulesets::{Command, Delivery, Receipt, Summary};
 use serde::{Deserialize, Serialize};
 
 /// Most occupants one area may hold in a request.
@@ -86,10 +87,6 @@ pub struct AreaReport {
     pub scatter: Option<Scatter>,
     pub hits: Vec<AreaHit>,
     pub attacker_standing: Standing,
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<DieRoll>,
 }
 
 impl Summary for AreaReport {
@@ -128,6 +125,15 @@ impl Command for AreaAttacks {
     type Request = AreaRequest;
     type Report = AreaReport;
 
+    fn deliveries(request: &AreaRequest) -> Vec<Delivery<'_>> {
+        let (Stage::Attack { occupants, .. } | Stage::Scatter { occupants }) = &request.stage;
+        occupants
+            .iter()
+            .enumerate()
+            .map(|(index, occupant)| Delivery::new(&occupant.combatant_id, format!("stage.occupants[{index}].combatant_id"), Receipt::Damage))
+            .collect()
+    }
+
     fn run(encounter: &mut Encounter, request: AreaRequest, dice: &mut Dice) -> Result<(Vec<Event>, AreaReport), EncounterError> {
         ensure_active::<Arrgs>(encounter)?;
         let scene = scene(encounter);
@@ -136,7 +142,7 @@ impl Command for AreaAttacks {
             Stage::Attack { occupants, .. } | Stage::Scatter { occupants } => occupants,
         };
         let mut occupants = occupants_of(encounter, &request.attacker_id, occupants_list)?;
-        let mut report = match request.stage {
+        let report = match request.stage {
             Stage::Attack { weapon, distance, pace, ability, bonuses, .. } => {
                 weapon.validate("stage.weapon")?;
                 let range = area_range(&weapon, distance.get()).map_err(|message| EncounterError::invalid("stage.distance", message))?;
@@ -167,7 +173,6 @@ impl Command for AreaAttacks {
                     scatter: scattered,
                     hits,
                     attacker_standing: attacker.standing(),
-                    dice: Vec::new(),
                 }
             }
             Stage::Scatter { .. } => {
@@ -186,11 +191,9 @@ impl Command for AreaAttacks {
                     scatter: None,
                     hits,
                     attacker_standing: attacker.standing(),
-                    dice: Vec::new(),
                 }
             }
         };
-        report.dice = dice.rolls().to_vec();
         store(encounter, &attacker)?;
         for (occupant, _) in &occupants {
             store(encounter, occupant)?;
@@ -199,6 +202,7 @@ impl Command for AreaAttacks {
             combatant_id: request.attacker_id,
             action: "area_attack".into(),
             report: event_report(Report::Area(Box::new(report.clone()))),
+            dice: dice.rolls().to_vec(),
         };
         Ok((vec![event], report))
     }

@@ -21,7 +21,7 @@ use super::event_report;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::plugin::ensure_ruleset;
-use crate::rulesets::{Command, Summary};
+use crate::rulesets::{Command, Delivery, Receipt, Summary};
 use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
@@ -60,11 +60,6 @@ pub struct ConditionReport {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,
     pub standing: Standing,
-    /// Every die rolled, in order, with its purpose.
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<crate::dice::DieRoll>,
 }
 
 impl Summary for ConditionReport {
@@ -90,10 +85,17 @@ impl Command for Conditions {
     type Request = ConditionRequest;
     type Report = ConditionReport;
 
+    fn deliveries(request: &ConditionRequest) -> Vec<Delivery<'_>> {
+        let receipt = match request.change {
+            ConditionChange::Revitalise { .. } => Receipt::Healing,
+            _ => Receipt::Condition,
+        };
+        vec![Delivery::new(&request.combatant_id, "combatant_id", receipt)]
+    }
+
     fn run(encounter: &mut Encounter, request: ConditionRequest, dice: &mut Dice) -> Result<(Vec<Event>, ConditionReport), EncounterError> {
         ensure_ruleset::<Arrgs>(encounter)?;
         let mut one = fighter(encounter, &request.combatant_id, "combatant_id")?;
-        one.ensure_alive()?;
         let mut wake = None;
         let mut dropped = Vec::new();
         match &request.change {
@@ -127,11 +129,12 @@ impl Command for Conditions {
         }
         store(encounter, &one)?;
         let report =
-            ConditionReport { change: request.change, wake_check: wake, dropped, standing: one.standing(), dice: dice.rolls().to_vec() };
+            ConditionReport { change: request.change, wake_check: wake, dropped, standing: one.standing() };
         let event = Event::ActionTaken {
             combatant_id: request.combatant_id,
             action: "condition".into(),
             report: event_report(Report::Condition(Box::new(report.clone()))),
+            dice: dice.rolls().to_vec(),
         };
         Ok((vec![event], report))
     }

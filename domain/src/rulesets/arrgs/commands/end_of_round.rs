@@ -46,7 +46,7 @@ impl Command for EndOfRound {
         }
         let report = run(encounter, dice, false)?;
         let mut events = Vec::new();
-        push_events(encounter, report.clone(), &mut events);
+        push_events(encounter, report.clone(), dice.rolls().to_vec(), &mut events);
         Ok((events, report))
     }
 }

@@ -167,6 +167,7 @@ pub fn act(encounter: &mut Encounter, request: ActionRequest, dice: &mut Dice) -
         combatant_id: actor,
         action: action_name(&report).to_owned(),
         report: crate::rulesets::RulesetReport::LurAsko(super::Report::Action(Box::new(report.clone()))),
+        dice: Vec::new(),
     });
     Ok((events, report))
 }

@@ -87,7 +87,6 @@ fn report(attacker: (Option<CombatantId>, String), target: (Option<CombatantId>,
         aura: None,
         conditions: Vec::new(),
         standings: Vec::new(),
-        dice: Vec::new(),
     }
 }
 
@@ -157,11 +156,11 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
         report.standings.push(standing);
         report.aura = Some(AuraOutcome::Struck(Box::new(strike)));
     }
-    report.dice = dice.rolls().to_vec();
     events.insert(0, Event::AttackResolved {
         attacker_id: request.attacker_id,
         target_id: request.target_id,
         report: crate::rulesets::RulesetReport::LurAsko(super::Report::Attack(Box::new(report.clone()))),
+        dice: dice.rolls().to_vec(),
     });
     Ok((events, report))
 }
@@ -211,10 +210,10 @@ pub fn damage(encounter: &mut Encounter, request: EncounterDamage, dice: &mut Di
         let standing = stored::land(encounter, landing, &mut ids, &mut report.conditions, &mut events)?;
         report.standings.push(standing);
     }
-    report.dice = dice.rolls().to_vec();
     events.insert(0, Event::DamageApplied {
         combatant_id: request.target_id,
         report: crate::rulesets::RulesetReport::LurAsko(super::Report::Attack(Box::new(report.clone()))),
+        dice: dice.rolls().to_vec(),
     });
     Ok((events, report))
 }
@@ -289,7 +288,6 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
             (Ok(()), None) => AuraOutcome::NotProvoked { reason: "no such aura".into() },
         });
     }
-    report.dice = dice.rolls().to_vec();
     Ok(report)
 }
 
@@ -305,10 +303,9 @@ pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<AttackRep
     let defense = DefenseInput::Called { critical: request.critical };
     let resolution = pipeline::resolve(attack_of(&anchor, &request.attack), defender, defense, &mut pools, dice)?;
     let attacker = request.attacker_name.unwrap_or_else(|| "the GM".to_owned());
-    let mut report = report((None, attacker), (None, target.name.clone()), resolution);
+    let report = report((None, attacker), (None, target.name.clone()), resolution);
     if let Outcome::Hit { hit, .. } = &report.outcome {
         ensure_war_fever_room(target, &hit.effects, "target")?;
     }
-    report.dice = dice.rolls().to_vec();
     Ok(report)
 }

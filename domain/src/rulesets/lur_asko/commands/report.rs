@@ -1,7 +1,6 @@
 //! The report of an attack or of called damage, the same for stored and inline combatants.
 
 use super::super::outcome::{AuraOutcome, Defense, EnergyEffect, Outcome, Portion, ShieldUse};
-use crate::dice::DieRoll;
 use crate::encounter::CombatantId;
 use crate::rulesets::Summary;
 use serde::{Deserialize, Serialize};
@@ -51,10 +50,6 @@ pub struct AttackReport {
     pub conditions: Vec<Condition>,
     /// The combatants hit, after the damage.
     pub standings: Vec<Standing>,
-    /// Left out of an operation's answer, whose own `dice` lists each die once (kept in the
-    /// event log).
-    #[serde(default)]
-    pub dice: Vec<DieRoll>,
 }
 
 impl Summary for AttackReport {

@@ -245,6 +245,7 @@ pub fn act(
         combatant_id: id,
         action: label(&action).to_owned(),
         report: Spycraft2::report(Report::Action(Box::new(report.clone()))),
+        dice: Vec::new(),
     };
     Ok((vec![event], report))
 }

@@ -64,6 +64,7 @@ pub fn distance(
         combatant_id: first,
         action: "base_encounter_distance".into(),
         report: Spycraft2::report(Report::Distance(Box::new(report.clone()))),
+        dice: dice.rolls().to_vec(),
     };
     Ok((vec![event], report))
 }

@@ -73,6 +73,7 @@ pub fn enter(
         combatant_id: id,
         action: "enter".into(),
         report: Spycraft2::report(Report::Enter(Box::new(report.clone()))),
+        dice: Vec::new(),
     });
     Ok((events, report))
 }

@@ -132,6 +132,7 @@ pub fn group_initiative(
         combatant_id: first,
         action: "group_initiative".into(),
         report: Spycraft2::report(Report::Initiative(Box::new(report.clone()))),
+        dice: Vec::new(),
     });
     Ok((events, report))
 }

@@ -70,6 +70,7 @@ pub fn save(
         combatant_id: request.combatant_id,
         action: "save".into(),
         report: Spycraft2::report(Report::Save(Box::new(report.clone()))),
+        dice: dice.rolls().to_vec(),
     };
     Ok((vec![event], report))
 }

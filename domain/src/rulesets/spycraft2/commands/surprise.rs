@@ -186,6 +186,7 @@ pub fn surprise(
         combatant_id: first,
         action: "surprise".into(),
         report: Spycraft2::report(Report::Surprise(Box::new(report.clone()))),
+        dice: dice.rolls().to_vec(),
     };
     Ok((vec![event], report))
 }

@@ -1,0 +1,600 @@
+//! The attack pipeline shared by the stored and inline attacks: one attack test, hits split
+//! between the main target and any extra targets, then per target its evasion, damage, critical,
+//! soak and wounds (adeva-d100.txt, "Attacking", Steps Two to Seven; "Burst"; "Flurry").
+//!
+//! Decisions (besides those in `mod.rs`):
+//! - Jams ("Suppressive Fire": "Burst attacks jam on a 94 or higher"): a test whose action spec
+//!   carries `jams_on` (ranged Bursts) jams when the d100 shows that or more; a jammed burst
+//!   scores no hits, whatever the test said, and `jammed` is reported.
+//! - Spreading ("Burst", "Flurry"): hits go through `spread_hits`. The first hit always stays on
+//!   the declared target; the extra targets take their wanted hits in order out of the others (a
+//!   request for more than are left is trimmed, not refused: the hits are not known when they are
+//!   declared). Each extra target's attack modifier is the engine's (Guard Mode, surprise,
+//!   altitude) plus its `attack_modifier`; one harder to hit than the declared target is refused
+//!   (`extra_targets[i].attack_modifier`), as is a Burst target over 10 squares away
+//!   (`extra_targets[i].squares_from_target`) or a Flurry target out of reach
+//!   (`extra_targets[i].within_reach`). Left out, distance and reach are the caller's word.
+//! - Unarmed ("Unarmed Attacks"): an unarmed attack (`unarmed: true`, or a weapon named
+//!   "unarmed") is a melee attack dealing 1d5 − 3 + SB with no penetration (the request's damage
+//!   and penetration must be left out); each hit of at least the target's TB (before soak, see
+//!   `unarmed.rs`) costs it a level of fatigue (`fatigue_levels`); the Unarmed and Primitive
+//!   qualities are reported in the notes.
+//! - Feint ("Feint"): a target the attacker has feinted (`feinted_by`) may not dodge or parry a
+//!   melee Standard Attack or Called Shot by it (field `evasion`); Deflect and Point Defence
+//!   remain.
+//! - Fatigue: "Attacking", Step Two says fatigue applies penalties but gives no value, so none is
+//!   applied; a fatigued attacker gets a note asking for it as a modifier.
+//! - Limits: at most [`MAX_CLIENT_MODIFIERS`] (28) client modifiers on the attack and on each
+//!   evasion, leaving room under the test's 30 for the engine's own; Lethal Damage chart names
+//!   at most [`MAX_LETHAL_NAME_CHARS`] characters.
+
+use super::super::actions::ActionKind;
+use crate::rulesets::adeva_d100::bounds::Unsigned;
+use super::super::actions::attack_actions::{HitSpread, OtherTarget, Spread, spread_hits};
+use super::super::actions::declared::DeclaredAction;
+use super::super::actions::{ActionSpec, Evasion, HitRule, Weapon, WeaponClass, action_spec};
+use super::super::altitude::{AltitudeAccess, altitude_access};
+use super::super::attack_sequence::{HitResult, SURPRISE_BONUS};
+use super::super::critical::{CriticalInput, check_lethal_table, confirm_critical, wounds_dealt};
+use super::super::damage::{DamageDice, check_damage_dice, roll_hit_damage};
+use super::super::decay::{self, effective_characteristic};
+use super::super::evasion::{EvasionKind, EvasionResult, EvasionSpec, check_evasion, roll_evasion};
+use super::super::test_modifiers::{Modifier, ModifierCode, check_modifiers, within};
+use super::super::test_roll::{ModifiedTest, modified_test};
+use super::super::unarmed::{UNARMED_DAMAGE, UNARMED_QUALITIES, unarmed_damage};
+use super::super::wounds::{Soak, WoundsLoss, lose_wounds, negated, past_soak, soak};
+use super::super::{Characteristic, Stats, bonus};
+use crate::dice::Dice;
+use crate::rulesets::RuleError;
+use serde::{Deserialize, Serialize};
+
+/// Most modifiers a client may send on one test (the engine adds its own up to 30).
+pub const MAX_CLIENT_MODIFIERS: usize = 28;
+/// Longest Lethal Damage chart entry name, in characters.
+pub const MAX_LETHAL_NAME_CHARS: usize = 100;
+
+/// A target's evasion choice.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EvasionChoice))]
+#[serde(rename_all = "snake_case")]
+pub enum EvasionChoice {
+    #[default]
+    None,
+    Dodge,
+    Parry,
+    PointDefence,
+    Deflect,
+}
+
+impl EvasionChoice {
+    fn kind(self) -> Option<EvasionKind> {
+        match self {
+            Self::None => None,
+            Self::Dodge => Some(EvasionKind::Dodge),
+            Self::Parry => Some(EvasionKind::Parry),
+            Self::PointDefence => Some(EvasionKind::PointDefence),
+            Self::Deflect => Some(EvasionKind::Deflect),
+        }
+    }
+
+    /// Uses the target's one Reaction (a Deflect is a free action).
+    pub fn is_reaction(self) -> bool {
+        self.kind().is_some_and(EvasionKind::is_reaction)
+    }
+}
+
+/// The attacker's side of one attack.
+pub(crate) struct AttackerSide<'a> {
+    pub stats: &'a Stats,
+    /// A pending aim bonus.
+    pub aim: Option<Modifier>,
+}
+
+/// One target's side of one attack; `field` is the JSON path naming it in refusals.
+pub(crate) struct TargetSide<'a> {
+    pub field: String,
+    pub stats: &'a Stats,
+    pub surprised: bool,
+    pub evasion: EvasionChoice,
+    pub evasion_field: String,
+    pub evasion_modifiers: Vec<Modifier>,
+    /// Heavy Attack's own −30 to its Evasion, while it lasts.
+    pub own_evasion: Option<Modifier>,
+    /// Guard Mode's modifier to attacks against it, while it lasts.
+    pub attacks_against: Option<Modifier>,
+    /// Hits wanted on an extra target (None for the main target, which keeps the rest).
+    pub hits_wanted: Option<u32>,
+    /// Its Reaction is already spent.
+    pub reaction_spent: bool,
+    /// The attacker has feinted it: no dodge or parry against a melee Standard Attack or Called
+    /// Shot ("Feint").
+    pub feinted: bool,
+    /// Extra target of a Burst: squares from the declared target (None: the caller's word).
+    pub squares_from_target: Option<u32>,
+    /// Extra target of a Flurry: within reach (None: the caller's word).
+    pub within_reach: Option<bool>,
+    /// The client's own difference in the attack modifier against this target.
+    pub attack_modifier: i32,
+}
+
+/// The attack as the client declared it.
+pub(crate) struct AttackInput<'a> {
+    pub action: &'a DeclaredAction,
+    /// None only for an unarmed attack.
+    pub damage: Option<DamageDice>,
+    pub penetration: u32,
+    pub modifiers: &'a [Modifier],
+    pub long_range_weapon: bool,
+    pub lethal_damage_table: Option<&'a [String]>,
+    /// An unarmed attack ("Unarmed Attacks").
+    pub unarmed: bool,
+}
+
+/// What one attack did to one target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TargetOutcome))]
+pub struct TargetOutcome {
+    pub hits_allocated: u32,
+    pub evasion: Option<EvasionResult>,
+    pub hits_landed: u32,
+    pub soak: Soak,
+    pub hits: Vec<HitResult>,
+    /// The wounds over the whole attack (each hit's own loss is in `hits[].wounds`).
+    pub wounds: WoundsLoss,
+    /// Levels of fatigue the attack cost the target (unarmed hits of at least its TB).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fatigue_levels: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
+}
+
+/// The whole attack, before it is stored.
+pub(crate) struct Resolved {
+    pub spec: ActionSpec,
+    pub weapon: Weapon,
+    pub altitude: AltitudeAccess,
+    pub attack_test: ModifiedTest,
+    pub hits_scored: u32,
+    /// The burst jammed (no hits).
+    pub jammed: bool,
+    pub targets: Vec<TargetOutcome>,
+    pub notes: Vec<String>,
+}
+
+/// The weapon of an attack action, or a refusal for actions `attack` does not resolve.
+pub(crate) fn attack_weapon(action: &DeclaredAction) -> Result<&Weapon, RuleError> {
+    use super::super::actions::attack_actions::ChargeStrike;
+    Ok(match action {
+        DeclaredAction::StandardAttack(a) | DeclaredAction::HeavyAttack(a) => &a.weapon,
+        DeclaredAction::Burst(a) | DeclaredAction::Flurry(a) => &a.weapon,
+        DeclaredAction::CalledShot(a) => &a.weapon,
+        DeclaredAction::Charge(c) => match &c.strike {
+            ChargeStrike::Attack { weapon } => weapon,
+            _ => {
+                return Err(RuleError::invalid(
+                    "action.strike",
+                    "a Charge ending in a Grapple or Knock Down is taken with the act command",
+                ));
+            }
+        },
+        DeclaredAction::AttackOfOpportunity(a) => &a.weapon,
+        DeclaredAction::CounterAttack(a) => &a.weapon,
+        _ => {
+            return Err(RuleError::invalid(
+                "action",
+                "this command resolves a Standard Attack, Burst, Flurry, Called Shot, Charge, Heavy Attack, \
+                 Attack of Opportunity or Counter-Attack; take other actions with the act command",
+            ));
+        }
+    })
+}
+
+/// Whether the attack's weapon is named "unarmed" (any case).
+pub(crate) fn named_unarmed(action: &DeclaredAction) -> bool {
+    attack_weapon(action).is_ok_and(|weapon| weapon.name.trim().eq_ignore_ascii_case("unarmed"))
+}
+
+/// A stat block's movement: its Agility Bonus (after decays) and its size modifier
+/// (adeva-d100.txt, "Movement").
+pub(crate) fn movement_of(stats: &Stats) -> Result<super::super::movement::MovementBands, RuleError> {
+    let size = stats.size.get();
+    let modifiers = if size != 0 {
+        vec![Modifier::coded(super::super::test_modifiers::ModifierCode::Size, "size", size)]
+    } else {
+        Vec::new()
+    };
+    let agility = effective(stats, decay::CharacteristicName::Ag)?;
+    super::super::movement::movement_bands(agility, &modifiers)
+}
+
+/// The action with what the stat block defines filled in: a Charge's Half Move comes from the
+/// charger's Agility Bonus and size, never from the client (issue 12, item 9).
+pub(crate) fn with_movement(action: &DeclaredAction, stats: &Stats) -> Result<DeclaredAction, RuleError> {
+    let mut action = action.clone();
+    if let DeclaredAction::Charge(charge) = &mut action {
+        charge.half_move_squares = movement_of(stats)?.half_move;
+    }
+    Ok(action)
+}
+
+/// A characteristic after the stat block's decays.
+pub(crate) fn effective(stats: &Stats, name: decay::CharacteristicName) -> Result<Characteristic, RuleError> {
+    Ok(effective_characteristic(name.value(stats), name, &stats.decays)?.value)
+}
+
+fn evasion_characteristic(kind: EvasionKind) -> Option<decay::CharacteristicName> {
+    match kind {
+        EvasionKind::Dodge => Some(decay::CharacteristicName::Ag),
+        EvasionKind::Parry => Some(decay::CharacteristicName::Ws),
+        EvasionKind::PointDefence => Some(decay::CharacteristicName::Bs),
+        EvasionKind::Deflect => None,
+    }
+}
+
+/// The evasion spec of a target, checked (errors name `evasion_field`).
+fn evasion_spec(target: &TargetSide, allowed: &[Evasion]) -> Result<Option<EvasionSpec>, RuleError> {
+    let field = target.evasion_field.as_str();
+    let Some(kind) = target.evasion.kind() else { return Ok(None) };
+    if kind.is_reaction() && target.surprised {
+        return Err(RuleError::invalid(
+            field,
+            "refused: a reaction by a surprised character (only a Deflector, a free action, may evade)",
+        ));
+    }
+    if kind.is_reaction() && target.reaction_spent {
+        return Err(RuleError::invalid(
+            field,
+            "refused: the target has already used its Reaction this round",
+        ));
+    }
+    if target.feinted && matches!(kind, EvasionKind::Dodge | EvasionKind::Parry) {
+        return Err(RuleError::invalid(
+            field,
+            "refused: the attacker's Feint won, so this attack may not be parried or dodged (Feint)",
+        ));
+    }
+    if target.evasion_modifiers.len() > MAX_CLIENT_MODIFIERS {
+        return Err(RuleError::invalid(
+            format!("{field}_modifiers"),
+            format!("at most {MAX_CLIENT_MODIFIERS} modifiers may be sent"),
+        ));
+    }
+    if !allowed.contains(&Evasion::from(kind)) {
+        return Err(RuleError::invalid(field, "this evasion is not allowed against this attack"));
+    }
+    if kind == EvasionKind::Deflect && target.stats.deflectors.is_empty() {
+        return Err(RuleError::invalid(field, "the target has no Deflectors in its stat block"));
+    }
+    let mut modifiers = target.evasion_modifiers.clone();
+    modifiers.extend(target.own_evasion.clone());
+    let characteristic =
+        evasion_characteristic(kind).map(|name| effective(target.stats, name)).transpose()?;
+    let spec = EvasionSpec {
+        kind,
+        characteristic,
+        modifiers,
+        deflector_strengths: if kind == EvasionKind::Deflect {
+            target.stats.deflectors.iter().map(|d| d.n()).collect()
+        } else {
+            Vec::new()
+        },
+        deflector_weakening: 0,
+    };
+    check_evasion(&spec, target.surprised).map_err(|error| within(field, error))?;
+    Ok(Some(spec))
+}
+
+/// Checks everything, then rolls the attack (see the operations decisions).
+pub(crate) fn resolve(
+    attacker: &AttackerSide,
+    targets: &[TargetSide],
+    input: &AttackInput,
+    dice: &mut Dice,
+) -> Result<Resolved, RuleError> {
+    let weapon = attack_weapon(input.action)?.clone();
+    let spec = action_spec(input.action).map_err(|error| within("action", error))?;
+    let Some(test) = spec.tests.first() else {
+        return Err(RuleError::invalid("action", "this action makes no attack test"));
+    };
+    if test.hits == HitRule::NoHits {
+        return Err(RuleError::invalid("action", "this action scores no hits"));
+    }
+    let max_hits = test.hits.attack_max_hits();
+    if targets.len() > 1 && max_hits.is_none() {
+        return Err(RuleError::invalid(
+            "extra_targets",
+            "only a Burst or Flurry may allocate hits to other targets",
+        ));
+    }
+    let damage_dice = if input.unarmed {
+        if weapon.class != WeaponClass::Melee {
+            return Err(RuleError::invalid("action.weapon.class", "an unarmed attack is a melee attack"));
+        }
+        if input.damage.is_some() || input.penetration != 0 {
+            return Err(RuleError::invalid(
+                "damage",
+                "an unarmed attack deals 1d5 − 3 + SB with no penetration: leave damage and penetration out",
+            ));
+        }
+        UNARMED_DAMAGE
+    } else {
+        let Some(damage) = input.damage else {
+            return Err(RuleError::invalid("damage", "a weapon attack needs its damage dice"));
+        };
+        check_damage_dice(&damage).map_err(|error| within("damage", error))?;
+        damage
+    };
+    if input.penetration > 100 {
+        return Err(RuleError::invalid("penetration", "penetration must lie between 0 and 100"));
+    }
+    check_modifiers("modifiers", input.modifiers)?;
+    if input.modifiers.len() > MAX_CLIENT_MODIFIERS {
+        return Err(RuleError::invalid(
+            "modifiers",
+            format!("at most {MAX_CLIENT_MODIFIERS} modifiers may be sent"),
+        ));
+    }
+    if let Some(table) = input.lethal_damage_table {
+        check_lethal_table("lethal_damage_table", table)?;
+        if let Some(index) = table.iter().position(|name| name.chars().count() > MAX_LETHAL_NAME_CHARS) {
+            return Err(RuleError::invalid(
+                format!("lethal_damage_table[{index}]"),
+                format!("a chart entry name has at most {MAX_LETHAL_NAME_CHARS} characters"),
+            ));
+        }
+    }
+    let reach = if weapon.class == WeaponClass::Melee {
+        super::super::altitude::Reach::Melee
+    } else {
+        super::super::altitude::Reach::Ranged
+    };
+    let mut access = None;
+    let mut evasions = Vec::new();
+    let mut engine_modifiers = Vec::new();
+    for target in targets {
+        match target.stats.wounds {
+            None => {
+                return Err(RuleError::invalid(&target.field, "the target's stat block has no wounds"));
+            }
+            Some(_) if target.stats.current_wounds() == 0 && target.stats.fate_points.n() == 0 => {
+                return Err(RuleError::invalid(
+                    &target.field,
+                    "the target is at 0 wounds without Fate Points: dead",
+                ));
+            }
+            Some(_) => {}
+        }
+        let reached =
+            altitude_access(attacker.stats.altitude, target.stats.altitude, reach, input.long_range_weapon);
+        if !reached.allowed {
+            return Err(RuleError::invalid(&target.field, reached.reason));
+        }
+        let engine: i32 = target.attacks_against.iter().map(|m| m.value).sum::<i32>()
+            + if target.surprised { SURPRISE_BONUS } else { 0 }
+            + reached.modifier.iter().map(|m| m.value).sum::<i32>()
+            + target.attack_modifier;
+        engine_modifiers.push(engine);
+        access.get_or_insert(reached);
+        evasions.push(evasion_spec(target, &test.evasions)?);
+    }
+    let access = access.ok_or_else(|| RuleError::invalid("target_id", "an attack needs a target"))?;
+    let characteristic = effective(attacker.stats, test.characteristic)?;
+    let main = &targets[0];
+    let mut modifiers = test.modifiers.clone();
+    modifiers.extend(attacker.aim.clone());
+    modifiers.extend(input.modifiers.iter().cloned());
+    modifiers.extend(main.attacks_against.clone());
+    if main.surprised {
+        modifiers.push(Modifier::coded(ModifierCode::Surprise, "target is surprised", SURPRISE_BONUS));
+    }
+    modifiers.extend(access.modifier.clone());
+    let purpose = format!("attack test ({})", test.characteristic.label());
+    let attack_test = modified_test(characteristic, &modifiers, dice, &purpose)?;
+    let jammed = test.jams_on.is_some_and(|jam| attack_test.test.roll >= jam);
+    let scored = match max_hits {
+        _ if jammed => 0,
+        Some(limit) if attack_test.test.passed => attack_test.test.degrees.clamp(1, limit),
+        _ => test.hits.hits(attack_test.test.passed, attack_test.test.degrees),
+    };
+    let allocation = allocate(&spec, targets, &engine_modifiers, scored)?;
+    let strength_bonus_value =
+        effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32)?;
+    let strength_bonus = (weapon.class != WeaponClass::Ranged)
+        .then(|| effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32))
+        .transpose()?;
+    let mut dos_available = true;
+    let mut outcomes = Vec::new();
+    for ((target, evasion), hits) in targets.iter().zip(&evasions).zip(allocation) {
+        let evasion = match evasion {
+            Some(spec) if hits > 0 => Some(roll_evasion(spec, target.surprised, hits, dice)?),
+            _ => None,
+        };
+        let landed = evasion.as_ref().map_or(hits, |e| e.outcome.hits_left);
+        let toughness = bonus(effective(target.stats, decay::CharacteristicName::T)?) as u32;
+        let soaked = soak(toughness, target.stats.armour.n(), input.penetration);
+        let before = target.stats.current_wounds();
+        let mut outcome = TargetOutcome {
+            hits_allocated: hits,
+            evasion,
+            hits_landed: landed,
+            soak: soaked,
+            hits: Vec::new(),
+            wounds: WoundsLoss {
+                before,
+                lost: 0,
+                after: before,
+                dead: false,
+                lethal_damage: false,
+                past_zero: 0,
+            },
+            fatigue_levels: 0,
+        };
+        for number in 1..=landed {
+            let label = format!("{}: hit {number}", target.field);
+            let dos = dos_available.then(|| attack_test.test.degrees_of_success());
+            dos_available = false;
+            let (damage, fatigue) = if input.unarmed {
+                let hit =
+                    unarmed_damage(strength_bonus_value, toughness, dos, dice, &format!("damage: {label}"))?;
+                (hit.damage, hit.fatigue)
+            } else {
+                let damage =
+                    roll_hit_damage(&damage_dice, strength_bonus, dos, dice, &format!("damage: {label}"))?;
+                (damage, false)
+            };
+            outcome.fatigue_levels += u32::from(fatigue);
+            let past = past_soak(damage.damage, &outcome.soak);
+            let confirm_modifiers: Vec<Modifier> = target.attacks_against.iter().cloned().collect();
+            let critical = if damage.natural_maximum {
+                let critical_input = CriticalInput {
+                    characteristic,
+                    confirm_modifiers: &confirm_modifiers,
+                    damage_past_soak: past,
+                    lethal_damage_table: input.lethal_damage_table,
+                    label: &label,
+                };
+                Some(confirm_critical(&critical_input, dice)?)
+            } else {
+                None
+            };
+            let lost = wounds_dealt(past, critical.as_ref());
+            let wounds = lose_wounds(outcome.wounds.after, target.stats.fate_points.n(), lost);
+            let total = &mut outcome.wounds;
+            total.lost = total.lost.saturating_add(lost);
+            total.after = wounds.after;
+            total.dead |= wounds.dead;
+            total.lethal_damage |= wounds.lethal_damage;
+            total.past_zero = total.past_zero.saturating_add(wounds.past_zero);
+            outcome.hits.push(HitResult {
+                hit: number,
+                negated: negated(damage.damage, &outcome.soak),
+                past_soak: past,
+                critical,
+                wounds,
+                fatigue,
+                damage,
+            });
+        }
+        outcomes.push(outcome);
+    }
+    let mut notes = spec.notes.clone();
+    if jammed {
+        notes.push(format!(
+            "the burst jammed: d100 {} is {} or more (Suppressive Fire: \"Burst attacks jam on a 94 or higher\"); no hits",
+            attack_test.test.roll,
+            test.jams_on.unwrap_or_default()
+        ));
+    }
+    if input.unarmed {
+        notes.push(format!(
+            "unarmed attack: 1d5 − 3 + SB impact, no penetration; qualities {}",
+            UNARMED_QUALITIES.join(", ")
+        ));
+    }
+    if attacker.stats.fatigue.n() > 0 {
+        notes.push(format!(
+            "the attacker has {} level(s) of fatigue: the text gives fatigue a penalty but no value; send it as a modifier",
+            attacker.stats.fatigue.get()
+        ));
+    }
+    if outcomes.iter().any(|o| o.wounds.lethal_damage) {
+        notes.push("a target with Fate Points took damage past 0 wounds: resolve it as Lethal Damage".into());
+    }
+    Ok(Resolved {
+        spec,
+        weapon,
+        altitude: access,
+        attack_test,
+        hits_scored: scored,
+        jammed,
+        targets: outcomes,
+        notes,
+    })
+}
+
+/// Spreads `scored` hits with `spread_hits`: the first stays on the declared target, extra
+/// targets take their wanted hits in order out of the rest (trimmed to what is left), the
+/// declared target keeps whatever is not sent (adeva-d100.txt, "Burst", "Flurry"). Refusals name
+/// `extra_targets[i]`.
+fn allocate(
+    spec: &ActionSpec,
+    targets: &[TargetSide],
+    engine_modifiers: &[i32],
+    scored: u32,
+) -> Result<Vec<u32>, RuleError> {
+    let mut allocation = vec![0; targets.len()];
+    allocation[0] = scored;
+    if targets.len() < 2 {
+        return Ok(allocation);
+    }
+    let spread = if spec.action == ActionKind::Flurry { Spread::Flurry } else { Spread::Burst };
+    let others = |budget: Option<u32>| {
+        let mut left = budget;
+        let mut list = Vec::new();
+        let mut indices = Vec::new();
+        for (index, target) in targets.iter().enumerate().skip(1) {
+            let wanted = target.hits_wanted.unwrap_or(0);
+            let take = match left {
+                Some(l) => {
+                    let t = wanted.min(l);
+                    left = Some(l - t);
+                    t
+                }
+                None => wanted,
+            };
+            if take == 0 && budget.is_some() {
+                continue;
+            }
+            indices.push(index);
+            list.push(OtherTarget {
+                name: target.field.clone(),
+                hits: take,
+                attack_modifier: engine_modifiers[index],
+                squares_from_target: target.squares_from_target.or(Some(0)),
+                within_reach: target.within_reach.or(Some(true)),
+            });
+        }
+        (list, indices)
+    };
+    let rename = |error: RuleError, indices: &[usize]| match error {
+        RuleError::Invalid { field, message } => {
+            let field = match field.strip_prefix("others[") {
+                Some(rest) => {
+                    let (number, tail) = rest.split_once(']').unwrap_or((rest, ""));
+                    let original = number.parse::<usize>().ok().and_then(|i| indices.get(i)).copied();
+                    match (original, tail.strip_prefix(".name")) {
+                        (Some(i), Some(_)) => format!("extra_targets[{}].target_id", i - 1),
+                        (Some(i), None) => format!("extra_targets[{}]{tail}", i - 1),
+                        (None, _) => "extra_targets".to_string(),
+                    }
+                }
+                None if field == "others" => "extra_targets".to_string(),
+                None => field,
+            };
+            RuleError::Invalid { field, message }
+        }
+        other => other,
+    };
+    // Checked as declared, before the hits are known (every wanted hit on top of the first).
+    let (declared, indices) = others(None);
+    let wanted: u32 = declared.iter().map(|o| o.hits).sum();
+    let request = |others| HitSpread {
+        target: targets[0].field.clone(),
+        target_attack_modifier: engine_modifiers[0],
+        others,
+    };
+    spread_hits(spread, wanted.saturating_add(1), &request(declared)).map_err(|e| rename(e, &indices))?;
+    if scored == 0 {
+        allocation[0] = 0;
+        return Ok(allocation);
+    }
+    let (actual, indices) = others(Some(scored - 1));
+    let spread_out = spread_hits(spread, scored, &request(actual)).map_err(|e| rename(e, &indices))?;
+    allocation[0] = spread_out[0].hits;
+    for (hits, index) in spread_out.iter().skip(1).zip(&indices) {
+        allocation[*index] = hits.hits;
+    }
+    Ok(allocation)
+}
