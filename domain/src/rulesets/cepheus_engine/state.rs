@@ -47,15 +47,15 @@ pub struct CombatState {
     pub aim_target: Option<CombatantId>,
     /// Dived for cover: the next significant action is lost.
     pub loses_next_significant_action: bool,
-    /// Actions recorded in the combatant's turn this round (`operations::economy`).
+    /// Actions recorded in the combatant's turn this round (`economy`).
     pub economy: ActionEconomy,
-    /// An extended action in progress (`operations::extended`).
+    /// An extended action in progress (`commands::extended`).
     pub extended: Option<ExtendedAction>,
-    /// When suppression fire last affected the combatant (`operations::suppression`).
+    /// When suppression fire last affected the combatant (`suppression`).
     pub suppressed: Option<SuppressionMark>,
     /// Locked in a grapple with this combatant.
     pub grappling_with: Option<CombatantId>,
-    /// This driver's evasive action (`operations::vehicle_actions`).
+    /// This driver's evasive action (`commands::vehicle_actions`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evasive: Option<EvasiveMark>,
 }
