@@ -1,5 +1,5 @@
 //! The `skirmish` command line: `skirmish [serve] [SETTINGS]`, `skirmish openapi`,
-//! `skirmish keys create|list|revoke`, `skirmish healthcheck`. Each subcommand takes, and its
+//! `skirmish keys create|list|revoke`, `skirmish migrate`, `skirmish healthcheck`. Each subcommand takes, and its
 //! `--help` shows, only its own options. The settings may also come before the subcommand
 //! (`skirmish --bind 127.0.0.1:9000 serve`, `skirmish --database-url x.db keys list`); one given
 //! on both sides takes the later value, then come the environment (`SKIRMISH_…`) and defaults.
@@ -32,17 +32,28 @@ enum Command {
     Openapi,
     /// Manage API keys.
     Keys(KeysArgs),
+    /// Apply the database's pending migrations and exit (a server applies them at start too).
+    Migrate(MigrateArgs),
     /// Exit 0 if the server at --bind answers /healthz with 200 (for container health checks).
     Healthcheck(HealthcheckArgs),
 }
 
 #[derive(Args)]
 struct KeysArgs {
-    /// SQLite database: a file path, `sqlite://path` or `sqlite:path`. Created if missing.
+    /// Database: a SQLite file path, `sqlite://path` or `sqlite:path` (created if missing), or
+    /// `postgres://…` / `postgresql://…`.
     #[arg(long, global = true, env = "SKIRMISH_DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     database_url: String,
     #[command(subcommand)]
     command: KeysCommand,
+}
+
+#[derive(Args)]
+struct MigrateArgs {
+    /// Database: a SQLite file path, `sqlite://path` or `sqlite:path` (created if missing), or
+    /// `postgres://…` / `postgresql://…`.
+    #[arg(long, env = "SKIRMISH_DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+    database_url: String,
 }
 
 #[derive(Args)]
@@ -61,6 +72,7 @@ pub async fn run() -> ExitCode {
             .map_err(|e| e.to_string())
             .and_then(|store| run_keys(&store, command))
             .map(|text| println!("{text}")),
+        Ok(Parsed::Migrate { database_url }) => migrate(&database_url),
         Ok(Parsed::Healthcheck { bind }) => crate::healthcheck::check(&bind),
         Err(error) => error.exit(),
     };
@@ -73,12 +85,35 @@ pub async fn run() -> ExitCode {
     }
 }
 
+/// Applies the pending migrations and says which (or that there were none).
+fn migrate(database_url: &str) -> Result<(), String> {
+    let applied = Store::migrate(database_url).map_err(|e| e.to_string())?;
+    let database = without_password(database_url);
+    if applied.is_empty() {
+        println!("{database}: no pending migrations");
+    } else {
+        println!("{database}: applied {}", applied.join(", "));
+    }
+    Ok(())
+}
+
+/// A database URL as it may be logged: a password in it (`postgres://user:secret@host/db`) is
+/// replaced by `***`.
+pub fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let Some((credentials, host)) = rest.split_once('@') else { return url.to_owned() };
+    match credentials.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_owned(),
+    }
+}
+
 async fn serve(settings: &Settings) -> Result<(), String> {
     let app = Application::build(settings).map_err(|e| e.to_string())?;
     log::info!(
         "Skirmish listening on http://{} (docs at /docs/), database {}",
         app.address(),
-        settings.database_url
+        without_password(&settings.database_url)
     );
     app.run_until_stopped().await.map_err(|e| e.to_string())
 }
@@ -88,6 +123,7 @@ enum Parsed {
     Serve(Box<Settings>),
     Openapi,
     Keys { database_url: String, command: KeysCommand },
+    Migrate { database_url: String },
     Healthcheck { bind: String },
 }
 
@@ -103,6 +139,9 @@ fn parse() -> Result<Parsed, clap::Error> {
         Command::Keys(keys) => Parsed::Keys {
             database_url: later(cli.settings.database_url, keys.database_url, after, "database_url"),
             command: keys.command,
+        },
+        Command::Migrate(migrate) => Parsed::Migrate {
+            database_url: later(cli.settings.database_url, migrate.database_url, after, "database_url"),
         },
         Command::Healthcheck(check) => {
             Parsed::Healthcheck { bind: later(cli.settings.bind, check.bind, after, "bind") }
@@ -133,4 +172,19 @@ fn merged_settings(before: &ArgMatches, after: &ArgMatches) -> Result<Settings, 
         }
     }
     Settings::from_arg_matches(&command.try_get_matches_from(argv)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_password;
+
+    #[test]
+    fn a_logged_database_url_hides_its_password() {
+        assert_eq!(
+            without_password("postgres://app:s3cret@db:5432/skirmish"),
+            "postgres://app:***@db:5432/skirmish"
+        );
+        assert_eq!(without_password("postgres://app@db/skirmish"), "postgres://app@db/skirmish");
+        assert_eq!(without_password("skirmish.db"), "skirmish.db");
+    }
 }

@@ -13,7 +13,8 @@ pub struct Settings {
     /// Address to listen on. Tests use 127.0.0.1:0 (any free port).
     #[arg(long, env = "SKIRMISH_BIND", default_value = DEFAULT_BIND)]
     pub bind: String,
-    /// SQLite database: a file path, `sqlite://path` or `sqlite:path`. Created if missing.
+    /// Database: a SQLite file path, `sqlite://path` or `sqlite:path` (created if missing; one
+    /// server per file), or `postgres://…` / `postgresql://…` (any number of servers).
     #[arg(long, env = "SKIRMISH_DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     pub database_url: String,
     /// HTTP worker threads (default: one per core).

@@ -17,6 +17,14 @@ use std::fmt;
 use std::net::TcpListener;
 use std::time::Duration;
 
+/// Whether a server stops on the process's signals (the main one) or only when told to (the
+/// metrics listener, which the application stops after the main one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signals {
+    Handled,
+    Ignored,
+}
+
 /// What every connection of the server is held to.
 #[derive(Clone)]
 pub struct ConnectionRules {
@@ -25,8 +33,14 @@ pub struct ConnectionRules {
     pub workers: Option<usize>,
 }
 
-/// A running server on `listener`, serving the apps `factory` makes (one per worker).
-pub fn serve<F, I, S, B>(listener: TcpListener, factory: F, rules: ConnectionRules) -> std::io::Result<Server>
+/// A running server on `listener`, serving the apps `factory` makes (one per worker). Every
+/// listener of the process is served here, so each is held to the same caps and write timeout.
+pub fn serve<F, I, S, B>(
+    listener: TcpListener,
+    factory: F,
+    rules: ConnectionRules,
+    signals: Signals,
+) -> std::io::Result<Server>
 where
     F: Fn() -> I + Send + Clone + 'static,
     I: IntoServiceFactory<S, Request>,
@@ -42,6 +56,9 @@ where
     let mut builder = Server::build();
     if let Some(workers) = rules.workers {
         builder = builder.workers(workers.clamp(1, 512));
+    }
+    if signals == Signals::Ignored {
+        builder = builder.disable_signals();
     }
     let stopping = builder.graceful_shutdown_signal();
     builder

@@ -7,7 +7,7 @@ use crate::connections::{PeerConnections, default_total, open_file_limit};
 use crate::error::ApiError;
 use crate::extract::{BodyTimeout, MAX_BODY_BYTES};
 use crate::front_door::front_door;
-use crate::listener::ConnectionRules;
+use crate::listener::{ConnectionRules, Signals};
 use crate::metrics::MetricsListener;
 use crate::openapi::serve_openapi;
 use crate::rate_limit::{RateLimit, RateLimiter};
@@ -64,16 +64,6 @@ impl Application {
         let webhooks = Webhooks::start(&store, &settings.webhooks, metrics.clone())
             .map_err(|e| StartupError::Webhooks(e.to_string()))?;
         let state = web::Data::new(AppState::new(store, &settings.streams, webhooks));
-        let (metrics_page, metrics_listener) =
-            crate::metrics::expose(&settings.metrics, metrics.as_ref(), &state.live).map_err(|source| {
-                StartupError::Bind {
-                    address: settings.metrics.metrics_bind.clone().unwrap_or_default(),
-                    source,
-                }
-            })?;
-        let metrics = metrics.map(web::Data::from);
-        let viewers = web::Data::from(state.viewers.clone());
-        let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
         let connections = &settings.connections;
         let total = connections.max_connections.unwrap_or_else(|| default_total(open_file_limit()));
         let rules = ConnectionRules {
@@ -81,6 +71,16 @@ impl Application {
             write_timeout: Duration::from_millis(connections.write_timeout_ms.max(1)),
             workers: settings.workers,
         };
+        let (metrics_page, metrics_listener) =
+            crate::metrics::expose(&settings.metrics, metrics.as_ref(), &state.live, &rules).map_err(
+                |source| StartupError::Bind {
+                    address: settings.metrics.metrics_bind.clone().unwrap_or_default(),
+                    source,
+                },
+            )?;
+        let metrics = metrics.map(web::Data::from);
+        let viewers = web::Data::from(state.viewers.clone());
+        let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
         let app = move || {
             App::new()
                 .wrap(middleware::from_fn(front_door))
@@ -106,7 +106,7 @@ impl Application {
                 .route("/docs", web::get().to(|| async { redirect("/docs/") }))
                 .default_service(web::to(not_found_or_method_not_allowed))
         };
-        let server = crate::listener::serve(listener, app, rules).map_err(bind_error)?;
+        let server = crate::listener::serve(listener, app, rules, Signals::Handled).map_err(bind_error)?;
         Ok(Self { address, server, metrics: metrics_listener })
     }
 

@@ -1,19 +1,24 @@
-//! Skirmish's persistence: SQLite through diesel. One writer connection serialises every
+//! Skirmish's persistence through diesel: SQLite (one server process) or PostgreSQL (several;
+//! see `backend.rs`). One writer connection serialises every
 //! mutation (SQLite allows one writer; several make it busy-wait), readers come from a pool.
 //! A mutation is one savepoint holding the version check, the new state and its events, so a
 //! refused or failed command leaves nothing behind; mutations waiting for the writer share one
 //! transaction and one fsync (group commit, `store/writer.rs`).
 
+mod backend;
 mod connection;
 mod error;
 mod exclusive;
 mod rows;
 pub mod schema;
+mod scratch;
 mod store;
 
+pub use backend::{Backend, DbConnection};
 pub use connection::{PRAGMAS, database_path};
 pub use error::{DbError, MutateError};
 pub use exclusive::{DatabaseLock, lock_path};
+pub use scratch::{DEFAULT_TEST_SERVER, ScratchDatabase, test_server};
 pub use store::{
     AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, MAX_DELIVERIES_PAGE,
     MAX_WEBHOOKS_PER_TENANT, NewWebhook, PENDING, Webhook, now_ms, utc_text,

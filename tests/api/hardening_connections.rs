@@ -151,3 +151,48 @@ async fn a_stream_ends_within_seconds_of_its_api_key_being_revoked_and_another_k
     assert!(ended, "the revoked key's stream is still open after {took:?}");
     assert!(took < Duration::from_secs(3), "{took:?}");
 }
+
+#[tokio::test]
+async fn the_metrics_listener_is_held_to_the_same_caps_and_write_timeout_as_the_main_one() {
+    let (_dir, db_path) = crate::helpers::temp_db();
+    let mut settings = crate::helpers::loopback_settings(&db_path);
+    settings.metrics.metrics_bind = Some("127.0.0.1:0".into());
+    settings.connections.max_connections_per_peer = 4;
+    settings.connections.write_timeout_ms = 400;
+    let app = skirmish_api::Application::build(&settings).unwrap_or_else(|e| panic!("{e}"));
+    let main = SocketAddr::from(([127, 0, 0, 1], app.port()));
+    let metrics = app.metrics_address().unwrap_or_else(|| panic!("no metrics listener"));
+    let (server, metrics_server) = app.into_servers();
+    let metrics_server = metrics_server.unwrap_or_else(|| panic!("no metrics listener"));
+    let handles = [server.handle(), metrics_server.handle()];
+    tokio::spawn(server);
+    tokio::spawn(metrics_server);
+    let pipelined = "GET /metrics HTTP/1.1\r\nHost: skirmish\r\n\r\n".repeat(4000);
+    let mut greedy = Vec::new();
+    for _ in 0..4 {
+        let mut stream = connect_from(5, metrics).await;
+        stream.set_write_timeout(Some(Duration::from_secs(2))).unwrap_or_else(|e| panic!("{e}"));
+        let _ = stream.write_all(pipelined.as_bytes());
+        greedy.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let while_held = health_from(5, main).await;
+
+    let started = Instant::now();
+    let mut after = String::new();
+    while started.elapsed() < Duration::from_secs(10) && !after.starts_with("HTTP/1.1 200") {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        after = health_from(5, main).await;
+    }
+
+    assert!(
+        while_held.starts_with("HTTP/1.1 429"),
+        "four unread connections to the metrics listener hold the address's places: {while_held}"
+    );
+    assert!(after.starts_with("HTTP/1.1 200"), "their places came back after the write timeout: {after}");
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    drop(greedy);
+    for handle in handles {
+        handle.stop(true).await;
+    }
+}

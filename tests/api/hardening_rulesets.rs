@@ -136,3 +136,54 @@ async fn in_every_ruleset_that_knows_death_damage_to_the_dead_is_refused_and_cha
         assert_eq!(state_of(&app, &encounter, &id).await["defeated"], json!(true), "{ruleset}");
     }
 }
+
+#[tokio::test]
+async fn lur_asko_war_fever_rolls_owed_stay_within_the_published_bound_stored_and_inline() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("lur-asko", "Particle storm").await;
+    let victim = app.add_combatant(&encounter, "Victim", "prey", json!({"injury_factor": 10})).await;
+    let gunner = app.add_combatant(&encounter, "Gunner", "raiders", json!({"injury_factor": 10})).await;
+    let fixed =
+        json!({"fixed": [{"combatant_id": gunner, "value": 12}, {"combatant_id": victim, "value": 10}]});
+    app.roll_initiative(&encounter, fixed).await;
+    app.advance(&encounter, "next_turn").await;
+    let attack = json!({"weapons": [{"name": "Beam", "delivery": "ranged", "energy": {"type": "particle", "damage": 10}}],
+        "injury_type": "Torso"});
+    let path = format!("/v1/encounters/{encounter}/lur-asko/damage");
+    let body = json!({"target_id": victim, "attack": attack});
+    for hit in 1..=100 {
+        app.post_json(&path, &body).await.expect_status(200, &format!("particle hit {hit}"));
+    }
+    let full = app.snapshot(&encounter).await;
+
+    let one_more = app.post_json(&path, &body).await;
+    let owed = vec![json!({"degrees": 1, "hindrance": 0}); 100];
+    let inline = |rolls: Vec<Value>| {
+        json!({"target": {"name": "Victim", "stats": {"injury_factor": 10}, "war_fever_rolls": rolls},
+            "attack": attack})
+    };
+    let twin_full = app.post_json("/v1/rulesets/lur-asko/damage", &inline(owed.clone())).await;
+    let mut past = owed.clone();
+    past.push(json!({"degrees": 1, "hindrance": 0}));
+    let twin_past = app.post_json("/v1/rulesets/lur-asko/damage", &inline(past)).await;
+    let twin_room = app.post_json("/v1/rulesets/lur-asko/damage", &inline(owed[..99].to_vec())).await;
+    let schema = app.get("/openapi.json").await.body;
+
+    one_more.assert_problem(422, Some("war_fever_rolls"), "the 101st roll owed, stored");
+    assert_eq!(app.snapshot(&encounter).await, full, "nothing changed");
+    let stored = state_of(&app, &encounter, &victim).await;
+    assert_eq!(stored["state"]["war_fever_rolls"].as_array().map(Vec::len), Some(100), "{stored}");
+    twin_full.assert_problem(422, Some("target.war_fever_rolls"), "the 101st roll owed, inline");
+    twin_past.assert_problem(422, Some("target.war_fever_rolls"), "101 rolls sent");
+    twin_room.expect_status(200, "the 100th roll owed, inline");
+    let schemas = &schema["components"]["schemas"];
+    for (name, at) in
+        [("LurAskoCombatState", "war_fever_rolls"), ("LurAskoInlineCombatant", "war_fever_rolls")]
+    {
+        assert_eq!(
+            schemas[name]["properties"][at]["maxItems"],
+            json!(100),
+            "{name}.{at} publishes the bound"
+        );
+    }
+}

@@ -35,6 +35,7 @@ mod initiative;
 mod limits;
 mod lur_asko_fight;
 mod metrics;
+mod migrate;
 mod operations;
 mod persistence;
 mod rate_limits;

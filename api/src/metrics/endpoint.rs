@@ -4,9 +4,10 @@
 
 use super::{CONTENT_TYPE, Metrics};
 use crate::error::{ApiError, Problem};
+use crate::listener::{ConnectionRules, Signals};
 use crate::live::LiveStreams;
 use actix_web::dev::Server;
-use actix_web::{App, HttpRequest, HttpResponse, HttpServer, get, web};
+use actix_web::{App, HttpRequest, HttpResponse, get, web};
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 
@@ -63,20 +64,24 @@ pub struct MetricsListener {
     pub server: Server,
 }
 
-/// Serves only `/metrics` on `address` (one worker; everything else is 404). It ignores
-/// signals: the application stops it once the main server has stopped.
-pub fn serve_elsewhere(address: &str, page: MetricsPage) -> std::io::Result<MetricsListener> {
+/// Serves only `/metrics` on `address` (one worker; everything else is 404), its connections
+/// held to the main listener's `rules`: the same caps (a place taken here is one fewer there) and
+/// the same write timeout. It ignores signals: the application stops it once the main server has
+/// stopped.
+pub fn serve_elsewhere(
+    address: &str,
+    page: MetricsPage,
+    rules: &ConnectionRules,
+) -> std::io::Result<MetricsListener> {
     let listener = TcpListener::bind(address)?;
     let address = listener.local_addr()?;
     let page = web::Data::new(page);
-    let server = HttpServer::new(move || {
+    let app = move || {
         App::new().app_data(page.clone()).service(scrape).default_service(web::to(
             |request: HttpRequest| async move { Err::<HttpResponse, _>(no_route(&request)) },
         ))
-    })
-    .workers(1)
-    .disable_signals()
-    .listen(listener)?
-    .run();
+    };
+    let rules = ConnectionRules { workers: Some(1), ..rules.clone() };
+    let server = crate::listener::serve(listener, app, rules, Signals::Ignored)?;
     Ok(MetricsListener { address, server })
 }

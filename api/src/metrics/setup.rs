@@ -3,6 +3,7 @@
 
 use super::{Metrics, MetricsListener, MetricsPage, serve_elsewhere};
 use crate::config::{MetricsMode, MetricsSettings};
+use crate::listener::ConnectionRules;
 use crate::live::LiveStreams;
 use actix_web::web;
 use skirmish_db::Store;
@@ -30,16 +31,19 @@ pub fn record(
 }
 
 /// Where `/metrics` is answered: the main listener's page, and the listener of its own if the
-/// settings name an address.
+/// settings name an address (held to the main listener's connection `rules`).
 pub fn expose(
     settings: &MetricsSettings,
     metrics: Option<&Arc<Metrics>>,
     live: &Arc<LiveStreams>,
+    rules: &ConnectionRules,
 ) -> std::io::Result<(web::Data<MetricsPage>, Option<MetricsListener>)> {
     let Some(metrics) = metrics else { return Ok((web::Data::new(MetricsPage::not_here()), None)) };
     let page = MetricsPage::served(metrics.clone(), live.clone());
     match &settings.metrics_bind {
         None => Ok((web::Data::new(page), None)),
-        Some(address) => Ok((web::Data::new(MetricsPage::not_here()), Some(serve_elsewhere(address, page)?))),
+        Some(address) => {
+            Ok((web::Data::new(MetricsPage::not_here()), Some(serve_elsewhere(address, page, rules)?)))
+        }
     }
 }

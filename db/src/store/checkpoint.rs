@@ -23,7 +23,7 @@
 //! Nothing here touches durability: a checkpoint copies committed frames, and every commit is
 //! fsynced in the WAL before it is answered. No timer: an idle server is never woken.
 
-use crate::connection::open_writer;
+use crate::connection::open_sqlite_writer;
 use crate::error::DbError;
 use diesel::prelude::*;
 use diesel::sql_types::Integer;
@@ -99,7 +99,7 @@ pub(crate) struct Checkpoints {
 impl Checkpoints {
     /// Starts the checkpointer thread on a connection of its own to `path`.
     pub(crate) fn start(path: &str) -> Result<Self, DbError> {
-        let connection = open_writer(path)?;
+        let connection = open_sqlite_writer(path)?;
         let state = Arc::new(State::default());
         let (wake, woken) = mpsc::sync_channel(1);
         let shared = state.clone();
@@ -207,7 +207,7 @@ mod tests {
     fn writer(dir: &tempfile::TempDir) -> (Writer, PathBuf) {
         let path = dir.path().join("c.db");
         let text = path.display().to_string();
-        let mut connection = open_writer(&text).unwrap();
+        let mut connection = crate::connection::open_writer(&text).unwrap();
         connection.batch_execute("CREATE TABLE t (b BLOB NOT NULL)").unwrap();
         let writer = Writer::new(connection, &text, Arc::default(), Arc::default()).unwrap();
         (writer, path)
@@ -224,7 +224,7 @@ mod tests {
     /// What the checkpoints did, read without the writer's lock on them (which it holds while
     /// it checkpoints).
     fn counts(writer: &Writer) -> Arc<State> {
-        lock(&writer.checkpoints).state.clone()
+        lock(&writer.checkpoints).as_ref().expect("SQLite checkpoints").state.clone()
     }
 
     fn count(writer: &Writer, which: impl Fn(&Counts) -> &AtomicUsize) -> usize {
@@ -264,7 +264,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (writer, path) = writer(&dir);
         insert(&writer);
-        let mut reader = open_writer(&path.display().to_string()).unwrap();
+        let mut reader = open_sqlite_writer(&path.display().to_string()).unwrap();
         reader.batch_execute("BEGIN; SELECT count(*) FROM t").unwrap();
         let state = counts(&writer);
         let frames = || state.counts.frames.load(Ordering::SeqCst);

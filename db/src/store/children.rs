@@ -3,6 +3,7 @@
 use super::statements::{
     CombatantTurn, ReplaceCombatant, ReplaceEffect, UpdateCombatant, UpdateCombatantTurn, UpdateEffect,
 };
+use crate::backend::DbConnection;
 use crate::error::DbError;
 use crate::rows::{combatant_row, effect_row};
 use crate::schema::{combatants, effects};
@@ -27,7 +28,7 @@ pub(super) struct ChildrenWritten {
 }
 
 /// Stores every combatant and effect of a new encounter.
-pub(super) fn insert_all(conn: &mut SqliteConnection, encounter: &Encounter) -> Result<(), DbError> {
+pub(super) fn insert_all(conn: &mut DbConnection, encounter: &Encounter) -> Result<(), DbError> {
     save_changes(conn, None, encounter).map(drop)
 }
 
@@ -36,7 +37,7 @@ pub(super) fn insert_all(conn: &mut SqliteConnection, encounter: &Encounter) -> 
 /// deleted, and one that is the same at the same position is left alone. Returns which rows it
 /// wrote (undo's history keeps their earlier images: see `history.rs`).
 pub(super) fn save_changes(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     before: Option<&Encounter>,
     after: &Encounter,
 ) -> Result<ChildrenWritten, DbError> {

@@ -1,12 +1,12 @@
 //! The clock a change stamps its rows with, read in Rust: the same text as SQLite's
-//! [`super::NOW`] (`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`: UTC, milliseconds, both from the
+//! SQLite's `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` (UTC, milliseconds, both from the
 //! system's real-time clock), without a statement inside the writer to ask SQLite for it.
 
-use super::outbox::now_ms;
+use super::types::now_ms;
 
 const MS_PER_DAY: i64 = 86_400_000;
 
-/// The time now, as [`super::NOW`] writes it.
+/// The time now, as `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` writes it.
 pub(super) fn utc_now() -> String {
     utc_text(now_ms())
 }
@@ -19,6 +19,33 @@ pub fn utc_text(ms: i64) -> String {
     let (hours, minutes) = (of_day / 3_600_000, of_day / 60_000 % 60);
     let (seconds, millis) = (of_day / 1000 % 60, of_day % 1000);
     format!("{year:04}-{month:02}-{day:02}T{hours:02}:{minutes:02}:{seconds:02}.{millis:03}Z")
+}
+
+/// The Unix seconds of a time as [`utc_text`] writes it (`YYYY-MM-DDTHH:MM:SS.mmmZ`); `None`
+/// for any other text.
+pub(super) fn unix_seconds(text: &str) -> Option<i64> {
+    let bytes = text.as_bytes();
+    let ok = bytes.len() == 24
+        && [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':'), (19, b'.'), (23, b'Z')]
+            .iter()
+            .all(|&(at, byte)| bytes[at] == byte);
+    if !ok {
+        return None;
+    }
+    let number = |from: usize, to: usize| text.get(from..to)?.parse::<i64>().ok();
+    let days = days_from_civil(number(0, 4)?, number(5, 7)?, number(8, 10)?);
+    Some(days * 86_400 + number(11, 13)? * 3600 + number(14, 16)? * 60 + number(17, 19)?)
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let month_from_march = if month > 2 { month - 3 } else { month + 9 };
+    let day_of_year = (153 * month_from_march + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
 }
 
 /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
@@ -39,7 +66,6 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::statements::Clock;
     use diesel::{Connection, RunQueryDsl, SqliteConnection};
 
     #[test]
@@ -61,10 +87,19 @@ mod tests {
     }
 
     #[test]
+    fn a_written_time_reads_back_as_its_unix_seconds() {
+        for ms in [0, 951_782_400_123, 1_709_251_199_500, 1_795_000_000_999, 4_102_444_799_999] {
+            assert_eq!(unix_seconds(&utc_text(ms)), Some(ms.div_euclid(1000)), "{ms}");
+        }
+        assert_eq!(unix_seconds("2026-11-18 11:06:40"), None);
+    }
+
+    #[test]
     fn the_clock_agrees_with_sqlites() {
         let mut conn = SqliteConnection::establish(":memory:").unwrap();
         let before = utc_now();
-        let sqlite: String = Clock.get_result(&mut conn).unwrap();
+        let clock = diesel::dsl::sql::<diesel::sql_types::Text>("strftime('%Y-%m-%dT%H:%M:%fZ', 'now')");
+        let sqlite: String = diesel::select(clock).get_result(&mut conn).unwrap();
         let after = utc_now();
 
         assert_eq!(sqlite.len(), before.len());

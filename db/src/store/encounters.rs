@@ -8,8 +8,10 @@ use super::history::remember_change;
 use super::hot::Kept;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
 use super::reads::load;
-use super::statements::{Clock, InsertEvent, UpdateEncounter};
+use super::statements::{InsertEvent, UpdateEncounter};
+use super::types::{Mutation, StoredEncounter, StoredEvent};
 use super::writer::Written;
+use crate::backend::DbConnection;
 use crate::error::{DbError, MutateError};
 use crate::rows::{EncounterChanges, NewEncounterRow, event_row};
 use crate::schema::{encounters, events, idempotency_records};
@@ -17,33 +19,6 @@ use diesel::prelude::*;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
 use std::future::Future;
 use std::sync::Arc;
-
-/// An encounter with its storage timestamps.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredEncounter {
-    pub encounter: Encounter,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-/// One stored event: its place in the log, when it was stored, and the event as JSON.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredEvent {
-    pub seq: i64,
-    pub kind: String,
-    pub data: serde_json::Value,
-    pub created_at: String,
-}
-
-/// A change as stored: the encounter after it (shared with the writer's hot copy: a renderer
-/// reads what it needs without copying the whole encounter), the events it appended, and the
-/// command's output.
-#[derive(Debug, Clone)]
-pub struct Mutation<T> {
-    pub encounter: Arc<StoredEncounter>,
-    pub events: Vec<StoredEvent>,
-    pub output: T,
-}
 
 impl Store {
     /// Stores a new encounter for `tenant` with its first events; `render` turns the result into
@@ -83,7 +58,7 @@ impl Store {
     /// The savepoint of a new encounter (see [`Store::create`]).
     fn apply_create<E, R>(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut DbConnection,
         tenant: &str,
         encounter: &Encounter,
         new_events: &[Event],
@@ -97,7 +72,7 @@ impl Store {
         if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
             return Ok(Applied::replied(id, reply));
         }
-        let now: String = Clock.get_result(conn)?;
+        let now = utc_now();
         let state = EncounterChanges::from_domain(encounter)?;
         let stamps = (encounters::created_at.eq(&now), encounters::updated_at.eq(&now));
         let row = (NewEncounterRow { state, tenant }, stamps);
@@ -133,9 +108,8 @@ impl Store {
         command: impl FnOnce(&mut Encounter) -> Result<(Vec<Event>, T), E>,
         render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
-        let command = |_: &mut SqliteConnection, encounter: &mut Encounter| {
-            command(encounter).map_err(MutateError::Domain)
-        };
+        let command =
+            |_: &mut DbConnection, encounter: &mut Encounter| command(encounter).map_err(MutateError::Domain);
         self.change(tenant, id, expected_version, key, command, render)
     }
 
@@ -149,7 +123,7 @@ impl Store {
         id: &EncounterId,
         expected_version: Option<i64>,
         key: Option<&IdempotencyKey>,
-        command: impl FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>,
+        command: impl FnOnce(&mut DbConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>,
         render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         let written =
@@ -175,9 +149,8 @@ impl Store {
         T: Send + 'static,
         E: Send + 'static,
     {
-        let command = |_: &mut SqliteConnection, encounter: &mut Encounter| {
-            command(encounter).map_err(MutateError::Domain)
-        };
+        let command =
+            |_: &mut DbConnection, encounter: &mut Encounter| command(encounter).map_err(MutateError::Domain);
         self.change_async(tenant, id, expected_version, key, command, render)
     }
 
@@ -192,7 +165,7 @@ impl Store {
         render: R,
     ) -> impl Future<Output = Written<Result<Reply, MutateError<E>>>> + Send + use<C, R, T, E>
     where
-        C: FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>
+        C: FnOnce(&mut DbConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>
             + Send
             + 'static,
         R: FnOnce(Mutation<T>) -> Result<StoredResponse, E> + Send + 'static,
@@ -211,13 +184,13 @@ impl Store {
         apply: A,
     ) -> impl Future<Output = Written<Result<Reply, MutateError<E>>>> + Send + use<A, T, R, E>
     where
-        A: FnOnce(&Store, &mut SqliteConnection) -> Result<Applied<T, R>, MutateError<E>> + Send + 'static,
+        A: FnOnce(&Store, &mut DbConnection) -> Result<Applied<T, R>, MutateError<E>> + Send + 'static,
         T: Send + 'static,
         R: FnOnce(Mutation<T>) -> Result<StoredResponse, E> + Send + 'static,
         E: Send + 'static,
     {
         let (store, after) = (self.clone(), self.clone());
-        let work = move |conn: &mut SqliteConnection| apply(&store, conn);
+        let work = move |conn: &mut DbConnection| apply(&store, conn);
         let written = self.writer.write_async(work, move |written| after.after_commit(written));
         async move {
             let Written { result, timing } = written.await;
@@ -230,12 +203,12 @@ impl Store {
     #[allow(clippy::too_many_arguments)]
     fn apply_change<T, E, R>(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut DbConnection,
         tenant: &str,
         id: &EncounterId,
         expected_version: Option<i64>,
         key: Option<&IdempotencyKey>,
-        command: impl FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>,
+        command: impl FnOnce(&mut DbConnection, &mut Encounter) -> Result<(Vec<Event>, T), MutateError<E>>,
         render: R,
     ) -> Result<Applied<T, R>, MutateError<E>>
     where
@@ -260,7 +233,13 @@ impl Store {
         };
         let now = utc_now();
         let changes = EncounterChanges::from_domain(&encounter)?;
-        UpdateEncounter { changes: &changes, updated_at: &now }.execute(conn)?;
+        let update = UpdateEncounter { changes: &changes, updated_at: &now, previous_version: current };
+        if update.execute(conn)? != 1 {
+            // Cannot happen while the row is locked (see `hot_or_load`); never written over.
+            return Err(
+                DbError::Corrupt(format!("encounter {} changed under its writer", id.as_str())).into()
+            );
+        }
         let written = save_changes(conn, Some(&loaded.encounter), &encounter)?;
         remember_change(conn, &loaded.encounter, &encounter, &written)?;
         let events = append_events(conn, id, last_seq, &now, &new_events)?;
@@ -300,15 +279,21 @@ impl Store {
     /// then unknown).
     fn hot_or_load(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut DbConnection,
         tenant: &str,
         id: &EncounterId,
     ) -> Result<Option<Loaded>, DbError> {
-        let stored_version: Option<i64> = encounters::table
+        let query = encounters::table
             .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
-            .select(encounters::version)
-            .get_result(conn)
-            .optional()?;
+            .select(encounters::version);
+        // On PostgreSQL the row is locked until the change commits: another replica's change to
+        // the same encounter waits here, then reads the version this one wrote (so changes to one
+        // encounter apply one after another on any number of replicas, and its log stays
+        // contiguous). SQLite's single writer already serialises them.
+        let stored_version: Option<i64> = match conn {
+            DbConnection::Pg(pg) => query.for_update().get_result(pg).optional()?,
+            DbConnection::Sqlite(sqlite) => query.get_result(sqlite).optional()?,
+        };
         let Some(version) = stored_version else { return Ok(None) };
         match self.hot.take(id.as_str(), version) {
             Some(Kept { encounter, last_seq }) => Ok(Some((encounter, Some(last_seq)))),
@@ -414,7 +399,7 @@ impl<T, R> Applied<T, R> {
 /// savepoint (a retry must find it in the same commit as the change); without one, leaves the
 /// rendering for after the commit, outside the writer.
 fn answer<T, E, R>(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     tenant: &str,
     key: Option<&IdempotencyKey>,
     encounter: &EncounterId,
@@ -432,7 +417,7 @@ where
 
 /// The encounter's last event number (0 before its first), for a change that did not find it
 /// with the hot copy.
-fn last_seq_of(conn: &mut SqliteConnection, id: &EncounterId) -> Result<i64, DbError> {
+fn last_seq_of(conn: &mut DbConnection, id: &EncounterId) -> Result<i64, DbError> {
     let last: Option<i64> = events::table
         .filter(events::encounter_id.eq(id.as_str()))
         .select(diesel::dsl::max(events::seq))
@@ -443,7 +428,7 @@ fn last_seq_of(conn: &mut SqliteConnection, id: &EncounterId) -> Result<i64, DbE
 /// Appends the events after `last_seq`, stamped `now`, and returns them as stored: each event is
 /// serialised once, and nothing is read back.
 fn append_events(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     id: &EncounterId,
     last_seq: i64,
     now: &str,

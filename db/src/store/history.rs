@@ -11,6 +11,7 @@
 use super::children::ChildrenWritten;
 use super::reverse_diff::{ReverseDiff, Rows};
 use super::statements::{HistoryEntry, ReplaceHistory};
+use crate::backend::DbConnection;
 use crate::error::DbError;
 use crate::schema::encounter_history;
 use diesel::prelude::*;
@@ -24,7 +25,7 @@ pub const HISTORY_DEPTH: i64 = 50;
 /// `after`, which wrote the child rows in `written`, in its ring slot, replacing the entry
 /// [`HISTORY_DEPTH`] versions older, which falls out of reach once the change is made.
 pub(super) fn remember_change(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     before: &Encounter,
     after: &Encounter,
     written: &ChildrenWritten,
@@ -52,7 +53,7 @@ type Entry = (Option<Vec<u8>>, Option<String>);
 /// The encounter as it was at `version` (before `current`'s version), if every step back to it
 /// is still kept.
 pub(super) fn state_at(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     current: &Encounter,
     version: i64,
 ) -> Result<Option<Encounter>, DbError> {

@@ -7,7 +7,7 @@
 //! ask for it either. A failed commit forgets everything, so a version that never
 //! reached the disk cannot stand in for a later one of the same number.
 
-use super::encounters::StoredEncounter;
+use super::types::StoredEncounter;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 

@@ -2,12 +2,13 @@
 //! the same transaction as the change it reports, so a retry — even one racing the first request,
 //! or arriving after a crash — returns that response and applies nothing again.
 
-use super::{NOW, Store};
+use super::Store;
+use super::clock::{utc_now, utc_text};
+use super::types::now_ms;
+use crate::backend::DbConnection;
 use crate::error::{DbError, MutateError};
 use crate::schema::idempotency_records as records;
-use diesel::dsl::sql;
 use diesel::prelude::*;
-use diesel::sql_types::{Bool, Text};
 use serde::{Deserialize, Serialize};
 
 /// How long a stored response is replayed, in hours.
@@ -45,18 +46,27 @@ struct RecordRow {
     headers: String,
 }
 
-fn fresh_enough() -> diesel::expression::SqlLiteral<Bool> {
-    sql::<Bool>(&format!(
-        "created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{IDEMPOTENCY_TTL_HOURS} hours')"
-    ))
+/// Records younger than [`IDEMPOTENCY_TTL_HOURS`] (the stored times are text that sorts as time).
+fn fresh_enough() -> diesel::dsl::Gt<records::created_at, String> {
+    let ttl_ms = i64::from(IDEMPOTENCY_TTL_HOURS) * 3_600_000;
+    records::created_at.gt(utc_text(now_ms() - ttl_ms))
 }
 
 /// The stored reply for this key, if any; a mismatch if the key came with another request.
+///
+/// On PostgreSQL it first takes a lock on the (tenant, key) pair held until the transaction
+/// ends, so the same key sent to two replicas at once is applied by one: the other waits, then
+/// finds the first one's reply here.
 pub(crate) fn replay<E>(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     tenant: &str,
     key: &IdempotencyKey,
 ) -> Result<Option<Reply>, MutateError<E>> {
+    if let DbConnection::Pg(pg) = conn {
+        diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+            .bind::<diesel::sql_types::Text, _>(format!("{tenant}\n{}", key.key))
+            .execute(pg)?;
+    }
     let row: Option<RecordRow> = records::table
         .filter(records::tenant.eq(tenant).and(records::key.eq(&key.key)).and(fresh_enough()))
         .select(RecordRow::as_select())
@@ -76,7 +86,7 @@ pub(crate) fn replay<E>(
 /// about an encounter goes when the encounter is deleted: a replay must not report a change to
 /// something that no longer exists.
 pub(crate) fn remember(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     tenant: &str,
     key: &IdempotencyKey,
     encounter_id: Option<&str>,
@@ -97,7 +107,7 @@ pub(crate) fn remember(
             records::status.eq(i32::from(response.status)),
             records::body.eq(&response.body),
             records::headers.eq(headers),
-            records::created_at.eq(sql::<Text>(NOW)),
+            records::created_at.eq(utc_now()),
             records::encounter_id.eq(encounter_id),
         ))
         .execute(conn)?;

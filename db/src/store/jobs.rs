@@ -4,8 +4,8 @@
 
 use super::line::Line;
 use super::writer::{WriteTiming, Written, lock};
+use crate::backend::DbConnection;
 use crate::error::DbError;
-use diesel::SqliteConnection;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender};
 use tokio::sync::oneshot;
@@ -30,7 +30,7 @@ pub(super) struct OnThread<W, R, H, U> {
 
 impl<W, T, E, H, U> Job for OnThread<W, Result<T, E>, H, U>
 where
-    W: FnOnce(&mut SqliteConnection) -> Result<T, E> + Send,
+    W: FnOnce(&mut DbConnection) -> Result<T, E> + Send,
     T: Send,
     E: From<DbError> + Send,
     H: FnOnce(Result<T, E>) -> U + Send,

@@ -1,12 +1,11 @@
 //! API keys. Only a SHA-256 digest of each key is stored; keys are 256-bit random secrets, so a
 //! fast hash is enough (no password stretching needed) and lookups go straight to the digest.
 
-use super::{NOW, Store};
+use super::Store;
+use super::clock::utc_now;
 use crate::error::DbError;
 use crate::schema::api_keys;
-use diesel::dsl::sql;
 use diesel::prelude::*;
-use diesel::sql_types::Text;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -69,7 +68,7 @@ impl Store {
         let target = api_keys::table.filter(api_keys::id.eq(id).and(api_keys::revoked_at.is_null()));
         let updated = self.write(|conn| {
             diesel::update(target)
-                .set(api_keys::revoked_at.eq(sql::<diesel::sql_types::Nullable<Text>>(NOW)))
+                .set(api_keys::revoked_at.eq(Some(utc_now())))
                 .execute(conn)
                 .map_err(DbError::from)
         })?;

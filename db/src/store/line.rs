@@ -2,15 +2,16 @@
 //! of that transaction, which the writer thread commits once for a whole batch (see
 //! `writer.rs`).
 
-use super::statements::{BeginImmediate, Commit, ReleaseChange, SavepointChange};
+use super::statements::{Begin, BeginImmediate, Commit, ReleaseChange, SavepointChange};
+use crate::backend::DbConnection;
 use crate::error::DbError;
+use diesel::RunQueryDsl;
 use diesel::connection::SimpleConnection;
-use diesel::{RunQueryDsl, SqliteConnection};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The connection and the transaction open on it, if any.
 pub(super) struct Line {
-    pub(super) connection: SqliteConnection,
+    pub(super) connection: DbConnection,
     /// Whether a transaction is open.
     open: bool,
     /// Changes run in the open transaction (for the log).
@@ -21,14 +22,17 @@ pub(super) struct Line {
 }
 
 impl Line {
-    pub(super) fn new(connection: SqliteConnection) -> Self {
+    pub(super) fn new(connection: DbConnection) -> Self {
         Self { connection, open: false, members: 0, abandoned: None }
     }
 
     /// Opens a transaction unless one is open.
     pub(super) fn begin_if_closed(&mut self) -> Result<(), diesel::result::Error> {
         if !self.open {
-            BeginImmediate.execute(&mut self.connection)?;
+            match self.connection {
+                DbConnection::Sqlite(_) => BeginImmediate.execute(&mut self.connection)?,
+                DbConnection::Pg(_) => Begin.execute(&mut self.connection)?,
+            };
             self.open = true;
             self.members = 0;
         }
@@ -40,7 +44,7 @@ impl Line {
     /// abandoned (rolled back; [`Line::take_abandoned`] says why).
     pub(super) fn run<T, E: From<DbError>>(
         &mut self,
-        work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
+        work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         self.members += 1;
         if let Err(error) = SavepointChange.execute(&mut self.connection) {

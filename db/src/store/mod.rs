@@ -20,22 +20,23 @@ mod published;
 mod reads;
 mod reverse_diff;
 mod statements;
+mod types;
 mod undo;
 mod viewers;
 mod webhooks;
 mod writer;
 
 pub use committed::DELETED;
-pub use encounters::{Mutation, StoredEncounter, StoredEvent};
 pub use history::HISTORY_DEPTH;
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
 pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
 pub use observed::WriteObserver;
 pub use outbox::{
-    AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, MAX_DELIVERIES_PAGE, PENDING, now_ms,
+    AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, MAX_DELIVERIES_PAGE, PENDING,
 };
 pub use published::EventSink;
 pub use reads::{EncounterPage, Fresh};
+pub use types::{Mutation, StoredEncounter, StoredEvent, now_ms};
 pub use undo::{UndoRefused, Undone};
 pub use viewers::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,
@@ -43,7 +44,9 @@ pub use viewers::{
 pub use webhooks::{MAX_WEBHOOKS_PER_TENANT, NewWebhook, Webhook};
 pub use writer::{MAX_BATCH, WriteTiming, Written};
 
-use crate::connection::{ReaderPool, database_path, open_readers, open_writer};
+use crate::backend::Backend;
+use crate::backend::DbConnection;
+use crate::connection::{ReaderPool, Readers, database_path, open_readers, open_writer};
 use crate::error::DbError;
 use crate::exclusive::{DatabaseLock, lock_exclusively};
 use committed::CommittedVersions;
@@ -56,10 +59,8 @@ use std::sync::Arc;
 use webhooks::Subscriptions;
 use writer::Writer;
 
-const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
-
-/// SQLite's clock as RFC 3339 UTC with milliseconds.
-pub(crate) const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+pub(crate) const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+pub(crate) const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
 
 /// One writer connection that every change queues for (SQLite has one writer; this makes
 /// writers queue in order instead of busy-waiting, and lets them share commits: see
@@ -79,6 +80,8 @@ pub struct Store {
     committed: Arc<CommittedVersions>,
     /// Held by a server's store: no other process may use the file (see `exclusive.rs`).
     _exclusive: Option<Arc<DatabaseLock>>,
+    /// The database's backend: what memory may be trusted depends on it (see `settled_version`).
+    backend: Backend,
 }
 
 impl Store {
@@ -90,26 +93,42 @@ impl Store {
     /// [`Store::open`] for a server: first takes the database file's exclusive lock for as long
     /// as this store (or a clone) lives, and fails with [`DbError::InUse`] if another process
     /// holds it. Stores of this process share the lock (see `exclusive.rs`).
+    /// On PostgreSQL there is no such lock: any number of servers share the database.
     pub fn open_exclusive(url: &str) -> Result<Self, DbError> {
-        let lock = lock_exclusively(database_path(url))?;
+        let lock = match Backend::of(url) {
+            Backend::Sqlite => lock_exclusively(database_path(url))?,
+            Backend::Postgres => None,
+        };
         Self::open_holding(url, lock)
     }
 
+    /// Applies the pending migrations of the database at `url` (its backend's tree) and returns
+    /// their names; creates a SQLite file if missing. What `skirmish migrate` runs (and what
+    /// every [`Store::open`] does first).
+    pub fn migrate(url: &str) -> Result<Vec<String>, DbError> {
+        migrate(&mut open_writer(url)?)
+    }
+
     fn open_holding(url: &str, exclusive: Option<Arc<DatabaseLock>>) -> Result<Self, DbError> {
-        let path = database_path(url);
-        let mut writer = open_writer(path)?;
-        writer.run_pending_migrations(MIGRATIONS).map_err(|e| DbError::Migration(e.to_string()))?;
+        let mut writer = open_writer(url)?;
+        migrate(&mut writer)?;
+        let backend = writer.backend();
         let hot = Arc::new(HotEncounters::default());
-        let committed = CommittedVersions::for_path(path);
+        let known_as = match backend {
+            Backend::Sqlite => database_path(url),
+            Backend::Postgres => url,
+        };
+        let committed = CommittedVersions::for_path(known_as);
         let store = Self {
-            writer: Arc::new(Writer::new(writer, path, hot.clone(), committed.clone())?),
-            readers: open_readers(path)?,
-            keys: KeysKnown::for_path(path),
+            writer: Arc::new(Writer::new(writer, url, hot.clone(), committed.clone())?),
+            readers: open_readers(url)?,
+            keys: KeysKnown::for_path(known_as),
             hot,
             published: Published::default(),
             subscriptions: Arc::default(),
             committed,
             _exclusive: exclusive,
+            backend,
         };
         store.load_subscriptions()?;
         Ok(store)
@@ -136,7 +155,7 @@ impl Store {
     /// and later writes still work.
     pub(crate) fn write<T, E: From<DbError>>(
         &self,
-        work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
+        work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         self.writer.write(work)
     }
@@ -146,14 +165,21 @@ impl Store {
     /// (never changed lately, forgotten, or being committed). Once a change's write returned,
     /// this answers its version, a later one or `None`. No SQL: with the server's exclusive lock nobody
     /// else changes the file.
+    /// On PostgreSQL always `None`: other replicas change the database too, so only a read of
+    /// it can say.
     pub fn settled_version(&self, id: &str) -> Option<i64> {
-        self.committed.settled(id)
+        match self.backend {
+            Backend::Sqlite => self.committed.settled(id),
+            Backend::Postgres => None,
+        }
     }
 
-    pub(crate) fn read(
-        &self,
-    ) -> Result<diesel::r2d2::PooledConnection<diesel::r2d2::ConnectionManager<SqliteConnection>>, DbError>
-    {
+    /// The database's backend.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub(crate) fn read(&self) -> Result<diesel::r2d2::PooledConnection<Readers>, DbError> {
         Ok(self.readers.get()?)
     }
 
@@ -168,8 +194,12 @@ impl Store {
         Some(select_one(&mut *self.readers.try_get()?))
     }
 
-    /// SQLite's own consistency check (`PRAGMA integrity_check`): "ok" when sound.
+    /// SQLite's own consistency check (`PRAGMA integrity_check`): "ok" when sound. PostgreSQL
+    /// has no such check of a whole database: "ok" once a reader answers.
     pub fn integrity_check(&self) -> Result<String, DbError> {
+        if self.backend == Backend::Postgres {
+            return self.ping().map(|()| "ok".to_owned());
+        }
         #[derive(QueryableByName)]
         struct Check {
             #[diesel(sql_type = diesel::sql_types::Text)]
@@ -182,8 +212,37 @@ impl Store {
 
 /// `SELECT 1` as a query diesel prepares once per connection and keeps (a `sql_query` is
 /// prepared afresh on every call).
-fn select_one(conn: &mut SqliteConnection) -> Result<(), DbError> {
+fn select_one(conn: &mut DbConnection) -> Result<(), DbError> {
     use diesel::sql_types::Integer;
     diesel::select(1.into_sql::<Integer>()).get_result::<i32>(conn)?;
+    Ok(())
+}
+
+/// Key of the advisory lock that serialises migrations on PostgreSQL, so replicas started
+/// together do not race to create the schema.
+const MIGRATION_LOCK: i64 = 0x54B1_4D15;
+
+/// Applies the pending migrations of the connection's backend; their names.
+fn migrate(connection: &mut DbConnection) -> Result<Vec<String>, DbError> {
+    let names = |applied: Vec<diesel::migration::MigrationVersion<'_>>| {
+        applied.into_iter().map(|version| version.to_string()).collect::<Vec<_>>()
+    };
+    let failed = |e: Box<dyn std::error::Error + Send + Sync>| DbError::Migration(e.to_string());
+    match connection {
+        DbConnection::Sqlite(conn) => {
+            conn.run_pending_migrations(SQLITE_MIGRATIONS).map(names).map_err(failed)
+        }
+        DbConnection::Pg(conn) => {
+            advisory(conn, "SELECT pg_advisory_lock($1)")?;
+            let applied = conn.run_pending_migrations(POSTGRES_MIGRATIONS).map(names).map_err(failed);
+            advisory(conn, "SELECT pg_advisory_unlock($1)")?;
+            applied
+        }
+    }
+}
+
+/// Runs `statement` on the advisory lock [`MIGRATION_LOCK`].
+fn advisory(conn: &mut diesel::PgConnection, statement: &str) -> Result<(), DbError> {
+    diesel::sql_query(statement).bind::<diesel::sql_types::BigInt, _>(MIGRATION_LOCK).execute(conn)?;
     Ok(())
 }

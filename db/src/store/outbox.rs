@@ -3,9 +3,10 @@
 //! deliverer (api `webhooks/`) sends due rows and records each attempt here.
 
 use super::Store;
-use super::encounters::StoredEvent;
 use super::keys::hex;
+use super::types::{StoredEvent, now_ms};
 use super::webhooks::Webhook;
+use crate::backend::DbConnection;
 use crate::error::DbError;
 use crate::schema::{events, webhook_attempts, webhook_deliveries, webhooks};
 use diesel::prelude::*;
@@ -100,7 +101,7 @@ fn delivery_id(webhook: &str, encounter: &str, seq: i64) -> String {
 /// Writes the deliveries of `events` for every subscription in `hooks` that wants them, due at
 /// once (`now_ms`). Runs inside the change's savepoint. True if it wrote any.
 pub(crate) fn enqueue(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     hooks: &[Webhook],
     encounter: &str,
     events: &[StoredEvent],
@@ -139,7 +140,7 @@ impl Store {
     /// the commit: see `after_commit` in `encounters.rs`).
     pub(super) fn enqueue_deliveries(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut DbConnection,
         tenant: &str,
         encounter: &str,
         events: &[StoredEvent],
@@ -315,11 +316,4 @@ fn with_attempts(row: DeliveryRow, attempts: &[(i64, i64, Option<i32>, Option<St
         .collect();
     let DeliveryRow { n, id, encounter_id, seq, kind, status, next_attempt_ms, created_at } = row;
     DeliveryInfo { n, id, encounter_id, seq, kind, status, next_attempt_ms, created_at, attempts }
-}
-
-/// The system clock as unix milliseconds (0 before 1970).
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| i64::try_from(since.as_millis()).unwrap_or(i64::MAX))
 }

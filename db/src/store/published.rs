@@ -4,7 +4,7 @@
 //! listener that needs them in order fills a gap from the log (everything up to a told event is
 //! committed by then).
 
-use super::encounters::StoredEvent;
+use super::types::StoredEvent;
 use std::sync::{Arc, OnceLock};
 
 /// Hears about every committed change to an encounter's log.

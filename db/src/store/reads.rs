@@ -3,7 +3,8 @@
 //! number of statements however many encounters or combatants it returns.
 
 use super::Store;
-use super::encounters::{StoredEncounter, StoredEvent};
+use super::types::{StoredEncounter, StoredEvent};
+use crate::backend::DbConnection;
 use crate::error::DbError;
 use crate::rows::{CombatantRow, EffectRow, EncounterRow, EventRow, encounter_from_rows};
 use crate::schema::{combatants, effects, encounters, events};
@@ -134,7 +135,7 @@ pub enum Fresh {
 }
 
 fn if_changed(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     tenant: &str,
     id: &EncounterId,
     known: Option<i64>,
@@ -166,7 +167,7 @@ fn grouped<R>(rows: Vec<R>, key: impl Fn(&R) -> String) -> HashMap<String, Vec<R
 
 /// The tenant's encounter on `conn` (three statements; the caller holds the transaction).
 pub(super) fn load(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConnection,
     tenant: &str,
     id: &EncounterId,
 ) -> Result<Option<StoredEncounter>, DbError> {

@@ -6,8 +6,8 @@ use super::history::{HISTORY_DEPTH, state_at};
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse};
 use super::writer::Written;
 use super::{Mutation, Store};
+use crate::backend::DbConnection;
 use crate::error::MutateError;
-use diesel::SqliteConnection;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
 use std::future::Future;
 
@@ -74,9 +74,8 @@ impl Store {
 /// The command of an undo to `to_version` (default: the version before the current one).
 fn undo_to<E: From<UndoRefused>>(
     to_version: Option<i64>,
-) -> impl FnOnce(&mut SqliteConnection, &mut Encounter) -> Result<(Vec<Event>, Undone), MutateError<E>>
-+ Send
-+ 'static {
+) -> impl FnOnce(&mut DbConnection, &mut Encounter) -> Result<(Vec<Event>, Undone), MutateError<E>> + Send + 'static
+{
     move |conn, encounter| {
         let current = encounter.version;
         let target = to_version.unwrap_or(current - 1);

@@ -1,13 +1,14 @@
 //! Viewer links: read-only tokens scoped to one encounter. Like API keys, only a SHA-256 digest
 //! of each token is stored; the token itself is shown once, when it is made.
 
+use super::Store;
+use super::clock::{unix_seconds, utc_now, utc_text};
 use super::keys::digest;
-use super::{NOW, Store};
+use super::types::now_ms;
 use crate::error::DbError;
 use crate::schema::{encounters, viewers};
-use diesel::dsl::{count_star, sql};
+use diesel::dsl::count_star;
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Nullable, Text};
 use skirmish_domain::encounter::EncounterId;
 
 /// Most viewer links (active or not) an encounter holds.
@@ -52,26 +53,17 @@ pub enum ViewerCreated {
     TooMany,
 }
 
-/// The columns of an active grant, with the expiry as Unix seconds.
-type GrantColumns = (String, String, String, String, Option<i64>);
+/// The columns of an active grant (the expiry as stored text).
+type GrantColumns = (String, String, String, String, Option<String>);
 
-fn grant_columns() -> (
-    viewers::id,
-    viewers::token_hash,
-    viewers::tenant,
-    viewers::encounter_id,
-    diesel::expression::SqlLiteral<Nullable<BigInt>>,
-) {
-    (
-        viewers::id,
-        viewers::token_hash,
-        viewers::tenant,
-        viewers::encounter_id,
-        sql::<Nullable<BigInt>>("unixepoch(expires_at)"),
-    )
+fn grant_columns()
+-> (viewers::id, viewers::token_hash, viewers::tenant, viewers::encounter_id, viewers::expires_at) {
+    (viewers::id, viewers::token_hash, viewers::tenant, viewers::encounter_id, viewers::expires_at)
 }
 
+/// A grant by its token digest, the expiry read as Unix seconds.
 fn grant_of((viewer_id, hash, tenant, encounter_id, expires_at): GrantColumns) -> (String, ViewerGrant) {
+    let expires_at = expires_at.as_deref().and_then(unix_seconds);
     (hash, ViewerGrant { viewer_id, tenant, encounter_id, expires_at })
 }
 
@@ -83,11 +75,9 @@ impl Store {
         encounter: &EncounterId,
         new: &NewViewer,
     ) -> Result<ViewerCreated, DbError> {
-        let expires = match new.expires_in_seconds {
-            // A bounded integer, so the text is only digits.
-            Some(seconds) => format!("strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+{seconds} seconds')"),
-            None => "NULL".to_owned(),
-        };
+        let expires = new
+            .expires_in_seconds
+            .map(|seconds| utc_text(now_ms().saturating_add(i64::from(seconds) * 1000)));
         self.write(|conn| {
             let exists: i64 = encounters::table
                 .filter(encounters::id.eq(encounter.as_str()).and(encounters::tenant.eq(tenant)))
@@ -110,7 +100,8 @@ impl Store {
                     viewers::encounter_id.eq(encounter.as_str()),
                     viewers::token_hash.eq(digest(new.token)),
                     viewers::label.eq(new.label),
-                    viewers::expires_at.eq(sql::<Nullable<Text>>(&expires)),
+                    viewers::expires_at.eq(&expires),
+                    viewers::created_at.eq(utc_now()),
                 ))
                 .execute(conn)?;
             let info = viewers::table.find(new.id).select(ViewerInfo::as_select()).get_result(conn)?;
@@ -157,7 +148,7 @@ impl Store {
         );
         let updated = self.write(|conn| {
             diesel::update(target)
-                .set(viewers::revoked_at.eq(sql::<Nullable<Text>>(NOW)))
+                .set(viewers::revoked_at.eq(Some(utc_now())))
                 .execute(conn)
                 .map_err(DbError::from)
         })?;

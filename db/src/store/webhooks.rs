@@ -2,12 +2,13 @@
 //! so the subscriptions are kept in memory (loaded when the store opens, refreshed by every
 //! create and delete): with none, a change costs one atomic load.
 
-use super::{NOW, Store};
+use super::Store;
+use super::clock::utc_now;
+use crate::backend::DbConnection;
 use crate::error::DbError;
 use crate::schema::webhooks;
-use diesel::dsl::{count_star, sql};
+use diesel::dsl::count_star;
 use diesel::prelude::*;
-use diesel::sql_types::Text;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, RwLock};
@@ -157,7 +158,7 @@ impl Store {
                 webhooks::encounter_id.eq(&new.encounter_id),
                 webhooks::format.eq(&new.format),
                 webhooks::secret.eq(&new.secret),
-                webhooks::created_at.eq(sql::<Text>(NOW)),
+                webhooks::created_at.eq(utc_now()),
             );
             diesel::insert_into(webhooks::table).values(row).execute(conn)?;
             let all = tenant_webhooks(conn, &new.tenant)?;
@@ -201,7 +202,7 @@ impl Store {
     }
 }
 
-fn tenant_webhooks(conn: &mut SqliteConnection, tenant: &str) -> Result<Vec<Webhook>, DbError> {
+fn tenant_webhooks(conn: &mut DbConnection, tenant: &str) -> Result<Vec<Webhook>, DbError> {
     let rows: Vec<WebhookRow> = webhooks::table
         .filter(webhooks::tenant.eq(tenant))
         .order((webhooks::created_at, webhooks::id))

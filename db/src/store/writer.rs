@@ -22,9 +22,10 @@ use super::hot::HotEncounters;
 use super::jobs::{Job, Lent, OnThread};
 use super::line::Line;
 use super::observed::Observed;
+use crate::backend::Backend;
+use crate::backend::DbConnection;
 use crate::connection::open_writer;
 use crate::error::DbError;
-use diesel::SqliteConnection;
 use diesel::connection::SimpleConnection;
 use std::future::Future;
 use std::ops::Deref;
@@ -36,7 +37,10 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
-/// Most changes one transaction holds before it commits, queued changes or not.
+/// Most changes one transaction holds before it commits, queued changes or not (on SQLite; on
+/// PostgreSQL each change commits alone: a transaction holding several encounters' row locks
+/// could deadlock with another replica's, and PostgreSQL groups concurrent commits' WAL
+/// flushes itself).
 pub const MAX_BATCH: usize = 64;
 
 /// Where the time of one write went.
@@ -74,7 +78,7 @@ pub(crate) struct Shared {
     pub(crate) commits: AtomicUsize,
     /// Changes queued and not yet taken by the writer thread.
     pub(crate) waiting: AtomicUsize,
-    path: String,
+    url: String,
     /// Forgotten when a commit fails (see `hot.rs`).
     hot: Arc<HotEncounters>,
     /// Told of each committed transaction's changed encounters (see `committed.rs`).
@@ -84,8 +88,11 @@ pub(crate) struct Shared {
     changed: Mutex<Vec<Changed>>,
     /// Told of each write's timing and each commit's size (see `observed.rs`).
     pub(crate) observed: Observed,
-    /// The WAL checkpoints, off this thread (see `checkpoint.rs`); told of each commit.
-    pub(crate) checkpoints: Mutex<Checkpoints>,
+    /// The WAL checkpoints, off this thread (see `checkpoint.rs`); told of each commit. SQLite
+    /// only.
+    pub(crate) checkpoints: Mutex<Option<Checkpoints>>,
+    /// Most changes per transaction (see [`MAX_BATCH`]).
+    max_batch: usize,
 }
 
 /// A job and when it was queued.
@@ -116,21 +123,26 @@ fn stopped() -> DbError {
 impl Writer {
     /// Starts the writer thread on `connection`.
     pub(crate) fn new(
-        connection: SqliteConnection,
-        path: &str,
+        connection: DbConnection,
+        url: &str,
         hot: Arc<HotEncounters>,
         committed: Arc<CommittedVersions>,
     ) -> Result<Self, DbError> {
+        let (checkpoints, max_batch) = match connection.backend() {
+            Backend::Sqlite => (Some(Checkpoints::start(crate::connection::database_path(url))?), MAX_BATCH),
+            Backend::Postgres => (None, 1),
+        };
         let shared = Arc::new(Shared {
             line: Mutex::new(Line::new(connection)),
             commits: AtomicUsize::new(0),
             waiting: AtomicUsize::new(0),
-            path: path.to_owned(),
+            url: url.to_owned(),
             hot,
             committed,
             changed: Mutex::default(),
             observed: Observed::default(),
-            checkpoints: Mutex::new(Checkpoints::start(path)?),
+            checkpoints: Mutex::new(checkpoints),
+            max_batch,
         });
         let (queue, jobs) = mpsc::channel();
         let drainer = shared.clone();
@@ -152,7 +164,7 @@ impl Writer {
         then: H,
     ) -> impl Future<Output = Written<Result<U, DbError>>> + use<W, H, T, E, U>
     where
-        W: FnOnce(&mut SqliteConnection) -> Result<T, E> + Send + 'static,
+        W: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
         H: FnOnce(Result<T, E>) -> U + Send + 'static,
         T: Send + 'static,
         E: From<DbError> + Send + 'static,
@@ -174,7 +186,7 @@ impl Writer {
     /// [`Writer::write_async`] otherwise. Blocks this thread meanwhile.
     pub(crate) fn write<T, E: From<DbError>>(
         &self,
-        work: impl FnOnce(&mut SqliteConnection) -> Result<T, E>,
+        work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         let (go, turn) = mpsc::sync_channel(1);
         let (finished, done) = mpsc::sync_channel(1);
@@ -251,7 +263,7 @@ impl Shared {
         while let Some(queued) = next {
             self.waiting.fetch_sub(1, Ordering::SeqCst);
             self.run(queued, members);
-            next = if members.len() < MAX_BATCH { jobs.try_recv().ok() } else { None };
+            next = if members.len() < self.max_batch { jobs.try_recv().ok() } else { None };
         }
         self.commit(members);
     }
@@ -300,8 +312,11 @@ impl Shared {
         let changes = members.len();
         self.settle(members, &outcome);
         // After the answers: a checkpoint the writer runs itself delays the next batch only.
-        if outcome.is_ok() {
-            lock(&self.checkpoints).committed(changes, &mut lock(&self.line).connection);
+        if outcome.is_ok()
+            && let Some(checkpoints) = lock(&self.checkpoints).as_mut()
+            && let DbConnection::Sqlite(connection) = &mut lock(&self.line).connection
+        {
+            checkpoints.committed(changes, connection);
         }
     }
 
@@ -324,7 +339,7 @@ impl Shared {
     /// After a transaction was abandoned, a connection that no longer answers is replaced.
     fn reopen_if_broken(&self, line: &mut Line) {
         if line.connection.batch_execute("SELECT 1").is_err() {
-            match open_writer(&self.path) {
+            match open_writer(&self.url) {
                 Ok(connection) => *line = Line::new(connection),
                 Err(error) => log::error!("cannot reopen the writer connection: {error}"),
             }
@@ -362,7 +377,7 @@ mod tests {
         }
     }
 
-    fn insert(conn: &mut SqliteConnection, n: i32) -> Result<i32, DbError> {
+    fn insert(conn: &mut DbConnection, n: i32) -> Result<i32, DbError> {
         diesel::sql_query(format!("INSERT INTO t VALUES ({n})")).execute(conn)?;
         Ok(n)
     }

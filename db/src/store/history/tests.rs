@@ -1,7 +1,7 @@
 //! A database holding the whole-state snapshots written before diffs: migrated, and undone to.
 
 use super::super::reverse_diff::Rows;
-use super::super::{MIGRATIONS, Mutation, Store, StoredResponse};
+use super::super::{Mutation, SQLITE_MIGRATIONS, Store, StoredResponse};
 use crate::schema::encounter_history;
 use diesel::prelude::*;
 use diesel_migrations::MigrationHarness;
@@ -37,7 +37,7 @@ fn stored(store: &Store, id: &EncounterId) -> Encounter {
 /// it was then (migration 000009 reverted).
 fn write_old_snapshots(path: &str, states: &[Encounter]) {
     let mut conn = SqliteConnection::establish(path).unwrap();
-    conn.revert_last_migration(MIGRATIONS).unwrap();
+    conn.revert_last_migration(SQLITE_MIGRATIONS).unwrap();
     for state in states {
         let snapshot = serde_json::to_string(&Rows::of(state).unwrap()).unwrap();
         diesel::insert_into(encounter_history::table)

@@ -78,10 +78,80 @@ pub struct InjuryRecord {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoWarFeverRoll))]
 pub struct WarFeverRoll {
-    /// Degrees of injury from particle damage in the attack.
+    /// Degrees of injury from particle damage in the attack: at most one per point of damage
+    /// taken, so within `injury::MAX_DAMAGE_TAKEN`.
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1_000_000))]
     pub degrees: u32,
     /// Hindrance on the CON roll: 1 per 2 degrees beyond the first.
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 499_999))]
     pub hindrance: u32,
+}
+
+/// The most war-fever rolls one combatant's record holds, stored or sent inline: 100 rolls owed
+/// by one character in one combat is far past any table's fight, and a record that grew with
+/// every particle hit had no bound at all (issue 30, item 7).
+pub const MAX_WAR_FEVER_ROLLS: usize = 100;
+
+/// The war-fever rolls a combatant owes, at most [`MAX_WAR_FEVER_ROLLS`]: a longer list is refused
+/// when read, and a hit that would owe one more is refused by [`WarFeverRolls::owe`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct WarFeverRolls(Vec<WarFeverRoll>);
+
+impl<'de> Deserialize<'de> for WarFeverRolls {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let rolls = Vec::<WarFeverRoll>::deserialize(deserializer)?;
+        if rolls.len() > MAX_WAR_FEVER_ROLLS {
+            let message = format!("at most {MAX_WAR_FEVER_ROLLS} war-fever rolls (got {})", rolls.len());
+            return Err(serde::de::Error::custom(message));
+        }
+        // One degree per point of damage at most, and a Hindrance per 2 degrees beyond the first.
+        let max_degrees = super::injury::MAX_DAMAGE_TAKEN;
+        let max_hindrance = (max_degrees - 1) / 2;
+        if let Some(roll) = rolls.iter().find(|roll| roll.degrees > max_degrees || roll.hindrance > max_hindrance) {
+            let message = format!(
+                "degrees at most {max_degrees} and hindrance at most {max_hindrance} (got {} and {})",
+                roll.degrees, roll.hindrance
+            );
+            return Err(serde::de::Error::custom(message));
+        }
+        Ok(Self(rolls))
+    }
+}
+
+impl WarFeverRolls {
+    pub fn as_slice(&self) -> &[WarFeverRoll] {
+        &self.0
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether `more` rolls still fit; else a refusal naming `field` and who owes them.
+    pub fn ensure_room(&self, more: usize, field: &str, who: &str) -> Result<(), crate::rulesets::RuleError> {
+        if self.0.len().saturating_add(more) <= MAX_WAR_FEVER_ROLLS {
+            return Ok(());
+        }
+        Err(crate::rulesets::RuleError::invalid(
+            field,
+            format!(
+                "{who} owes {} war-fever rolls; {more} more would pass the most a record holds ({MAX_WAR_FEVER_ROLLS})",
+                self.0.len()
+            ),
+        ))
+    }
+
+    /// Owes one more roll, within the bound (see [`WarFeverRolls::ensure_room`]).
+    pub fn owe(&mut self, roll: WarFeverRoll, field: &str, who: &str) -> Result<(), crate::rulesets::RuleError> {
+        self.ensure_room(1, field, who)?;
+        self.0.push(roll);
+        Ok(())
+    }
 }
 
 /// A combatant's fight so far.
@@ -92,7 +162,9 @@ pub struct CombatState {
     pub damage_taken: u32,
     pub injuries: Vec<InjuryRecord>,
     pub fatigue: u32,
-    pub war_fever_rolls: Vec<WarFeverRoll>,
+    /// At most [`MAX_WAR_FEVER_ROLLS`] (100).
+    #[cfg_attr(feature = "schema", schema(value_type = Vec<WarFeverRoll>, max_items = 100))]
+    pub war_fever_rolls: WarFeverRolls,
     /// Energy shields this combatant provides (to itself or others).
     pub shields: Vec<Shield>,
     pub auras: Vec<Aura>,

@@ -10,7 +10,7 @@
 use super::super::LurAsko;
 use super::super::aura::{self, AuraResponse};
 use super::super::options::Options;
-use super::super::outcome::{AuraOutcome, AuraStrike, Outcome};
+use super::super::outcome::{AuraOutcome, AuraStrike, EnergyEffect, Outcome};
 use super::super::pipeline::{self, Attack, DefenseInput, Resolution, Target};
 use super::super::shielding::Pool;
 use super::super::state::{Aura, Precision};
@@ -241,6 +241,13 @@ fn inline_auras(combatant: &InlineCombatant) -> Vec<Aura> {
         .collect()
 }
 
+/// Refuses an inline hit that would owe `combatant` a war-fever roll past the bound its stored
+/// twin keeps (`WarFeverRolls::owe`), so both forms answer alike.
+fn ensure_war_fever_room(combatant: &InlineCombatant, effects: &[EnergyEffect], field: &str) -> Result<(), RuleError> {
+    let owed = effects.iter().filter(|effect| matches!(effect, EnergyEffect::WarFeverRoll { .. })).count();
+    combatant.war_fever_rolls.ensure_room(owed, &format!("{field}.war_fever_rolls"), &combatant.name)
+}
+
 /// An attack between inline stat blocks; nothing is stored.
 pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
     request.attack.check()?;
@@ -260,6 +267,9 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
     let defense = defense_of(request.defense, &expr, &request.options);
     let resolution = pipeline::resolve(attack_of(&attacker.name, &request.attack), defender, defense, &mut pools, dice)?;
     let mut report = report((None, attacker.name.clone()), (None, target.name.clone()), resolution);
+    if let Outcome::Hit { hit, .. } = &report.outcome {
+        ensure_war_fever_room(target, &hit.effects, "target")?;
+    }
     if let Some((index, amount)) = plan {
         report.aura = Some(match (provoked(&report.outcome), auras.get_mut(index)) {
             (Ok(()), Some(aura)) => {
@@ -270,7 +280,9 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
                     damage_taken: attacker.damage_taken(),
                 };
                 let mut attacker_pools = inline_pools(attacker, true);
-                AuraOutcome::Struck(Box::new(aura::strike(&target.name, aura, amount, struck, &mut attacker_pools)))
+                let strike = aura::strike(&target.name, aura, amount, struck, &mut attacker_pools);
+                ensure_war_fever_room(attacker, &strike.hit.effects, "attacker")?;
+                AuraOutcome::Struck(Box::new(strike))
             }
             (Err(reason), _) => AuraOutcome::NotProvoked { reason },
             (Ok(()), None) => AuraOutcome::NotProvoked { reason: "no such aura".into() },
@@ -291,5 +303,9 @@ pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<AttackRep
     let defense = DefenseInput::Called { critical: request.critical };
     let resolution = pipeline::resolve(attack_of(&anchor, &request.attack), defender, defense, &mut pools, dice)?;
     let attacker = request.attacker_name.unwrap_or_else(|| "the GM".to_owned());
-    Ok(report((None, attacker), (None, target.name.clone()), resolution))
+    let report = report((None, attacker), (None, target.name.clone()), resolution);
+    if let Outcome::Hit { hit, .. } = &report.outcome {
+        ensure_war_fever_room(target, &hit.effects, "target")?;
+    }
+    Ok(report)
 }

@@ -4,7 +4,7 @@ use super::super::aura::AuraResponse;
 use super::super::options::Options;
 use super::super::pipeline::CriticalChoice;
 use super::super::shielding::Situation;
-use super::super::state::{AuraKind, Precision};
+use super::super::state::{AuraKind, Precision, WarFeverRolls};
 use super::super::stats::{Stats, check_label};
 use super::super::weapon::{Reduction, Weapon, check_weapons};
 use crate::encounter::CombatantId;
@@ -146,6 +146,11 @@ pub struct InlineCombatant {
     pub shields: Vec<InlineShield>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub auras: Vec<InlineAura>,
+    /// The war-fever rolls already owed, as a stored record holds them: at most 100
+    /// (`state::MAX_WAR_FEVER_ROLLS`), and a hit that would owe one more past it is refused.
+    #[serde(default, skip_serializing_if = "WarFeverRolls::is_empty")]
+    #[cfg_attr(feature = "schema", schema(value_type = Vec<super::super::state::WarFeverRoll>, max_items = 100))]
+    pub war_fever_rolls: WarFeverRolls,
 }
 
 impl InlineCombatant {

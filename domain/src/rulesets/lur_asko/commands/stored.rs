@@ -113,7 +113,8 @@ pub fn land(
             match effect {
                 EnergyEffect::Fatigue { fatigue, .. } => state.fatigue = state.fatigue.saturating_add(*fatigue),
                 EnergyEffect::WarFeverRoll { degrees, hindrance } => {
-                    state.war_fever_rolls.push(WarFeverRoll { degrees: *degrees, hindrance: *hindrance });
+                    let roll = WarFeverRoll { degrees: *degrees, hindrance: *hindrance };
+                    state.war_fever_rolls.owe(roll, "war_fever_rolls", &target_name)?;
                 }
                 _ => {}
             }

@@ -1,0 +1,12 @@
+DROP TABLE viewers;
+DROP TABLE webhook_attempts;
+DROP TABLE webhook_deliveries;
+DROP TABLE webhooks;
+DROP TABLE encounter_history;
+DROP TABLE idempotency_records;
+DROP TABLE api_keys;
+DROP TABLE events;
+DROP TABLE effects;
+DROP TABLE combatants;
+DROP TABLE encounters;
+DROP FUNCTION skirmish_now();
