@@ -61,6 +61,10 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// The combatant `field` names may not receive what the request delivers (409): the one rule
+    /// for the dead (`skirmish_domain::rulesets::receiving`).
+    #[error("{detail}")]
+    Refused { field: String, detail: String },
     #[error("the encounter is at version {current}, not {expected}")]
     PreconditionFailed { expected: i64, current: i64 },
     #[error("the request body is larger than {limit} bytes")]
@@ -99,6 +103,7 @@ impl ApiError {
             Self::Forbidden(_) => ("forbidden", "Not allowed with this credential"),
             Self::NotFound(_) => ("not-found", "Not found"),
             Self::Conflict(_) => ("conflict", "Not possible in the current state"),
+            Self::Refused { .. } => ("refused", "Not possible for this combatant in its state"),
             Self::PreconditionFailed { .. } => ("stale-version", "Stale version"),
             Self::PayloadTooLarge { .. } => ("payload-too-large", "Request body too large"),
             Self::UnsupportedMediaType { .. } => ("unsupported-media-type", "Unsupported media type"),
@@ -111,9 +116,9 @@ impl ApiError {
     pub fn problem(&self) -> Problem {
         let (kind, title) = self.kind_and_title();
         let (detail, field) = match self {
-            Self::BadRequest { field, detail } | Self::Invalid { field, detail } => {
-                (detail.clone(), Some(field.clone()))
-            }
+            Self::BadRequest { field, detail }
+            | Self::Invalid { field, detail }
+            | Self::Refused { field, detail } => (detail.clone(), Some(field.clone())),
             Self::UnsupportedMediaType { field, detail } => (detail.clone(), Some((*field).to_owned())),
             Self::PreconditionFailed { .. } => (self.to_string(), Some("If-Match".to_owned())),
             Self::Internal(_) => {
@@ -148,7 +153,7 @@ impl ResponseError for ApiError {
             Self::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::Conflict(_) | Self::Refused { .. } => StatusCode::CONFLICT,
             Self::PreconditionFailed { .. } => StatusCode::PRECONDITION_FAILED,
             Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -216,6 +221,7 @@ impl From<EncounterError> for ApiError {
                 Self::NotFound(format!("effect '{id}' is not on this encounter"))
             }
             EncounterError::Conflict(message) => Self::Conflict(message),
+            EncounterError::Refused { field, message } => Self::Refused { field, detail: message },
             EncounterError::Dice(dice) => dice.into(),
         }
     }
@@ -225,6 +231,7 @@ impl From<RuleError> for ApiError {
     fn from(error: RuleError) -> Self {
         match error {
             RuleError::Invalid { field, message } => Self::Invalid { field, detail: message },
+            RuleError::Refused { field, message } => Self::Refused { field, detail: message },
             RuleError::Dice(dice) => dice.into(),
         }
     }

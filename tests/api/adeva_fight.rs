@@ -284,7 +284,11 @@ async fn a_whole_adeva_fight_with_surprise_a_split_burst_a_dodge_a_critical_and_
     let again = standard(&ana, &bo, gun("Stub pistol", 1), json!({"count": 1, "sides": 10}), json!([10, 4]));
     let before = app.snapshot(&encounter).await;
     let refused = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &again).await;
-    refused.assert_problem(422, Some("target_id"), "attacking the dead");
+    refused.assert_problem(
+        409,
+        Some("target_id"),
+        "attacking the dead (the one rule for the dead, issue 30)",
+    );
     assert_eq!(app.snapshot(&encounter).await, before);
 
     // ── The log: every scripted die, in order, with its purpose; every modifier has a reason ──

@@ -1,5 +1,5 @@
-//! Hardening, round two (issue 30), in the rulesets over HTTP: a dead ARRGS character receives
-//! nothing more; lur-asko's stored damage stays within the bound its stateless twin takes;
+//! Hardening, round two (issue 30), in the rulesets over HTTP: the dead receive nothing more in
+//! every ruleset that knows death (one answer: 409 naming the field, the combatant and the rule); lur-asko's stored damage stays within the bound its stateless twin takes;
 //! spycraft2's surprise is decided once, each participant listed once.
 
 use crate::helpers::{TestApp, spawn_app};
@@ -37,13 +37,27 @@ async fn a_dead_arrgs_character_takes_no_more_damage_conditions_or_revitalisatio
     }
     let troll_now = state_of(&app, &encounter, &troll).await;
 
-    again.assert_problem(422, Some("target_id"), "damage to the dead");
+    assert_refused(&again, "target_id", "Troll", "damage to the dead");
     for (reply, change) in refused.iter().zip(&changes) {
-        reply.assert_problem(422, Some("combatant_id"), &format!("{change} on the dead"));
+        assert_refused(reply, "combatant_id", "Troll", &format!("{change} on the dead"));
     }
+    assert!(text_of(&refused[3]).contains("healing"), "revitalise is healing: {}", refused[3].body);
     assert_eq!(app.snapshot(&encounter).await, dead, "nothing changed");
     assert_eq!(troll_now["state"]["vitality_lost"], json!(1000), "the killing blow, once: {troll_now}");
     assert_eq!(troll_now["defeated"], json!(true));
+}
+
+fn text_of(reply: &crate::helpers::Reply) -> String {
+    reply.body["detail"].as_str().unwrap_or_default().to_owned()
+}
+
+/// The one answer for the dead: 409, the field that names the combatant, its name and the rule.
+#[track_caller]
+fn assert_refused(reply: &crate::helpers::Reply, field: &str, name: &str, case: &str) {
+    reply.assert_problem(409, Some(field), case);
+    let detail = text_of(reply);
+    assert!(detail.starts_with(&format!("{name} is dead")), "{case}: names the combatant: {detail}");
+    assert!(detail.contains(".txt") || detail.contains(".md"), "{case}: cites the rule: {detail}");
 }
 
 #[tokio::test]
@@ -104,23 +118,54 @@ async fn spycraft2_surprise_is_decided_once_and_lists_a_participant_once() {
 }
 
 #[tokio::test]
-async fn in_every_ruleset_that_knows_death_damage_to_the_dead_is_refused_and_changes_nothing() {
+async fn in_every_ruleset_the_dead_receive_nothing_stored_or_inline_and_lur_asko_knows_no_death() {
     let app = spawn_app().await;
     let mut adeva = crate::helpers::adeva(30);
     adeva["wounds"] = json!(10);
+    let mut dead_adeva = adeva.clone();
+    dead_adeva["wounds_taken"] = json!(10);
+    let mut dead_cepheus = crate::helpers::cepheus(7);
+    dead_cepheus["damage"] = json!({"str": 7, "dex": 7, "end": 7});
+    let spy = json!({"initiative_bonus": 1, "vitality": 5, "wounds": 8});
+    // (ruleset, stat block, damage body without its target, the field naming the target,
+    //  an inline damage on a dead target and the field it is refused by)
     let cases = [
-        ("adeva-d100", adeva, "combatant_id", json!({"amount": 100})),
+        (
+            "adeva-d100",
+            adeva,
+            json!({"amount": 100}),
+            "combatant_id",
+            json!({"target": dead_adeva, "name": "Victim", "amount": 5}),
+            "target",
+        ),
         (
             "spycraft2",
-            json!({"initiative_bonus": 1, "vitality": 5, "wounds": 8}),
-            "combatant_id",
+            spy.clone(),
             json!({"amount": 100}),
+            "combatant_id",
+            json!({"target": spy, "vitality_lost": 5, "wounds_lost": 18, "amount": 5}),
+            "wounds_lost",
         ),
-        ("cepheus-engine", crate::helpers::cepheus(7), "target_id", json!({"damage": 100})),
-        ("arrgs", json!({"agility": 8, "vitality": 10}), "target_id", json!({"amount": 100})),
+        (
+            "cepheus-engine",
+            crate::helpers::cepheus(7),
+            json!({"damage": 100}),
+            "target_id",
+            json!({"target": dead_cepheus, "target_name": "Victim", "damage": 5}),
+            "target",
+        ),
+        (
+            "arrgs",
+            json!({"agility": 8, "vitality": 10}),
+            json!({"amount": 100}),
+            "target_id",
+            json!({"target": {"name": "Victim", "stats": {"agility": 8, "vitality": 10}, "state": {"vitality_lost": 20}},
+                "amount": 5}),
+            "target",
+        ),
     ];
 
-    for (ruleset, stats, field, amount) in cases {
+    for (ruleset, stats, amount, field, inline, inline_field) in cases {
         let encounter = app.create_encounter_id(ruleset, "Last stand").await;
         let id = app.add_combatant(&encounter, "Victim", "prey", stats).await;
         let mut body = amount.clone();
@@ -130,11 +175,68 @@ async fn in_every_ruleset_that_knows_death_damage_to_the_dead_is_refused_and_cha
         let dead = app.snapshot(&encounter).await;
 
         let again = app.post_json(&path, &body).await;
+        let twin = app.post_json(&format!("/v1/rulesets/{ruleset}/damage"), &inline).await;
 
-        again.assert_problem(422, Some(field), &format!("{ruleset}: damage to the dead"));
+        assert_refused(&again, field, "Victim", &format!("{ruleset}: damage to the dead"));
         assert_eq!(app.snapshot(&encounter).await, dead, "{ruleset}: nothing changed");
         assert_eq!(state_of(&app, &encounter, &id).await["defeated"], json!(true), "{ruleset}");
+        let name = if ruleset == "spycraft2" { "target" } else { "Victim" };
+        assert_refused(&twin, inline_field, name, &format!("{ruleset}: inline damage to the dead"));
     }
+}
+
+#[tokio::test]
+async fn a_dead_spycraft2_character_takes_no_condition_and_no_action() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("spycraft2", "Morgue").await;
+    let stats = json!({"initiative_bonus": 1, "vitality": 5, "wounds": 8});
+    let victim = app.add_combatant(&encounter, "Victim", "prey", stats.clone()).await;
+    let other = app.add_combatant(&encounter, "Other", "hunters", stats).await;
+    let fixed =
+        json!({"fixed": [{"combatant_id": victim, "value": 20}, {"combatant_id": other, "value": 10}]});
+    app.roll_initiative(&encounter, fixed).await;
+    app.advance(&encounter, "next_turn").await;
+    let path = |op: &str| format!("/v1/encounters/{encounter}/spycraft2/{op}");
+    app.post_json(&path("damage"), &json!({"combatant_id": victim, "amount": 100}))
+        .await
+        .expect_status(200, "the killing blow");
+    let dead = app.snapshot(&encounter).await;
+
+    let bleeding = json!({"action": "condition", "condition": "bleeding", "active": true});
+    let condition =
+        app.post_json(&path("actions"), &json!({"combatant_id": victim, "action": bleeding})).await;
+    let aim = json!({"combatant_id": victim, "action": {"action": "aim"}});
+    let action = app.post_json(&path("actions"), &aim).await;
+
+    assert_refused(&condition, "combatant_id", "Victim", "a condition on the dead");
+    assert!(text_of(&condition).contains("a condition"), "{}", condition.body);
+    assert_refused(&action, "combatant_id", "Victim", "the dead act");
+    assert_eq!(app.snapshot(&encounter).await, dead, "nothing changed");
+}
+
+#[tokio::test]
+async fn a_defeated_lur_asko_combatant_still_takes_hits_the_text_has_no_death() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("lur-asko", "Field").await;
+    let victim = app.add_combatant(&encounter, "Victim", "prey", json!({"injury_factor": 10})).await;
+    let fixed = json!({"fixed": [{"combatant_id": victim, "value": 10}]});
+    app.roll_initiative(&encounter, fixed).await;
+    app.advance(&encounter, "next_turn").await;
+    let patch = app
+        .patch_json(&format!("/v1/encounters/{encounter}/combatants/{victim}"), &json!({"defeated": true}))
+        .await;
+    let attack = json!({"weapons": [{"name": "Club", "delivery": "melee", "damage": 30, "drive": 5}],
+        "injury_type": "Torso"});
+
+    let hit = app
+        .post_json(
+            &format!("/v1/encounters/{encounter}/lur-asko/damage"),
+            &json!({"target_id": victim, "attack": attack}),
+        )
+        .await;
+
+    patch.expect_status(200, "marked defeated");
+    hit.expect_status(200, "a defeated lur-asko combatant still takes a hit");
 }
 
 #[tokio::test]

@@ -3,6 +3,7 @@
 //! every [`Stateless`] one also `POST /v1/rulesets/<ruleset>/<name>` (inline stat blocks, nothing
 //! stored); `typed_route.rs` registers them. Both answer with the command's one report type. The
 //! body is read into the typed request before the writer is taken, so a 422 never waits for it.
+//! Both run through `receiving`, where the ruleset says what each combatant named may receive.
 //!
 //! The older untyped routes (`POST /v1/encounters/{id}/attacks`, …) stay as aliases for curl
 //! scripts: they dispatch on the stored encounter's ruleset and are left out of the spec.
@@ -19,7 +20,7 @@ use serde_json::Value;
 use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::dice::Dice;
 use skirmish_domain::encounter::Encounter;
-use skirmish_domain::rulesets::{Command, CommandVisitor, Ruleset, RulesetId, Stateless, Summary};
+use skirmish_domain::rulesets::{Command, CommandVisitor, Ruleset, RulesetId, Stateless, Summary, receiving};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -51,7 +52,7 @@ async fn run_stored<C: Command>(
                 C::Ruleset::ID
             )));
         }
-        let (events, report) = C::run(encounter, request, &mut dice)?;
+        let (events, report) = receiving::run::<C>(encounter, request, &mut dice)?;
         if strict {
             dice.finish_strict()?;
         }
@@ -84,7 +85,7 @@ pub async fn inline<C: Stateless>(
 ) -> Result<HttpResponse, ApiError> {
     let OperationBody { request, mut dice, strict } = OperationBody::<C::InlineRequest>::read(body)?;
     let compute = move || {
-        let report = C::run_inline(request, &mut dice)?;
+        let report = receiving::run_inline::<C>(request, &mut dice)?;
         if strict {
             dice.finish_strict()?;
         }

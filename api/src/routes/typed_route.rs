@@ -251,6 +251,12 @@ fn operation(doc: OperationDoc<'_>) -> Operation {
     for (status, error) in errors.into_iter().chain(AuthErrors::responses()) {
         responses = responses.response(status, error);
     }
+    if !stored {
+        let refused = ResponseBuilder::new()
+            .description("A combatant sent is dead by its ruleset's rule and may receive nothing more; `field` names it")
+            .content("application/problem+json", ContentBuilder::new().schema(Some(reference("Problem"))).build());
+        responses = responses.response("409", refused);
+    }
     let mut builder = OperationBuilder::new()
         .operation_id(Some(id))
         .tag(tag)

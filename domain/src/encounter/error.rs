@@ -15,6 +15,10 @@ pub enum EncounterError {
     /// The command is valid but not in the encounter's current state (e.g. advancing an ended fight).
     #[error("{0}")]
     Conflict(String),
+    /// The combatant `field` names may not receive what the request delivers, in its state (the
+    /// dead: see `rulesets/receiving.rs`).
+    #[error("{field}: {message}")]
+    Refused { field: String, message: String },
     #[error(transparent)]
     Dice(#[from] DiceError),
 }
@@ -29,6 +33,7 @@ impl From<RuleError> for EncounterError {
     fn from(error: RuleError) -> Self {
         match error {
             RuleError::Invalid { field, message } => Self::Invalid { field, message },
+            RuleError::Refused { field, message } => Self::Refused { field, message },
             RuleError::Dice(dice) => Self::Dice(dice),
         }
     }

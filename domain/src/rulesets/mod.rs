@@ -6,6 +6,7 @@ mod guards;
 mod hooks;
 mod options;
 pub mod plugin;
+pub mod receiving;
 mod registry;
 mod ruleset_id;
 mod stat_block;
@@ -16,6 +17,7 @@ pub use plugin::{
     Command, CommandVisitor, Data, Input, Output, Registered, Ruleset, RulesetInfo, RulesetVisitor,
     Stateless, Summary,
 };
+pub use receiving::{Delivery, InlineDelivery, Receipt, Refusal};
 pub use ruleset_id::UnknownRuleset;
 pub use stat_block::{InitiativeContext, InitiativeRoll, RuleError, TiePolicy};
 

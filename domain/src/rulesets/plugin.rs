@@ -9,6 +9,7 @@
 //! dispatch, and the api walks [`for_each_command`](super::for_each_command) to publish one typed
 //! route per operation. No other file names a ruleset.
 
+use super::receiving::{Delivery, InlineDelivery, Receipt, Refusal};
 use super::{
     InitiativeContext, InitiativeRoll, RuleError, RulesetId, RulesetOptions, RulesetReport, RulesetState,
     StatBlock, TiePolicy,
@@ -110,6 +111,12 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         super::hooks::set_initiative(encounter, id, count, "acted from a delay on this count", events);
     }
 
+    /// Whether a combatant with this stat block and combat state may receive `receipt` (damage, a
+    /// condition, healing, an action): the one rule for the dead and the defeated, asked before
+    /// every operation, stored or stateless (see [`super::receiving`]). `Err` says what the
+    /// combatant is, citing the ruleset's rule text.
+    fn may_receive(stats: &Self::Stats, state: &Self::State, receipt: Receipt) -> Result<(), Refusal>;
+
     /// Lists the ruleset's operations (each becomes a typed route).
     fn commands<V: CommandVisitor>(visitor: &mut V);
 }
@@ -117,7 +124,7 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
 /// One operation of a ruleset on a stored encounter:
 /// `POST /v1/encounters/{id}/<ruleset id>/<NAME>`.
 pub trait Command: Sized + 'static {
-    type Ruleset: Ruleset;
+    type Ruleset: Registered;
     /// The URL segment, e.g. `attacks`.
     const NAME: &'static str;
     /// One paragraph for the spec: what the operation resolves, with its rule source.
@@ -129,6 +136,12 @@ pub trait Command: Sized + 'static {
     /// A request as JSON text, for the spec's example (a test reads it back as a `Request`).
     /// Combatant ids in it are placeholders.
     const EXAMPLE: &'static str;
+
+    /// The stored combatants the request delivers something to, each asked
+    /// [`Ruleset::may_receive`] before [`Command::run`] (by [`super::receiving::run`]).
+    fn deliveries(_request: &Self::Request) -> Vec<Delivery<'_>> {
+        Vec::new()
+    }
 
     /// Runs the operation on `encounter`, changing it in place.
     ///
@@ -160,6 +173,13 @@ pub trait Stateless: Command {
 
     /// An inline request as JSON text, for the spec's example (a test reads it back).
     const INLINE_EXAMPLE: &'static str;
+
+    /// The inline combatants the request delivers something to, each asked
+    /// [`Ruleset::may_receive`] before [`Stateless::run_inline`] (by
+    /// [`super::receiving::run_inline`]).
+    fn inline_deliveries(_request: &Self::InlineRequest) -> Vec<InlineDelivery<'_, Self::Ruleset>> {
+        Vec::new()
+    }
 
     fn run_inline(request: Self::InlineRequest, dice: &mut Dice) -> Result<Self::Report, RuleError>;
 }

@@ -35,6 +35,10 @@ pub struct InitiativeRoll {
 pub enum RuleError {
     #[error("{field}: {message}")]
     Invalid { field: String, message: String },
+    /// The combatant `field` names may not receive what the request delivers (the dead: see
+    /// `rulesets/receiving.rs`).
+    #[error("{field}: {message}")]
+    Refused { field: String, message: String },
     #[error(transparent)]
     Dice(#[from] DiceError),
 }

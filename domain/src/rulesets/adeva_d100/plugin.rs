@@ -7,9 +7,10 @@ use super::{Stats, dynamic::CombatState};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
 use crate::rulesets::{
-    Command, CommandVisitor, InitiativeContext, InitiativeRoll, RuleError, Ruleset, RulesetId, RulesetInfo,
-    Stateless, Summary, TiePolicy,
+    Command, CommandVisitor, Delivery, InitiativeContext, InitiativeRoll, InlineDelivery, Receipt, Refusal,
+    RuleError, Ruleset, RulesetId, RulesetInfo, Stateless, Summary, TiePolicy,
 };
+use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 /// The Adeva d100 ruleset.
@@ -52,6 +53,19 @@ impl Ruleset for AdevaD100 {
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
         super::dynamic::end_of_round(encounter, events);
         crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
+    }
+
+    /// "Most characters perish if they are dropped to 0 wounds; characters with Fate Points
+    /// instead take Lethal Damage" (adeva-d100.txt, "Attacking", Step Seven): a character whose
+    /// wounds are tracked, at 0 and without Fate Points, is dead and receives nothing more; one
+    /// with Fate Points at 0 still receives everything (docs/rulesets/adeva-d100.md).
+    fn may_receive(stats: &Stats, _state: &CombatState, _receipt: Receipt) -> Result<(), Refusal> {
+        if stats.wounds.is_some() && stats.current_wounds() == 0 && stats.fate_points.get() == 0 {
+            return Err(Refusal(
+                "dead at 0 wounds without Fate Points (adeva-d100.txt, \"Attacking\", Step Seven)".into(),
+            ));
+        }
+        Ok(())
     }
 
     fn commands<V: CommandVisitor>(visitor: &mut V) {
@@ -145,6 +159,12 @@ impl Summary for ActionReport {
     }
 }
 
+/// Damage delivered to a stat block sent inline (its wounds are on the stat block).
+fn inline_delivery<'a>(name: &'a str, field: &str, stats: &'a Stats) -> InlineDelivery<'a, AdevaD100> {
+    let state = Cow::Owned(CombatState::default());
+    InlineDelivery { name, field: field.to_owned(), stats, state, receipt: Receipt::Damage }
+}
+
 /// An attack action (adeva-d100.txt, "Attacking").
 pub struct Attacks;
 
@@ -159,6 +179,10 @@ impl Command for Attacks {
         "damage": {"count": 1, "sides": 10, "bonus": 3}}"#;
     type Request = ops::EncounterAttack;
     type Report = AttackReport;
+
+    fn deliveries(request: &Self::Request) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.target_id, "target_id", Receipt::Damage)]
+    }
 
     fn run(
         encounter: &mut Encounter,
@@ -177,6 +201,11 @@ impl Stateless for Attacks {
         "action": {"action": "standard_attack", "weapon": {"name": "Lasgun", "class": "ranged"}},
         "damage": {"count": 1, "sides": 10, "bonus": 3}}"#;
 
+    fn inline_deliveries(request: &ops::InlineAttack) -> Vec<InlineDelivery<'_, AdevaD100>> {
+        let name = request.target_name.as_deref().unwrap_or("target");
+        vec![inline_delivery(name, "target", &request.target)]
+    }
+
     fn run_inline(request: ops::InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
         ops::attack_inline(request, dice)
     }
@@ -194,6 +223,10 @@ impl Command for Damage {
     type Request = ops::EncounterDamage;
     type Report = DamageReport;
 
+    fn deliveries(request: &Self::Request) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.combatant_id, "combatant_id", Receipt::Damage)]
+    }
+
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,
@@ -207,6 +240,11 @@ impl Stateless for Damage {
     type InlineRequest = ops::InlineDamage;
     const INLINE_EXAMPLE: &'static str = r#"{"target": {"ws": 30, "bs": 30, "s": 30, "t": 30, "ag": 30,
         "int": 30, "per": 30, "wp": 30, "fel": 30, "wounds": 10}, "amount": 9, "apply_soak": true}"#;
+
+    fn inline_deliveries(request: &ops::InlineDamage) -> Vec<InlineDelivery<'_, AdevaD100>> {
+        let name = request.name.as_deref().unwrap_or("target");
+        vec![inline_delivery(name, "target", &request.target)]
+    }
 
     fn run_inline(request: ops::InlineDamage, dice: &mut Dice) -> Result<DamageReport, RuleError> {
         ops::damage_inline(request, dice)

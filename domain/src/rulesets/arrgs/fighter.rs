@@ -78,29 +78,16 @@ impl Fighter {
 
     /// Loses Vitality (negative gains it back), within [`VITALITY_LOST`], the bound the stateless
     /// form checks, so the stored loss never leaves it. A dead character takes nothing more (see
-    /// [`Fighter::ensure_alive`]), so only the blow that kills may go past the death line.
+    /// `Arrgs::may_receive`), so only the blow that kills may go past the death line.
     pub fn lose_vitality(&mut self, amount: i32) {
         let lost = self.state.vitality_lost.saturating_add(amount);
         self.state.vitality_lost = lost.clamp(VITALITY_LOST.0, VITALITY_LOST.1);
     }
 
-    /// Refuses anything aimed at a dead character: "When a character dies it may no longer
-    /// interact with the world unless it is restored to life somehow" (arrgs.txt, "Death") —
-    /// no damage, no conditions, no revitalisation (see docs/rulesets/arrgs.md).
-    pub fn ensure_alive(&self) -> Result<(), RuleError> {
-        if self.is_dead() {
-            return Err(RuleError::invalid(
-                self.field.clone(),
-                format!("{} is dead and may no longer be affected (arrgs.txt, \"Death\")", self.name),
-            ));
-        }
-        Ok(())
-    }
-
     /// "A character dies when it reaches Negative vitality equal to its Total Vitality" (arrgs.txt,
     /// "Death").
     pub fn is_dead(&self) -> bool {
-        self.stats.vitality.is_some_and(|total| self.current_vitality() <= -total.get())
+        is_dead(&self.stats, &self.state)
     }
 
     /// Disabled: at 0 Current Vitality or less, or after Dying ran out, and not Dying (arrgs.txt,
@@ -220,4 +207,11 @@ impl Standing {
         parts.extend(self.conditions.iter().map(|c| c.label()));
         parts.join(", ")
     }
+}
+
+/// Whether a character with this stat block and combat state is dead: Current Vitality at its
+/// negative Total Vitality (arrgs.txt, "Death"; see [`Fighter::is_dead`]).
+pub fn is_dead(stats: &Stats, state: &CombatState) -> bool {
+    let current = stats.starting_vitality().unwrap_or(0).saturating_sub(state.vitality_lost);
+    stats.vitality.is_some_and(|total| current <= -total.get())
 }

@@ -99,6 +99,18 @@ impl super::Ruleset for Arrgs {
         round::end_of_round_hook(encounter, events);
     }
 
+    /// "When a character dies it may no longer interact with the world unless it is restored to
+    /// life somehow" (arrgs.txt, "Death"): the dead receive nothing, revitalisation included;
+    /// the Disabled, Dying and Unconscious still receive everything (docs/rulesets/arrgs.md).
+    fn may_receive(stats: &Stats, state: &CombatState, _receipt: super::Receipt) -> Result<(), super::Refusal> {
+        if fighter::is_dead(stats, state) {
+            return Err(super::Refusal(
+                "dead (arrgs.txt, \"Death\": it no longer interacts with the world unless restored to life)".into(),
+            ));
+        }
+        Ok(())
+    }
+
     fn commands<V: super::CommandVisitor>(visitor: &mut V) {
         commands::register(visitor);
     }

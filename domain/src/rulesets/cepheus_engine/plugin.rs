@@ -6,9 +6,10 @@ use super::{CombatState, Stats};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
 use crate::rulesets::{
-    Command, CommandVisitor, InitiativeContext, InitiativeRoll, NoOptions, RuleError, Ruleset, RulesetId,
-    RulesetInfo, Stateless, Summary, TiePolicy,
+    Command, CommandVisitor, Delivery, InitiativeContext, InitiativeRoll, InlineDelivery, NoOptions, Receipt,
+    Refusal, RuleError, Ruleset, RulesetId, RulesetInfo, Stateless, Summary, TiePolicy,
 };
+use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 /// The Cepheus Engine ruleset.
@@ -58,6 +59,18 @@ impl Ruleset for CepheusEngine {
         crate::rulesets::set_initiative(encounter, id, count, "acted from a delay on this count", events);
     }
 
+    /// "3 characteristics are at Zero: Character is dead" (cepheus-engine.txt, "Damage", the
+    /// Damage Results table): the dead receive nothing more; the unconscious still receive
+    /// everything (docs/rulesets/cepheus-engine.md, "The dead and the defeated").
+    fn may_receive(stats: &Stats, _state: &CombatState, _receipt: Receipt) -> Result<(), Refusal> {
+        if stats.status() == super::damage::Status::Dead {
+            return Err(Refusal(
+                "dead, with three characteristics at zero (cepheus-engine.txt, \"Damage\", Damage Results)".into(),
+            ));
+        }
+        Ok(())
+    }
+
     fn commands<V: CommandVisitor>(visitor: &mut V) {
         visitor.stateless::<Attacks>();
         visitor.stateless::<Damage>();
@@ -85,6 +98,12 @@ impl Summary for Report {
     }
 }
 
+/// Damage delivered to a `target` stat block sent inline (its damage is on the stat block).
+fn inline_delivery<'a>(name: Option<&'a str>, stats: &'a Stats) -> InlineDelivery<'a, CepheusEngine> {
+    let state = Cow::Owned(CombatState::default());
+    InlineDelivery { name: name.unwrap_or("target"), field: "target".into(), stats, state, receipt: Receipt::Damage }
+}
+
 /// An attack (cepheus-engine.txt, "Attacks", "Damage").
 pub struct Attacks;
 
@@ -98,6 +117,10 @@ impl Command for Attacks {
         "weapon": {"weapon_type": "rifle", "damage_dice": 3}, "distance_m": 30}"#;
     type Request = ops::EncounterAttack;
     type Report = AttackReport;
+
+    fn deliveries(request: &Self::Request) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.target_id, "target_id", Receipt::Damage)]
+    }
 
     fn run(
         encounter: &mut Encounter,
@@ -113,6 +136,10 @@ impl Stateless for Attacks {
     const INLINE_EXAMPLE: &'static str = r#"{"attacker": {"str": 8, "dex": 10, "end": 9, "int": 7, "edu": 7, "soc": 8,
         "skills": {"gun_combat": 2}}, "target": {"str": 8, "dex": 9, "end": 7, "int": 6, "edu": 5, "soc": 4},
         "weapon": {"weapon_type": "rifle", "damage_dice": 3}, "distance_m": 20}"#;
+
+    fn inline_deliveries(request: &ops::InlineAttack) -> Vec<InlineDelivery<'_, CepheusEngine>> {
+        vec![inline_delivery(request.target_name.as_deref(), &request.target)]
+    }
 
     fn run_inline(request: ops::InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
         ops::attack_inline(request, dice)
@@ -131,6 +158,10 @@ impl Command for Damage {
     type Request = ops::EncounterDamage;
     type Report = DamageReport;
 
+    fn deliveries(request: &Self::Request) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.target_id, "target_id", Receipt::Damage)]
+    }
+
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,
@@ -144,6 +175,10 @@ impl Stateless for Damage {
     type InlineRequest = ops::InlineDamage;
     const INLINE_EXAMPLE: &'static str =
         r#"{"target": {"str": 7, "dex": 7, "end": 8, "int": 8, "edu": 8, "soc": 7}, "damage": 9}"#;
+
+    fn inline_deliveries(request: &ops::InlineDamage) -> Vec<InlineDelivery<'_, CepheusEngine>> {
+        vec![inline_delivery(request.target_name.as_deref(), &request.target)]
+    }
 
     fn run_inline(request: ops::InlineDamage, dice: &mut Dice) -> Result<DamageReport, RuleError> {
         ops::damage_inline(request, dice)

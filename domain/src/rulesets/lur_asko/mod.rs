@@ -67,6 +67,13 @@ impl Ruleset for LurAsko {
         round::end_of_round(encounter, events);
     }
 
+    /// The text has no death: degrees of injury are the GM's to read ("Damage, Drive, & Armor
+    /// Ranges"), so every combatant receives everything, one marked defeated included; what it
+    /// holds stays bounded instead (docs/rulesets/lur-asko.md, "The dead and the defeated").
+    fn may_receive(_stats: &Stats, _state: &CombatState, _receipt: super::Receipt) -> Result<(), super::Refusal> {
+        Ok(())
+    }
+
     fn commands<V: CommandVisitor>(visitor: &mut V) {
         visitor.stateless::<commands::Attacks>();
         visitor.stateless::<commands::Damage>();

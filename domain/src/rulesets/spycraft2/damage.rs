@@ -35,14 +35,10 @@ pub struct DamageResult {
     pub fluid: Vec<FluidEntry>,
 }
 
-/// Refuses damage to a dead character (wounds at −10: docs/rulesets/spycraft2.md, "The dead and
-/// the defeated"); `field` names it in the request.
-pub fn ensure_alive(stats: &Stats, state: &CombatState, field: &str) -> Result<(), EncounterError> {
-    let wounds_left = stats.wounds.get() - state.wounds_lost;
-    if wounds_left <= -MAX_WOUNDS_BELOW_ZERO {
-        return Err(EncounterError::invalid(field, format!("dead at {wounds_left} wounds: takes no more damage")));
-    }
-    Ok(())
+/// Whether the character is dead: wounds at −10 (docs/rulesets/spycraft2.md, "The dead and the
+/// defeated": the chapter names no death, and wounds stop there already).
+pub fn is_dead(stats: &Stats, state: &CombatState) -> bool {
+    stats.wounds.get() - state.wounds_lost <= -MAX_WOUNDS_BELOW_ZERO
 }
 
 /// Applies `amount` damage to the character: armour first (unless `ignore_dr`), then vitality,
@@ -63,7 +59,6 @@ pub fn apply(
     let to_vitality = if critical { 0 } else { suffered.min(vitality_left_before) };
     let wounds_floor = -MAX_WOUNDS_BELOW_ZERO;
     let wounds_left_before = stats.wounds.get() - state.wounds_lost;
-
     let to_wounds = (suffered - to_vitality).min(wounds_left_before - wounds_floor).max(0);
     state.vitality_lost += to_vitality;
     state.wounds_lost += to_wounds;

@@ -15,9 +15,10 @@ use super::{CombatState, Report, Stats};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
 use crate::rulesets::{
-    Command, CommandVisitor, InitiativeContext, InitiativeRoll, NoOptions, RuleError, Ruleset, RulesetId,
-    RulesetInfo, Stateless, TiePolicy,
+    Command, CommandVisitor, Delivery, InitiativeContext, InitiativeRoll, InlineDelivery, NoOptions, Receipt,
+    Refusal, RuleError, Ruleset, RulesetId, RulesetInfo, Stateless, TiePolicy,
 };
+use std::borrow::Cow;
 
 /// The Spycraft 2.0 ruleset.
 pub struct Spycraft2;
@@ -58,6 +59,18 @@ impl Ruleset for Spycraft2 {
         super::round::end_of_round(encounter, events);
     }
 
+    /// The chapter names no death; as players expect, wounds at −10 are dead (wounds stop there
+    /// already) and the dead receive nothing more: no damage, condition, healing or action
+    /// (docs/rulesets/spycraft2.md, "The dead and the defeated"). Below 0 wounds but above −10 a
+    /// character still receives everything.
+    fn may_receive(stats: &Stats, state: &CombatState, _receipt: Receipt) -> Result<(), Refusal> {
+        if super::damage::is_dead(stats, state) {
+            let wounds = stats.wounds.get() - state.wounds_lost;
+            return Err(Refusal(format!("dead at {wounds} wounds (docs/rulesets/spycraft2.md, \"The dead and the defeated\")")));
+        }
+        Ok(())
+    }
+
     fn commands<V: CommandVisitor>(visitor: &mut V) {
         visitor.stateless::<Distance>();
         visitor.command::<Surprise>();
@@ -68,6 +81,18 @@ impl Ruleset for Spycraft2 {
         visitor.stateless::<Damage>();
         visitor.stateless::<Saves>();
     }
+}
+
+/// The combat state an inline request describes (what it has lost so far).
+fn inline_state(
+    vitality_lost: Option<crate::score::Score<0, 1000>>,
+    wounds_lost: Option<crate::score::Score<0, 110>>,
+) -> Cow<'static, CombatState> {
+    Cow::Owned(CombatState {
+        vitality_lost: vitality_lost.map_or(0, |lost| lost.get()),
+        wounds_lost: wounds_lost.map_or(0, |lost| lost.get()),
+        ..CombatState::default()
+    })
 }
 
 /// Step 2: the base encounter distance.
@@ -166,6 +191,14 @@ impl Command for Actions {
     type Request = ActionRequest;
     type Report = ActionReport;
 
+    fn deliveries(request: &ActionRequest) -> Vec<Delivery<'_>> {
+        let receipt = match request.action {
+            super::commands::actions::Action::Condition { .. } => Receipt::Condition,
+            _ => Receipt::Action,
+        };
+        vec![Delivery::new(&request.combatant_id, "combatant_id", receipt)]
+    }
+
     fn run(encounter: &mut Encounter, request: ActionRequest, dice: &mut Dice) -> Result<(Vec<Event>, ActionReport), EncounterError> {
         act(encounter, request, dice)
     }
@@ -186,6 +219,10 @@ impl Command for Attacks {
     type Request = AttackRequest;
     type Report = AttackReport;
 
+    fn deliveries(request: &AttackRequest) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.target_id, "target_id", Receipt::Damage)]
+    }
+
     fn run(encounter: &mut Encounter, request: AttackRequest, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
         attack(encounter, request, dice)
     }
@@ -196,6 +233,11 @@ impl Stateless for Attacks {
     const INLINE_EXAMPLE: &'static str = r#"{"attacker": {"initiative_bonus": 3, "attack_bonus": 5},
         "target": {"initiative_bonus": 1, "defense": 15, "vitality": 12},
         "weapon": {"name": "Pistol", "damage": {"count": 2, "sides": 6}}}"#;
+
+    fn inline_deliveries(request: &InlineAttackRequest) -> Vec<InlineDelivery<'_, Spycraft2>> {
+        let state = inline_state(request.target_vitality_lost, request.target_wounds_lost);
+        vec![InlineDelivery { name: "target", field: "target_wounds_lost".into(), stats: &request.target, state, receipt: Receipt::Damage }]
+    }
 
     fn run_inline(request: InlineAttackRequest, dice: &mut Dice) -> Result<AttackReport, RuleError> {
         attack_inline(request, dice)
@@ -214,6 +256,10 @@ impl Command for Damage {
     type Request = DamageRequest;
     type Report = DamageReport;
 
+    fn deliveries(request: &DamageRequest) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.combatant_id, "combatant_id", Receipt::Damage)]
+    }
+
     fn run(encounter: &mut Encounter, request: DamageRequest, dice: &mut Dice) -> Result<(Vec<Event>, DamageReport), EncounterError> {
         damage(encounter, request, dice)
     }
@@ -222,6 +268,11 @@ impl Command for Damage {
 impl Stateless for Damage {
     type InlineRequest = InlineDamageRequest;
     const INLINE_EXAMPLE: &'static str = r#"{"target": {"initiative_bonus": 1, "vitality": 12}, "amount": 9}"#;
+
+    fn inline_deliveries(request: &InlineDamageRequest) -> Vec<InlineDelivery<'_, Spycraft2>> {
+        let state = inline_state(request.vitality_lost, request.wounds_lost);
+        vec![InlineDelivery { name: "target", field: "wounds_lost".into(), stats: &request.target, state, receipt: Receipt::Damage }]
+    }
 
     fn run_inline(request: InlineDamageRequest, dice: &mut Dice) -> Result<DamageReport, RuleError> {
         damage_inline(request, dice)

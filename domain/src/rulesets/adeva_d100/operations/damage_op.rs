@@ -64,11 +64,6 @@ pub(crate) fn apply(
     if stats.wounds.is_none() {
         return Err(RuleError::invalid(field, "the stat block has no wounds"));
     }
-    if stats.current_wounds() == 0 && stats.fate_points.n() == 0 {
-        // Dead receives nothing more (docs/rulesets/adeva-d100.md, "The dead and the defeated"),
-        // as an attack on such a target is refused (attack_sequence.rs).
-        return Err(RuleError::invalid(field, "at 0 wounds without Fate Points: already dead"));
-    }
     if amount > 10_000 || penetration > 100 {
         return Err(RuleError::invalid("amount", "amount must be at most 10000 and penetration at most 100"));
     }

@@ -16,7 +16,7 @@ use super::event_report;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::plugin::ensure_active;
-use crate::rulesets::{Command, Summary};
+use crate::rulesets::{Command, Delivery, Receipt, Summary};
 use serde::{Deserialize, Serialize};
 
 /// Most occupants one area may hold in a request.
@@ -123,6 +123,15 @@ impl Command for AreaAttacks {
         "occupants": [{"combatant_id": "cmb_target"}]}}"#;
     type Request = AreaRequest;
     type Report = AreaReport;
+
+    fn deliveries(request: &AreaRequest) -> Vec<Delivery<'_>> {
+        let (Stage::Attack { occupants, .. } | Stage::Scatter { occupants }) = &request.stage;
+        occupants
+            .iter()
+            .enumerate()
+            .map(|(index, occupant)| Delivery::new(&occupant.combatant_id, format!("stage.occupants[{index}].combatant_id"), Receipt::Damage))
+            .collect()
+    }
 
     fn run(encounter: &mut Encounter, request: AreaRequest, dice: &mut Dice) -> Result<(Vec<Event>, AreaReport), EncounterError> {
         ensure_active::<Arrgs>(encounter)?;

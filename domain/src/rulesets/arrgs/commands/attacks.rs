@@ -15,9 +15,10 @@ use super::event_report;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::plugin::ensure_active;
-use crate::rulesets::{Command, RuleError, Stateless, Summary};
+use crate::rulesets::{Command, Delivery, InlineDelivery, Receipt, RuleError, Stateless, Summary};
 use crate::score::Score;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// Most Opportunity attacks one manoeuvre may draw.
 pub const MAX_OPPORTUNITIES: usize = 10;
@@ -88,6 +89,13 @@ pub struct InlineCombatant {
 }
 
 impl InlineCombatant {
+    /// What `field` delivers to this combatant, as `rulesets::receiving` asks about it.
+    pub fn delivery(&self, field: &'static str, receipt: Receipt) -> InlineDelivery<'_, Arrgs> {
+        let state = self.state.as_ref().map_or_else(|| Cow::Owned(CombatState::default()), Cow::Borrowed);
+        let name = self.name.as_deref().unwrap_or(field);
+        InlineDelivery { name, field: field.to_owned(), stats: &self.stats, state, receipt }
+    }
+
     pub fn fighter(self, default_name: &str, field: &str) -> Result<Fighter, RuleError> {
         let name = self.name.unwrap_or_else(|| default_name.to_owned());
         if name.trim().is_empty() || name.chars().count() > 100 {
@@ -191,6 +199,10 @@ impl Command for Attacks {
     type Request = AttackRequest;
     type Report = AttackReport;
 
+    fn deliveries(request: &AttackRequest) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.target_id, "target_id", Receipt::Damage)]
+    }
+
     fn run(encounter: &mut Encounter, request: AttackRequest, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
         ensure_active::<Arrgs>(encounter)?;
         ensure_distinct(&request.attacker_id, &request.target_id, "target_id")?;
@@ -234,7 +246,6 @@ impl Command for Attacks {
             defence_action: request.defence_action,
             extra_vitality: request.extra_vitality,
         };
-        cast.target.ensure_alive()?;
         let report = resolve(&mut cast, &order, &scene(encounter), dice)?;
         // Opportunists first: a combatant also in another role carries their latest state.
         for (opportunist, _) in &cast.opportunists {
@@ -278,13 +289,16 @@ impl Stateless for Attacks {
         "target": {"name": "Goblin", "stats": {"agility": 14, "vitality": 12, "checks": {"reflex": {"skill": 1}}}},
         "weapon": {"name": "Axe", "damage": 7, "types": ["slashing"]}}"#;
 
+    fn inline_deliveries(request: &InlineAttackRequest) -> Vec<InlineDelivery<'_, Arrgs>> {
+        vec![request.target.delivery("target", Receipt::Damage)]
+    }
+
     fn run_inline(request: InlineAttackRequest, dice: &mut Dice) -> Result<AttackReport, RuleError> {
         if matches!(request.effect, Effect::Reposition { collision: Some(Collision::Combatant { .. }), .. }) {
             return Err(RuleError::invalid("effect.collision", "inline attacks can collide only with an object"));
         }
         let attacker = request.attacker.fighter("attacker", "attacker")?;
         let target = request.target.fighter("target", "target")?;
-        target.ensure_alive()?;
         let scene = Scene { round: 1, surprise_round: false, current: Some(attacker.id.clone()), options: Default::default() };
         let mut cast = Cast { attacker, target, opportunists: Vec::new(), bystander: None, counter: None };
         let order = Order {

@@ -21,7 +21,7 @@ use super::event_report;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::plugin::ensure_ruleset;
-use crate::rulesets::{Command, Summary};
+use crate::rulesets::{Command, Delivery, Receipt, Summary};
 use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
@@ -85,10 +85,17 @@ impl Command for Conditions {
     type Request = ConditionRequest;
     type Report = ConditionReport;
 
+    fn deliveries(request: &ConditionRequest) -> Vec<Delivery<'_>> {
+        let receipt = match request.change {
+            ConditionChange::Revitalise { .. } => Receipt::Healing,
+            _ => Receipt::Condition,
+        };
+        vec![Delivery::new(&request.combatant_id, "combatant_id", receipt)]
+    }
+
     fn run(encounter: &mut Encounter, request: ConditionRequest, dice: &mut Dice) -> Result<(Vec<Event>, ConditionReport), EncounterError> {
         ensure_ruleset::<Arrgs>(encounter)?;
         let mut one = fighter(encounter, &request.combatant_id, "combatant_id")?;
-        one.ensure_alive()?;
         let mut wake = None;
         let mut dropped = Vec::new();
         match &request.change {

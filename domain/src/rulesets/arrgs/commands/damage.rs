@@ -12,7 +12,7 @@ use super::event_report;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::plugin::ensure_ruleset;
-use crate::rulesets::{Command, RuleError, Stateless, Summary};
+use crate::rulesets::{Command, Delivery, InlineDelivery, Receipt, RuleError, Stateless, Summary};
 use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
@@ -75,7 +75,6 @@ impl Summary for DamageReport {
 /// "Damage Vulnerability" ×1.5 once, rounded down).
 pub fn apply(target: &mut Fighter, amount: i32, types: &[DamageType], dying: bool) -> Result<DamageReport, RuleError> {
     target.total_vitality()?;
-    target.ensure_alive()?;
     check_types("types", types).map_err(|message| RuleError::invalid("types", message))?;
     let steps = apply_resistance(amount, types, &target.stats.resistances, &target.stats.vulnerabilities);
     target.lose_vitality(steps.damage);
@@ -99,6 +98,10 @@ impl Command for Damage {
     type Request = DamageRequest;
     type Report = DamageReport;
 
+    fn deliveries(request: &DamageRequest) -> Vec<Delivery<'_>> {
+        vec![Delivery::new(&request.target_id, "target_id", Receipt::Damage)]
+    }
+
     fn run(encounter: &mut Encounter, request: DamageRequest, _dice: &mut Dice) -> Result<(Vec<Event>, DamageReport), EncounterError> {
         ensure_ruleset::<Arrgs>(encounter)?;
         let mut target = fighter(encounter, &request.target_id, "target_id")?;
@@ -117,6 +120,10 @@ impl Stateless for Damage {
     type InlineRequest = InlineDamageRequest;
     const INLINE_EXAMPLE: &'static str = r#"{"target": {"name": "Troll", "stats": {"agility": 8, "vitality": 30,
         "resistances": [{"type": "slashing", "value": 3}], "vulnerabilities": ["fire"]}}, "amount": 9, "types": ["fire", "slashing"]}"#;
+
+    fn inline_deliveries(request: &InlineDamageRequest) -> Vec<InlineDelivery<'_, Arrgs>> {
+        vec![request.target.delivery("target", Receipt::Damage)]
+    }
 
     fn run_inline(request: InlineDamageRequest, _dice: &mut Dice) -> Result<DamageReport, RuleError> {
         let mut target = request.target.fighter("target", "target")?;

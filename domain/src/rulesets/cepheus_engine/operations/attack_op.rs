@@ -6,7 +6,7 @@
 //! - The attacker must be able to act, it must be its turn, and the attack is its significant
 //!   action (`economy.rs`), bursts and suppression fire included. A combatant locked in a
 //!   grapple cannot attack (only grapple checks are open to it).
-//! - The target must be another Cepheus combatant of the encounter and not already dead.
+//! - The target must be another Cepheus combatant of the encounter (and not dead: `Cepheus::may_receive`).
 //! - The attacker's aim counts only if it was aimed at this target; attacking uses it up either
 //!   way. Its stance and the target's stance come from their combat state.
 //! - A target's reaction (`reaction`, or `blast_response` against a thrown explosive) is spent
@@ -147,15 +147,12 @@ fn check_sides(encounter: &Encounter, request: &EncounterAttack) -> Result<(), E
     let attacker = combatant(encounter, &request.attacker_id, "attacker_id")?;
     let (_, attacker_state) = parts(attacker, "attacker_id")?;
     let target = combatant(encounter, &request.target_id, "target_id")?;
-    let (target_stats, _) = parts(target, "target_id")?;
+    parts(target, "target_id")?;
     if request.attacker_id == request.target_id {
         return Err(invalid("target_id", "a combatant cannot attack itself".into()));
     }
     ensure_turn(encounter, &request.attacker_id, "attacker_id")?;
     ensure_can_act(attacker, "attacker_id")?;
-    if target_stats.status() == super::super::damage::Status::Dead {
-        return Err(invalid("target_id", format!("{} is already dead", target.name)));
-    }
     if attacker_state.grappling_with.is_some() {
         return Err(invalid(
             "action",

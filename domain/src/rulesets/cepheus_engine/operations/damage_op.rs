@@ -19,7 +19,7 @@
 
 use super::super::Stats;
 use super::super::allocation::{AllocationChoice, DamageSplit, Overflow, allocate_damage, apply};
-use super::super::damage::{Status, apply_armour};
+use super::super::damage::apply_armour;
 use super::super::vehicle_damage::{VehicleDamageOutcome, resolve_vehicle_damage};
 use super::super::vehicle_location::LocationTable;
 use super::apply::{HitResult, apply_hit, inline_hit};
@@ -179,9 +179,6 @@ pub fn damage(
     let target = combatant(encounter, &request.target_id, "target_id")?;
     let target_name = target.name.clone();
     let (stats, _) = parts(target, "target_id")?;
-    if stats.status() == Status::Dead {
-        return Err(EncounterError::invalid("target_id", format!("{target_name} is already dead")));
-    }
     let mut report = armour_step(stats, &fields, Some(request.target_id.clone()), target_name);
     let mut draft = encounter.clone();
     let start = dice.rolls().len();

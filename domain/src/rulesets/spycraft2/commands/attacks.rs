@@ -108,7 +108,6 @@ pub fn attack(
     let surprise = surprise_round(encounter);
     let (attacker_name, attacker, mut attacker_state) = snapshot(encounter, &request.attacker_id, "attacker_id")?;
     let (target_name, target, mut target_state) = snapshot(encounter, &request.target_id, "target_id")?;
-    super::super::damage::ensure_alive(&target, &target_state, "target_id")?;
     if !request.off_count {
         let cost = match (request.final_attack, request.full_action) {
             (true, _) => Cost::Free,

@@ -88,7 +88,6 @@ pub fn damage(
     }
     let (name, stats, mut state) = snapshot(encounter, &request.combatant_id, "combatant_id")?;
     let electrical = request.electrical_count_change.map(Score::get);
-    super::super::damage::ensure_alive(&stats, &state, "combatant_id")?;
     let result = apply(&stats, &mut state, request.amount.get(), request.critical, request.ignore_damage_reduction, electrical)?;
     store(encounter, &request.combatant_id, state);
     if result.down && let Some(combatant) = encounter.combatant_mut(&request.combatant_id) {
@@ -111,7 +110,6 @@ pub fn damage_inline(request: InlineDamageRequest, _dice: &mut Dice) -> Result<D
         ..CombatState::default()
     };
     let electrical = request.electrical_count_change.map(Score::get);
-    super::super::damage::ensure_alive(&request.target, &state, "wounds_lost").map_err(into_rule)?;
     let result = apply(
         &request.target,
         &mut state,

@@ -101,6 +101,7 @@ pub(crate) fn ensure_may_act(
 pub(crate) fn into_rule(error: EncounterError) -> RuleError {
     match error {
         EncounterError::Invalid { field, message } => RuleError::invalid(field, message),
+        EncounterError::Refused { field, message } => RuleError::Refused { field, message },
         EncounterError::Dice(dice) => RuleError::Dice(dice),
         other => RuleError::invalid("request", other.to_string()),
     }
