@@ -1,11 +1,12 @@
-//! The real application on 127.0.0.1 with a fresh SQLite file per test, and a small typed
-//! client for it. Helpers panic with a message saying what went wrong.
+//! The real application on 127.0.0.1 with a fresh database per test (a SQLite file, or in the
+//! `api_postgres` target a PostgreSQL database copied from a migrated template), and a small
+//! typed client for it. Helpers panic with a message saying what went wrong.
 
 use reqwest::header::{CONTENT_TYPE, HeaderMap};
 use reqwest::{Client, Method, RequestBuilder};
 use serde_json::{Value, json};
 use skirmish_api::{Application, Settings};
-use skirmish_db::Store;
+use skirmish_db::{ScratchDatabase, Store};
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
@@ -14,17 +15,46 @@ use tempfile::TempDir;
 
 type StopServer = Box<dyn FnOnce() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
 
-/// A running app, its database file and a client bound to it.
+/// A running app, its database and a client bound to it.
 pub struct TestApp {
     /// `http://127.0.0.1:<port>`.
     pub address: String,
     pub client: Client,
+    /// The SQLite file (on PostgreSQL a path where nothing is).
     pub db_path: PathBuf,
     /// What the app was started with (kept for restarts).
     pub settings: Settings,
     stop: StopServer,
-    /// Keeps the database directory alive for as long as the app.
+    /// Keeps the database alive for as long as the app.
+    db: TestDb,
+}
+
+/// A test's own database: a SQLite file in a temporary directory, or (in the `api_postgres`
+/// target) a PostgreSQL database dropped with this.
+pub struct TestDb {
+    pub url: String,
+    pub path: PathBuf,
     _dir: TempDir,
+    _scratch: Option<ScratchDatabase>,
+}
+
+/// Whether this test binary runs the suite on PostgreSQL (`tests/api_postgres`).
+pub fn on_postgres() -> bool {
+    crate::ON_POSTGRES
+}
+
+/// A fresh database for one test, of the backend this test binary runs on. On PostgreSQL with
+/// no server to reach (and CI not set) the whole binary stops here, successfully, after
+/// `skirmish_db::test_server` said loudly on stderr that the leg is skipped.
+pub fn fresh_db() -> TestDb {
+    let (dir, path) = temp_db();
+    if !on_postgres() {
+        return TestDb { url: path.display().to_string(), path, _dir: dir, _scratch: None };
+    }
+    let Some(server) = skirmish_db::test_server() else { std::process::exit(0) };
+    let scratch =
+        ScratchDatabase::create(&server).unwrap_or_else(|e| panic!("cannot create a test database: {e}"));
+    TestDb { url: scratch.url.clone(), path, _dir: dir, _scratch: Some(scratch) }
 }
 
 /// A response, read in full: status, headers and the body as JSON (or as a JSON string when the
@@ -74,7 +104,7 @@ pub async fn spawn_app_with(
     tenants: &[&str],
     configure: impl FnOnce(&mut Settings),
 ) -> (TestApp, Vec<ApiKey>) {
-    let (dir, db_path) = temp_db();
+    let db = fresh_db();
     let keys: Vec<ApiKey> = tenants
         .iter()
         .enumerate()
@@ -85,16 +115,16 @@ pub async fn spawn_app_with(
         })
         .collect();
     if !keys.is_empty() {
-        let store = open_store(&db_path);
+        let store = Store::open(&db.url).unwrap_or_else(|e| panic!("cannot open the store: {e}"));
         for key in &keys {
             store
                 .create_key(&key.id, &key.tenant, &key.secret)
                 .unwrap_or_else(|e| panic!("cannot create a key for {}: {e}", key.tenant));
         }
     }
-    let mut settings = loopback_settings(&db_path);
+    let mut settings = Settings::new("127.0.0.1:0", db.url.clone());
     configure(&mut settings);
-    (start(dir, db_path, settings).await, keys)
+    (start(db, settings).await, keys)
 }
 
 /// The `skirmish` binary beside this test binary (`cargo test --workspace` builds it; with a
@@ -120,12 +150,7 @@ pub fn loopback_settings(db_path: &std::path::Path) -> Settings {
     Settings::new("127.0.0.1:0", db_path.display().to_string())
 }
 
-/// Opens the database directly (applying migrations), as the `skirmish keys` commands do.
-pub fn open_store(db_path: &std::path::Path) -> Store {
-    Store::open(&db_path.display().to_string()).unwrap_or_else(|e| panic!("cannot open the store: {e}"))
-}
-
-async fn start(dir: TempDir, db_path: PathBuf, settings: Settings) -> TestApp {
+async fn start(db: TestDb, settings: Settings) -> TestApp {
     let app = Application::build(&settings).unwrap_or_else(|e| panic!("cannot build the app: {e}"));
     let address = format!("http://127.0.0.1:{}", app.port());
     let server = app.into_server();
@@ -138,7 +163,7 @@ async fn start(dir: TempDir, db_path: PathBuf, settings: Settings) -> TestApp {
         .timeout(Duration::from_secs(30))
         .build()
         .unwrap_or_else(|e| panic!("cannot build the HTTP client: {e}"));
-    let app = TestApp { address, client, db_path, settings, stop, _dir: dir };
+    let app = TestApp { address, client, db_path: db.path.clone(), settings, stop, db };
     app.wait_until_healthy().await;
     app
 }
@@ -147,15 +172,23 @@ impl TestApp {
     /// Stops the server (dropping the client's pooled connections first so the graceful stop
     /// has nothing to wait for) and starts a new one on the same database file.
     pub async fn restart(self) -> TestApp {
-        let TestApp { client, db_path, settings, stop, _dir: dir, .. } = self;
+        let TestApp { client, settings, stop, db, .. } = self;
         drop(client);
         stop().await;
-        start(dir, db_path, settings).await
+        start(db, settings).await
+    }
+
+    /// Another server on the same database, as a second replica (PostgreSQL): it shares no
+    /// memory with this one; the database is dropped with this app, not with the replica.
+    pub async fn replica(&self) -> TestApp {
+        let (dir, path) = temp_db();
+        let db = TestDb { url: self.db.url.clone(), path, _dir: dir, _scratch: None };
+        start(db, self.settings.clone()).await
     }
 
     /// A second handle on the running app's database, e.g. to create or revoke keys.
     pub fn store(&self) -> Store {
-        open_store(&self.db_path)
+        Store::open(&self.db.url).unwrap_or_else(|e| panic!("cannot open the store: {e}"))
     }
 
     /// The app as seen by one API key.

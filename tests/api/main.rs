@@ -1,4 +1,8 @@
-//! End-to-end tests: the real app on 127.0.0.1 with its own SQLite file, driven over HTTP.
+//! End-to-end tests: the real app on 127.0.0.1 with its own SQLite file, driven over HTTP. The
+//! same modules run on PostgreSQL in `tests/api_postgres`.
+
+/// This binary runs the suite on SQLite.
+const ON_POSTGRES: bool = false;
 
 mod adeva;
 mod adeva_fight;
@@ -39,6 +43,7 @@ mod migrate;
 mod operations;
 mod persistence;
 mod rate_limits;
+mod replicas;
 mod round_start;
 mod rulesets;
 mod slow_clients;

@@ -15,7 +15,7 @@ use super::{
     StatBlock, TiePolicy,
 };
 use crate::dice::Dice;
-use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Event};
+use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Event, Flags};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
@@ -229,7 +229,9 @@ pub fn combatant_mut<'a>(
 }
 
 fn not_of<R: Ruleset>(combatant: &Combatant, field: &str) -> EncounterError {
-    EncounterError::invalid(field, format!("{} is not a {} combatant", combatant.name, R::ID))
+    let id = R::ID.as_str();
+    let article = if id.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    EncounterError::invalid(field, format!("{} is not {article} {id} combatant", combatant.name))
 }
 
 /// A combatant's stat block and combat state under ruleset `R`.
@@ -249,15 +251,23 @@ pub fn parts_mut<'a, R: Registered>(
     combatant: &'a mut Combatant,
     field: &str,
 ) -> Result<(&'a mut R::Stats, &'a mut R::State), EncounterError> {
+    parts_and_flags_mut::<R>(combatant, field).map(|(stats, state, _)| (stats, state))
+}
+
+/// [`parts_mut`], and the combatant's flags beside them.
+pub fn parts_and_flags_mut<'a, R: Registered>(
+    combatant: &'a mut Combatant,
+    field: &str,
+) -> Result<(&'a mut R::Stats, &'a mut R::State, &'a mut Flags), EncounterError> {
     if R::stats(&combatant.stats).is_none() {
         return Err(not_of::<R>(combatant, field));
     }
     if combatant.state == RulesetState::None {
         combatant.state = RulesetState::for_ruleset(R::ID);
     }
-    let Combatant { stats, state, .. } = combatant;
+    let Combatant { stats, state, flags, .. } = combatant;
     match (R::stats_mut(stats), R::state_mut(state)) {
-        (Some(stats), Some(state)) => Ok((stats, state)),
+        (Some(stats), Some(state)) => Ok((stats, state, flags)),
         _ => Err(EncounterError::invalid(field, "the combatant's combat state belongs to another ruleset")),
     }
 }
@@ -283,4 +293,40 @@ pub fn ensure_turn(encounter: &Encounter, id: &CombatantId, field: &str) -> Resu
         return Ok(());
     }
     Err(EncounterError::invalid(field, format!("it is not {}'s turn", encounter.name_of(id))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encounter::test_support::{add, adeva, cepheus, encounter, id};
+    use crate::rulesets::{adeva_d100::AdevaD100, cepheus_engine::CepheusEngine};
+
+    /// Cepheus used to refuse a combatant stored before its ruleset kept any state; every
+    /// ruleset now starts such a combatant from the default state, as adeva-d100 always did.
+    #[test]
+    fn a_combatant_stored_without_state_starts_from_the_default_state() {
+        let mut enc = encounter(RulesetId::CepheusEngine);
+        add(&mut enc, "Cy", cepheus(7));
+        let cy = enc.combatant_mut(&id("Cy")).unwrap();
+        cy.state = RulesetState::None;
+        assert!(parts::<CepheusEngine>(cy, "attacker_id").is_err(), "reading does not upgrade");
+        let (_, state) = parts_mut::<CepheusEngine>(cy, "attacker_id").unwrap();
+        assert_eq!(*state, Default::default());
+        assert_eq!(cy.state, RulesetState::for_ruleset(RulesetId::CepheusEngine));
+    }
+
+    #[test]
+    fn a_combatant_of_another_ruleset_is_refused_on_the_field() {
+        let mut enc = encounter(RulesetId::AdevaD100);
+        add(&mut enc, "Ada", adeva(40));
+        let ada = enc.combatant_mut(&id("Ada")).unwrap();
+        let error = parts_mut::<CepheusEngine>(ada, "target_id").unwrap_err();
+        assert_eq!(error, EncounterError::invalid("target_id", "Ada is not a cepheus-engine combatant"));
+        assert!(parts::<AdevaD100>(ada, "target_id").is_ok());
+        let mut enc = encounter(RulesetId::CepheusEngine);
+        add(&mut enc, "Cy", cepheus(7));
+        let cy = enc.combatant_mut(&id("Cy")).unwrap();
+        let error = parts_mut::<AdevaD100>(cy, "target_id").unwrap_err();
+        assert_eq!(error, EncounterError::invalid("target_id", "Cy is not an adeva-d100 combatant"));
+    }
 }

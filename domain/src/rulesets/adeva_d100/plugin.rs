@@ -1,17 +1,16 @@
 //! Adeva d100 as a plug-in: the ruleset and its operations (adeva-d100.txt, "Combat Rules").
 
-use super::operations::{self as ops, ActionReport, AttackReport, DamageReport};
+use super::commands::{self as ops, ActionReport, AttackReport, DamageReport};
+use super::outcome::Report;
 use super::options::AdevaOptions;
-use super::wounds::WoundsLoss;
-use super::{Stats, dynamic::CombatState};
+use super::{Stats, bonus, state::CombatState};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
 use crate::rulesets::{
     Command, CommandVisitor, Delivery, InitiativeContext, InitiativeRoll, InlineDelivery, Receipt, Refusal,
-    RuleError, Ruleset, RulesetId, RulesetInfo, Stateless, Summary, TiePolicy,
+    RuleError, Ruleset, RulesetId, RulesetInfo, Stateless, TiePolicy,
 };
 use std::borrow::Cow;
-use serde::{Deserialize, Serialize};
 
 /// The Adeva d100 ruleset.
 pub struct AdevaD100;
@@ -25,7 +24,7 @@ impl Ruleset for AdevaD100 {
         initiative: "1d10 + Agility Bonus (tens digit of Ag)",
         tie_break: "higher Agility, then a 1d10 roll-off (re-rolling ties)",
     };
-    const TIE_POLICY: TiePolicy = super::TIE_POLICY;
+    const TIE_POLICY: TiePolicy = TIE_POLICY;
     const STATS_EXAMPLE: &'static str = r#"{"ws": 35, "bs": 40, "s": 30, "t": 35, "ag": 34, "int": 30,
         "per": 32, "wp": 30, "fel": 28, "wounds": 12, "armour": 4}"#;
     type Stats = Stats;
@@ -39,11 +38,11 @@ impl Ruleset for AdevaD100 {
         dice: &mut Dice,
         purpose: &str,
     ) -> Result<InitiativeRoll, RuleError> {
-        super::roll_initiative(stats, dice, purpose)
+        roll_initiative(stats, dice, purpose)
     }
 
     fn tie_keys(stats: &Stats) -> Vec<i32> {
-        super::tie_keys(stats)
+        tie_keys(stats)
     }
 
     fn validate_options(options: &AdevaOptions) -> Result<(), RuleError> {
@@ -51,7 +50,7 @@ impl Ruleset for AdevaD100 {
     }
 
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
-        super::dynamic::end_of_round(encounter, events);
+        super::round::end_of_round(encounter, events);
         crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
     }
 
@@ -75,88 +74,21 @@ impl Ruleset for AdevaD100 {
     }
 }
 
-/// Every Adeva d100 report, as the attack, damage and action events carry it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Report))]
-pub enum Report {
-    Attack(Box<AttackReport>),
-    Damage(Box<DamageReport>),
-    Action(Box<ActionReport>),
+/// Still tied after Agility → each rolls 1d10, higher placed higher (adeva-d100.txt, "Combat
+/// Structure", Step Three). The text does not say what a second tie does; we re-roll it.
+pub const TIE_POLICY: TiePolicy = TiePolicy::RollOff { sides: 10 };
+
+/// Initiative = 1d10 + Agility Bonus (adeva-d100.txt, "Combat Structure", Step Three).
+pub fn roll_initiative(stats: &Stats, dice: &mut Dice, purpose: &str) -> Result<InitiativeRoll, RuleError> {
+    let agility_bonus = bonus(stats.ag);
+    let die = dice.roll(10, purpose)?;
+    let score = die as i32 + agility_bonus;
+    Ok(InitiativeRoll { score, explanation: format!("1d10 ({die}) + AB {agility_bonus} = {score}") })
 }
 
-impl Summary for Report {
-    fn summary(&self) -> String {
-        match self {
-            Self::Attack(report) => report.summary(),
-            Self::Damage(report) => report.summary(),
-            Self::Action(report) => report.summary(),
-        }
-    }
-}
-
-impl Summary for AttackReport {
-    /// e.g. "Ana makes a standard attack with Gun (d100 45 vs 80, 4 DoS, 1 hit): Bo loses 4 wounds
-    /// (10 → 6)".
-    fn summary(&self) -> String {
-        let test = &self.attack_test.test;
-        let verdict = if test.passed {
-            format!("{} DoS", test.degrees_of_success())
-        } else {
-            format!("misses by {} DoF", test.degrees_of_failure())
-        };
-        let jammed = if self.jammed { ", jammed" } else { "" };
-        let hits = match self.hits_scored {
-            1 => "1 hit".to_string(),
-            n => format!("{n} hits"),
-        };
-        let head = format!(
-            "{} makes a {} with {} (d100 {} vs {}, {verdict}{jammed}, {hits})",
-            self.attacker_name, self.action, self.weapon, test.roll, test.target
-        );
-        let targets: Vec<String> = self.targets.iter().map(target_line).collect();
-        if targets.is_empty() { head } else { format!("{head}: {}", targets.join("; ")) }
-    }
-}
-
-fn target_line(target: &ops::TargetReport) -> String {
-    let outcome = &target.outcome;
-    let name = &target.target_name;
-    if outcome.hits_allocated > 0 && outcome.hits_landed == 0 {
-        return format!("{name} evades");
-    }
-    if outcome.hits_landed == 0 {
-        return format!("{name} is not hit");
-    }
-    format!("{name} {}", wounds_line(&outcome.wounds))
-}
-
-fn wounds_line(wounds: &WoundsLoss) -> String {
-    let mut line = format!("loses {} wounds ({} → {})", wounds.lost, wounds.before, wounds.after);
-    if wounds.dead {
-        line.push_str(" and is dead");
-    } else if wounds.lethal_damage {
-        line.push_str(&format!(", {} past 0: Lethal Damage", wounds.past_zero));
-    }
-    line
-}
-
-impl Summary for DamageReport {
-    /// e.g. "Bo takes 9 damage, soak 5: loses 4 wounds (10 → 6)".
-    fn summary(&self) -> String {
-        let soak = self.soak.as_ref().map(|soak| format!(", soak {}", soak.value)).unwrap_or_default();
-        format!("{} takes {} damage{soak}: {}", self.name, self.amount, wounds_line(&self.wounds))
-    }
-}
-
-impl Summary for ActionReport {
-    /// e.g. "Ana: aim" followed by the first note, if any.
-    fn summary(&self) -> String {
-        match self.notes.first() {
-            Some(note) => format!("{}: {} ({note})", self.name, self.action),
-            None => format!("{}: {}", self.name, self.action),
-        }
-    }
+/// Ties go to the higher Agility (adeva-d100.txt, "Combat Structure", Step Three).
+pub fn tie_keys(stats: &Stats) -> Vec<i32> {
+    vec![stats.ag.get()]
 }
 
 /// Damage delivered to a stat block sent inline (its wounds are on the stat block).

@@ -25,9 +25,10 @@ use super::check::{Against, Check, magnitude, multiple_actions, standing_modifie
 use super::damage_types::{DamageSteps, apply_resistance};
 use super::fighter::{Fighter, Standing};
 use super::modifier::{Modifier, ModifierCode};
-use super::stats::{Ability, Bonuses};
+use super::stats::Bonuses;
 use super::strike::DefenceKind;
 use super::vitality::{SurvivalCheck, react};
+use super::state::PendingArea;
 use super::weapon::Weapon;
 use crate::dice::{Dice, DiceError};
 use crate::encounter::CombatantId;
@@ -35,23 +36,6 @@ use serde::{Deserialize, Serialize};
 
 /// The DC of the target square (arrgs.txt, "Area Attacks").
 pub const SQUARE_DC: i32 = 10;
-
-/// An area attack waiting for its scatter to be resolved.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsPendingArea))]
-pub struct PendingArea {
-    pub weapon: Weapon,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ability: Option<Ability>,
-    #[serde(default)]
-    pub bonuses: Bonuses,
-    /// The Multiple Actions penalty the attack was made with.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub penalty: Option<Modifier>,
-    /// The Range modifier for the distance to the target square.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub range: Option<Modifier>,
-}
 
 /// The Range modifier of an area attack at `distance` squares (arrgs.txt, "Range Increment"), or
 /// why the distance is out of reach (the weapon's `max_increments`).

@@ -15,12 +15,11 @@
 //! - Staggered to 0 Action Points drops everything held at once, when the condition is set.
 
 use super::fighter::Fighter;
+use super::state::{ItemState, MAX_ITEMS, Place, TrackedItem};
 use crate::rulesets::RuleError;
 use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
-/// Most items one combatant may list.
-pub const MAX_ITEMS: usize = 20;
 
 /// An item on the stat block.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,68 +38,6 @@ pub struct ItemSpec {
 
 fn yes() -> bool {
     true
-}
-
-/// Where an item is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsItemPlace))]
-#[serde(rename_all = "snake_case")]
-pub enum Place {
-    Held,
-    /// Carried or worn, not in the hands.
-    Carried,
-    /// On the floor.
-    Dropped,
-}
-
-impl Place {
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Held => "held",
-            Self::Carried => "carried",
-            Self::Dropped => "on the floor",
-        }
-    }
-}
-
-/// Item condition after Sunder.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsItemState))]
-#[serde(rename_all = "snake_case")]
-pub enum ItemState {
-    #[default]
-    Intact,
-    Broken,
-    Destroyed,
-}
-
-impl ItemState {
-    /// Broken at 50% damage, destroyed at 100% (arrgs.txt, "Sunder Manoeuvre").
-    pub fn of(damage_taken: i32, vitality: i32) -> Self {
-        if damage_taken >= vitality {
-            Self::Destroyed
-        } else if damage_taken.saturating_mul(2) >= vitality {
-            Self::Broken
-        } else {
-            Self::Intact
-        }
-    }
-}
-
-/// An item the engine tracks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsTrackedItem))]
-pub struct TrackedItem {
-    pub name: String,
-    pub place: Place,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 10000))]
-    pub vitality: Option<i32>,
-    #[serde(default)]
-    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 20000))]
-    pub damage_taken: i32,
-    #[serde(default)]
-    pub condition: ItemState,
 }
 
 impl From<&ItemSpec> for TrackedItem {

@@ -29,7 +29,9 @@ use super::fighter::{Fighter, Scene};
 use super::manoeuvres::{PassFail, roll};
 use super::modifier::Modifier;
 use super::stats::{Bonuses, CheckKind};
+use super::state::{MAX_SPELLS, SpellInEffect};
 use super::vitality::{Exertion, SurvivalCheck, exert, react};
+use super::weapon::SpellDuration;
 use crate::dice::Dice;
 use crate::encounter::CombatantId;
 use crate::rulesets::RuleError;
@@ -123,34 +125,6 @@ pub fn counterspell(counterer: &mut Fighter, caster: &mut Fighter, action: &Coun
         report.test = Some(test);
     }
     Ok(report)
-}
-
-/// How long a spell lasts once cast (arrgs.txt, "Control Spell Manoeuvre": persistent effects
-/// and Concentration). Absent on the weapon: Instant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsSpellDuration))]
-#[serde(rename_all = "snake_case")]
-pub enum SpellDuration {
-    /// Stays in effect until dismissed or countered.
-    Lasting,
-    /// Ends at an End of Round unless Control Spell was used on it that round.
-    Concentration,
-}
-
-/// Most spells one combatant may control at once.
-pub const MAX_SPELLS: usize = 20;
-
-/// A spell in effect, kept on its controller.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsSpellInEffect))]
-pub struct SpellInEffect {
-    pub name: String,
-    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 9))]
-    pub level: i32,
-    pub duration: SpellDuration,
-    /// The last round it was cast or controlled.
-    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000000))]
-    pub controlled_round: u32,
 }
 
 impl Fighter {

@@ -2,7 +2,8 @@
 //! what the combatant has used this round (arrgs.txt, "Vitality", "Conditions", "A Turn").
 
 use super::modifier::{Modifier, ModifierCode};
-use super::stats::CheckKind;
+use super::stats::{Ability, Bonuses, CheckKind};
+use super::weapon::{SpellDuration, Weapon};
 use serde::{Deserialize, Serialize};
 
 /// The bounds of [`CombatState::vitality_lost`], stored or sent inline (`Fighter::lose_vitality`
@@ -42,10 +43,10 @@ pub struct CombatState {
     /// The items tracked (held, carried, dropped; their damage): copied from the stat block's
     /// `items` when the combatant is first touched.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub items: Option<Vec<super::items::TrackedItem>>,
+    pub items: Option<Vec<TrackedItem>>,
     /// Spells in effect under this combatant's control.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub spells: Vec<super::spells::SpellInEffect>,
+    pub spells: Vec<SpellInEffect>,
 }
 
 /// Points, actions and one-round modifiers of the current round.
@@ -77,7 +78,7 @@ pub struct RoundUse {
     pub assists: Vec<Assist>,
     /// An area attack that missed and waits for its scatter to be resolved.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub pending_area: Option<super::area::PendingArea>,
+    pub pending_area: Option<PendingArea>,
 }
 
 impl RoundUse {
@@ -156,7 +157,7 @@ impl CombatState {
 
     fn check_spell_bounds(&self, field: &str) -> Result<(), crate::rulesets::RuleError> {
         let count = i64::try_from(self.spells.len()).unwrap_or(i64::MAX);
-        within(format!("{field}.spells"), count, 0, super::spells::MAX_SPELLS as i64)?;
+        within(format!("{field}.spells"), count, 0, MAX_SPELLS as i64)?;
         for (index, spell) in self.spells.iter().enumerate() {
             within(format!("{field}.spells[{index}].level"), spell.level.into(), 0, 9)?;
             within(format!("{field}.spells[{index}].controlled_round"), spell.controlled_round.into(), 0, 1_000_000)?;
@@ -167,7 +168,7 @@ impl CombatState {
     fn check_item_bounds(&self, field: &str) -> Result<(), crate::rulesets::RuleError> {
         let items = self.items.as_deref().unwrap_or_default();
         let at = |name: String| format!("{field}.items{name}");
-        within(at(String::new()), i64::try_from(items.len()).unwrap_or(i64::MAX), 0, super::items::MAX_ITEMS as i64)?;
+        within(at(String::new()), i64::try_from(items.len()).unwrap_or(i64::MAX), 0, MAX_ITEMS as i64)?;
         for (index, item) in items.iter().enumerate() {
             if item.name.trim().is_empty() || item.name.chars().count() > 100 {
                 let message = "must be 1 to 100 characters and not blank";
@@ -181,6 +182,104 @@ impl CombatState {
         Ok(())
     }
 }
+
+/// An area attack waiting for its scatter to be resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsPendingArea))]
+pub struct PendingArea {
+    pub weapon: Weapon,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability: Option<Ability>,
+    #[serde(default)]
+    pub bonuses: Bonuses,
+    /// The Multiple Actions penalty the attack was made with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty: Option<Modifier>,
+    /// The Range modifier for the distance to the target square.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Modifier>,
+}
+
+/// Most spells one combatant may control at once.
+pub const MAX_SPELLS: usize = 20;
+
+/// A spell in effect, kept on its controller.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsSpellInEffect))]
+pub struct SpellInEffect {
+    pub name: String,
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 9))]
+    pub level: i32,
+    pub duration: SpellDuration,
+    /// The last round it was cast or controlled.
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000000))]
+    pub controlled_round: u32,
+}
+
+/// Where an item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsItemPlace))]
+#[serde(rename_all = "snake_case")]
+pub enum Place {
+    Held,
+    /// Carried or worn, not in the hands.
+    Carried,
+    /// On the floor.
+    Dropped,
+}
+
+impl Place {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Held => "held",
+            Self::Carried => "carried",
+            Self::Dropped => "on the floor",
+        }
+    }
+}
+
+/// Item condition after Sunder.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsItemState))]
+#[serde(rename_all = "snake_case")]
+pub enum ItemState {
+    #[default]
+    Intact,
+    Broken,
+    Destroyed,
+}
+
+impl ItemState {
+    /// Broken at 50% damage, destroyed at 100% (arrgs.txt, "Sunder Manoeuvre").
+    pub fn of(damage_taken: i32, vitality: i32) -> Self {
+        if damage_taken >= vitality {
+            Self::Destroyed
+        } else if damage_taken.saturating_mul(2) >= vitality {
+            Self::Broken
+        } else {
+            Self::Intact
+        }
+    }
+}
+
+/// An item the engine tracks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsTrackedItem))]
+pub struct TrackedItem {
+    pub name: String,
+    pub place: Place,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 10000))]
+    pub vitality: Option<i32>,
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 20000))]
+    pub damage_taken: i32,
+    #[serde(default)]
+    pub condition: ItemState,
+}
+
+/// Most items one combatant may list.
+pub const MAX_ITEMS: usize = 20;
 
 #[cfg(test)]
 mod bounds_tests {

@@ -33,7 +33,8 @@ use super::check::{Against, Check, CheckMode, against_mover, magnitude, multiple
 use super::damage_types::{DamageSteps, apply_resistance};
 use super::economy::{Pace, Spend, spend};
 use super::fighter::{Fighter, Scene, Standing};
-pub use super::items::{Item, ItemState};
+pub use super::items::Item;
+pub use super::state::ItemState;
 use super::items::{disarm_target, knock_away, sunder, sunder_target};
 use super::modifier::{Modifier, ModifierCode};
 use super::stats::{Bonuses, CheckKind};

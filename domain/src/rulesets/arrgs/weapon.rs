@@ -7,6 +7,18 @@ use crate::rulesets::RuleError;
 use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
+/// How long a spell lasts once cast (arrgs.txt, "Control Spell Manoeuvre": persistent effects
+/// and Concentration). Absent on the weapon: Instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsSpellDuration))]
+#[serde(rename_all = "snake_case")]
+pub enum SpellDuration {
+    /// Stays in effect until dismissed or countered.
+    Lasting,
+    /// Ends at an End of Round unless Control Spell was used on it that round.
+    Concentration,
+}
+
 /// Melee, Ranged or Spell (arrgs.txt, "Attack").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsAttackKind))]
@@ -60,7 +72,7 @@ pub struct Weapon {
     pub spell_level: Option<Score<0, 9>>,
     /// A spell that stays in effect once cast: `lasting` or `concentration` (default Instant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duration: Option<super::spells::SpellDuration>,
+    pub duration: Option<SpellDuration>,
     /// A Circumstance bonus the weapon grants to Trip.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trip_bonus: Option<Score<0, 10>>,

@@ -12,98 +12,19 @@
 //! - Delayers still waiting at the end of the round act first in the next: their initiative
 //!   becomes one more than the highest of everyone else's for that round; several delayers get the
 //!   same score and then go by DEX (and share a slot if DEX ties too).
-//! - The end of a round also advances extended actions (`operations::extended`); suppression's
+//! - The end of a round also advances extended actions (`commands::extended`); suppression's
 //!   −1 DM is stored as one check penalty for the current round and one for the next, so the
 //!   usual expiry here ends it after the following round.
 
-use super::operations::economy::ActionEconomy;
-use super::operations::extended::{ExtendedAction, progress_at_end_of_round};
-use super::operations::suppression::SuppressionMark;
-use super::stance::Stance;
+use super::state::{CheckPenalty, CombatState, InitiativeChange};
 use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Event};
-use crate::rulesets::{RulesetState, set_initiative};
-use serde::{Deserialize, Serialize};
+use crate::rulesets::plugin::{self, combatant_mut};
+use crate::rulesets::set_initiative;
 
-/// A change to initiative that holds for one round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInitiativeChange))]
-pub struct InitiativeChange {
-    pub amount: i32,
-    /// The round in which it holds.
-    pub round: u32,
-    pub reason: String,
-}
-
-/// A DM on every check the combatant makes during one round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCheckPenalty))]
-pub struct CheckPenalty {
-    pub dm: i32,
-    pub round: u32,
-    pub reason: String,
-}
-
-/// What Cepheus Engine tracks per combatant during a fight.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCombatState))]
-#[serde(default)]
-pub struct CombatState {
-    pub initiative_changes: Vec<InitiativeChange>,
-    pub check_penalties: Vec<CheckPenalty>,
-    /// Hastening is allowed once per combat.
-    pub has_hastened: bool,
-    /// The Tactics bonus this combatant's unit gained at the start of combat.
-    pub tactics_bonus: i32,
-    /// Out of communication with its commander: the Tactics bonus is withdrawn.
-    pub cut_off: bool,
-    pub stance: Stance,
-    /// Minor actions spent aiming at `aim_target` (ordinary aim, then aiming for the kill).
-    pub aim: u8,
-    pub aim_for_kill: u8,
-    pub aim_target: Option<CombatantId>,
-    /// Dived for cover: the next significant action is lost.
-    pub loses_next_significant_action: bool,
-    /// Actions recorded in the combatant's turn this round (`operations::economy`).
-    pub economy: ActionEconomy,
-    /// An extended action in progress (`operations::extended`).
-    pub extended: Option<ExtendedAction>,
-    /// When suppression fire last affected the combatant (`operations::suppression`).
-    pub suppressed: Option<SuppressionMark>,
-    /// Locked in a grapple with this combatant.
-    pub grappling_with: Option<CombatantId>,
-    /// This driver's evasive action (`operations::vehicle_actions`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub evasive: Option<EvasiveMark>,
-}
-
-/// A driver's evasive action: −`dm` on attacks against and from the vehicle, set in `round`, until
-/// the driver's next turn (cepheus-engine.txt, "Vehicular Actions").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineEvasiveMark))]
-pub struct EvasiveMark {
-    pub dm: i32,
-    pub round: u32,
-}
-
-/// The combatant's Cepheus state, or an error naming the field if it is not a Cepheus combatant.
-pub fn state_mut<'a>(
-    combatant: &'a mut Combatant,
-    field: &str,
-) -> Result<&'a mut CombatState, EncounterError> {
-    match &mut combatant.state {
-        RulesetState::CepheusEngine(state) => Ok(state),
-        _ => Err(EncounterError::invalid(field, "not a cepheus-engine combatant")),
-    }
-}
-
-fn combatant_mut<'a>(
-    encounter: &'a mut Encounter,
-    id: &CombatantId,
-    field: &str,
-) -> Result<&'a mut Combatant, EncounterError> {
-    encounter
-        .combatant_mut(id)
-        .ok_or_else(|| EncounterError::invalid(field, format!("combatant '{id}' is not in this encounter")))
+/// The combatant's Cepheus state ([`plugin::parts_mut`]), or an error naming the field if it is
+/// not a Cepheus combatant.
+pub fn state_mut<'a>(combatant: &'a mut Combatant, field: &str) -> Result<&'a mut CombatState, EncounterError> {
+    Ok(plugin::parts_mut::<super::CepheusEngine>(combatant, field)?.1)
 }
 
 /// Changes initiative for one round: now if the combatant has not acted this round, else next
@@ -269,59 +190,4 @@ pub fn set_comms(
         set_initiative(encounter, id, to, reason, events);
     }
     Ok(())
-}
-
-/// The end of a round: changes that held this round are undone, changes waiting for the next
-/// round apply, and combatants still delaying go first next round (top + 1).
-pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
-    let ending = encounter.round;
-    progress_at_end_of_round(encounter, ending, events);
-    let ids: Vec<CombatantId> = encounter.combatants.iter().map(|c| c.id.clone()).collect();
-    for id in &ids {
-        let Some(combatant) = encounter.combatant_mut(id) else { continue };
-        let RulesetState::CepheusEngine(state) = &mut combatant.state else { continue };
-        let undo: i32 = state.initiative_changes.iter().filter(|c| c.round == ending).map(|c| c.amount).sum();
-        let apply: i32 =
-            state.initiative_changes.iter().filter(|c| c.round == ending + 1).map(|c| c.amount).sum();
-        state.initiative_changes.retain(|c| c.round > ending);
-        state.check_penalties.retain(|p| p.round > ending);
-        let Some(score) = combatant.initiative.as_ref().map(|i| i.score) else { continue };
-        let reason = format!("one-round changes of round {ending} end");
-        set_initiative(encounter, id, score - undo + apply, &reason, events);
-    }
-    first_next_round(encounter, events);
-}
-
-/// Acting from a delay sets initiative to the count acted on (cepheus-engine.txt, "Delay"): the
-/// one-round changes of this round are then already part of that score and must not be undone
-/// again at the end of the round.
-pub fn settle_this_round(encounter: &mut Encounter, id: &CombatantId) {
-    let round = encounter.round;
-    if let Some(RulesetState::CepheusEngine(state)) = encounter.combatant_mut(id).map(|c| &mut c.state) {
-        state.initiative_changes.retain(|change| change.round != round);
-    }
-}
-
-/// Delay: combatants still holding their action take one more than the current top initiative
-/// among those still in the fight.
-fn first_next_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
-    let delayers: Vec<CombatantId> =
-        encounter.combatants.iter().filter(|c| c.delaying).map(|c| c.id.clone()).collect();
-    if delayers.is_empty() {
-        return;
-    }
-    let top = encounter
-        .combatants
-        .iter()
-        .filter(|c| !c.delaying && !c.flags.defeated)
-        .filter_map(|c| c.initiative.as_ref().map(|i| i.score))
-        .max();
-    for id in &delayers {
-        if let Some(combatant) = encounter.combatant_mut(id) {
-            combatant.delaying = false;
-        }
-        if let Some(top) = top {
-            set_initiative(encounter, id, top + 1, "delayed to the end of the round: acts first", events);
-        }
-    }
 }

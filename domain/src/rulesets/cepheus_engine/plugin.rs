@@ -1,16 +1,16 @@
 //! Cepheus Engine as a plug-in: the ruleset and its operations (cepheus-engine.txt,
 //! "Chapter 5: Personal Combat").
 
-use super::operations::{self as ops, ActionReport, AttackReport, DamageReport};
-use super::{CombatState, Stats};
+use super::commands::{self as ops, ActionReport, AttackReport, DamageReport};
+use super::outcome::Report;
+use super::{CombatState, Stats, characteristic_dm};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
 use crate::rulesets::{
     Command, CommandVisitor, Delivery, InitiativeContext, InitiativeRoll, InlineDelivery, NoOptions, Receipt,
-    Refusal, RuleError, Ruleset, RulesetId, RulesetInfo, Stateless, Summary, TiePolicy,
+    Refusal, RuleError, Ruleset, RulesetId, RulesetInfo, Stateless, TiePolicy,
 };
 use std::borrow::Cow;
-use serde::{Deserialize, Serialize};
 
 /// The Cepheus Engine ruleset.
 pub struct CepheusEngine;
@@ -24,7 +24,7 @@ impl Ruleset for CepheusEngine {
         initiative: "2D6 + DEX DM; in an ambush the aware take an automatic 12 + DEX DM",
         tie_break: "higher DEX; still tied → same slot, acting simultaneously",
     };
-    const TIE_POLICY: TiePolicy = super::TIE_POLICY;
+    const TIE_POLICY: TiePolicy = TIE_POLICY;
     const STATS_EXAMPLE: &'static str =
         r#"{"str": 7, "dex": 9, "end": 8, "int": 7, "edu": 8, "soc": 6, "skills": {"gun_combat": 1}, "armour": 2}"#;
     type Stats = Stats;
@@ -38,15 +38,15 @@ impl Ruleset for CepheusEngine {
         dice: &mut Dice,
         purpose: &str,
     ) -> Result<InitiativeRoll, RuleError> {
-        super::roll_initiative(stats, context, dice, purpose)
+        roll_initiative(stats, context, dice, purpose)
     }
 
     fn tie_keys(stats: &Stats) -> Vec<i32> {
-        super::tie_keys(stats)
+        tie_keys(stats)
     }
 
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
-        super::dynamic::end_of_round(encounter, events);
+        super::round::end_of_round(encounter, events);
     }
 
     fn act_from_delay(
@@ -55,7 +55,7 @@ impl Ruleset for CepheusEngine {
         count: i32,
         events: &mut Vec<Event>,
     ) {
-        super::dynamic::settle_this_round(encounter, id);
+        super::round::settle_this_round(encounter, id);
         crate::rulesets::set_initiative(encounter, id, count, "acted from a delay on this count", events);
     }
 
@@ -78,24 +78,35 @@ impl Ruleset for CepheusEngine {
     }
 }
 
-/// Every Cepheus Engine report, as the attack, damage and action events carry it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineReport))]
-pub enum Report {
-    Attack(Box<AttackReport>),
-    Damage(Box<DamageReport>),
-    Action(Box<ActionReport>),
+/// Tied combatants act together (cepheus-engine.txt, "The Combat Round": still tied after
+/// Dexterity → act simultaneously).
+pub const TIE_POLICY: TiePolicy = TiePolicy::Simultaneous;
+
+/// Initiative (cepheus-engine.txt, "Initiative" and "Personal Combat Checklist" step 1): 2D6 + DEX DM;
+/// in an ambush (some but not all aware) the aware take an automatic 12 + DEX DM.
+pub fn roll_initiative(
+    stats: &Stats,
+    context: InitiativeContext,
+    dice: &mut Dice,
+    purpose: &str,
+) -> Result<InitiativeRoll, RuleError> {
+    let dm = characteristic_dm(stats.dex);
+    if context.ambush && !context.surprised {
+        let score = 12 + dm;
+        return Ok(InitiativeRoll {
+            score,
+            explanation: format!("ambush: automatic 12 + DEX DM {dm:+} = {score}"),
+        });
+    }
+    let first = dice.roll(6, purpose)?;
+    let second = dice.roll(6, purpose)?;
+    let score = first as i32 + second as i32 + dm;
+    Ok(InitiativeRoll { score, explanation: format!("2D6 ({first}+{second}) + DEX DM {dm:+} = {score}") })
 }
 
-impl Summary for Report {
-    fn summary(&self) -> String {
-        match self {
-            Self::Attack(report) => report.summary(),
-            Self::Damage(report) => report.summary(),
-            Self::Action(report) => report.summary(),
-        }
-    }
+/// Ties go to the higher Dexterity (cepheus-engine.txt, "The Combat Round").
+pub fn tie_keys(stats: &Stats) -> Vec<i32> {
+    vec![stats.dex.get()]
 }
 
 /// Damage delivered to a `target` stat block sent inline (its damage is on the stat block).
@@ -207,20 +218,64 @@ impl Command for Actions {
     }
 }
 
-impl Summary for AttackReport {
-    fn summary(&self) -> String {
-        super::summary::attack(self)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rulesets::cepheus_engine::Characteristic;
+
+    fn stats(dex: i64) -> Stats {
+        let c = |v| Characteristic::new(v).unwrap();
+        Stats::with_characteristics(c(7), c(dex), c(7), c(7), c(7), c(7))
+    }
+
+    #[test]
+    fn dm_table_matches_the_srd_at_every_boundary() {
+        let table = [
+            (0, -3),
+            (1, -2),
+            (2, -2),
+            (3, -1),
+            (5, -1),
+            (6, 0),
+            (8, 0),
+            (9, 1),
+            (11, 1),
+            (12, 2),
+            (14, 2),
+            (15, 3),
+            (30, 3),
+        ];
+        for (value, dm) in table {
+            let value: i64 = value;
+            assert_eq!(characteristic_dm(Characteristic::new(value).unwrap()), dm, "DEX {value}");
+        }
+    }
+
+    #[test]
+    fn initiative_is_2d6_plus_dex_dm() {
+        // DEX 9 → DM +1; dice 4 and 3 → 4 + 3 + 1 = 8.
+        let mut dice = Dice::scripted(vec![4, 3], 0).unwrap();
+        let roll = roll_initiative(&stats(9), InitiativeContext::default(), &mut dice, "initiative").unwrap();
+        assert_eq!(roll.score, 8);
+        assert_eq!(dice.rolls().len(), 2);
+    }
+
+    #[test]
+    fn aware_side_of_an_ambush_takes_automatic_12() {
+        // DEX 4 → DM −1: 12 − 1 = 11, no dice rolled.
+        let mut dice = Dice::scripted(vec![], 0).unwrap();
+        let context = InitiativeContext { ambush: true, surprised: false };
+        let roll = roll_initiative(&stats(4), context, &mut dice, "initiative").unwrap();
+        assert_eq!(roll.score, 11);
+        assert!(dice.rolls().is_empty());
+    }
+
+    #[test]
+    fn surprised_side_of_an_ambush_rolls_normally() {
+        // DEX 12 → DM +2; dice 1 and 1 → 4.
+        let mut dice = Dice::scripted(vec![1, 1], 0).unwrap();
+        let context = InitiativeContext { ambush: true, surprised: true };
+        assert_eq!(roll_initiative(&stats(12), context, &mut dice, "i").unwrap().score, 4);
     }
 }
 
-impl Summary for DamageReport {
-    fn summary(&self) -> String {
-        super::summary::damage(self)
-    }
-}
-
-impl Summary for ActionReport {
-    fn summary(&self) -> String {
-        super::summary::action(self)
-    }
-}

@@ -4,7 +4,28 @@
 
 use super::state::Precision;
 use super::stats::EnergyType;
+use super::commands::{ActionReport, AttackReport};
+use crate::rulesets::Summary;
 use serde::{Deserialize, Serialize};
+
+
+/// Every Lur-Asko report, as the attack, damage and action events carry it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoReport))]
+pub enum Report {
+    Attack(Box<AttackReport>),
+    Action(Box<ActionReport>),
+}
+
+impl Summary for Report {
+    fn summary(&self) -> String {
+        match self {
+            Self::Attack(report) => report.summary(),
+            Self::Action(report) => report.summary(),
+        }
+    }
+}
 
 /// The part of a weapon's damage a portion carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

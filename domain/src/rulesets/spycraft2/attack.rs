@@ -254,5 +254,5 @@ fn roll_damage(weapon: &Weapon, attacker: &str, dice: &mut Dice) -> Result<(Vec<
 }
 
 #[cfg(test)]
-#[path = "tests_attack.rs"]
+#[path = "attack_tests.rs"]
 mod tests;

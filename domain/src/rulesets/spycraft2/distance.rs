@@ -67,7 +67,7 @@ pub struct DistanceReport {
     pub distance_ft: Option<i32>,
 }
 
-impl super::Summary for DistanceReport {
+impl crate::rulesets::Summary for DistanceReport {
     fn summary(&self) -> String {
         let distance = self.distance_ft.map_or_else(|| "line of sight".to_owned(), |ft| format!("{ft} ft."));
         let how = match &self.base {

@@ -230,5 +230,5 @@ fn full(state: &mut CombatState, spend: &Spend) -> Result<Spent, EncounterError>
 }
 
 #[cfg(test)]
-#[path = "tests_economy.rs"]
+#[path = "economy_tests.rs"]
 mod tests;

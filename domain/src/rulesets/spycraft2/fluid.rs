@@ -204,5 +204,5 @@ pub fn settle(from: i32, entries: &[FluidEntry]) -> (i32, i32, i32, CountConsequ
 }
 
 #[cfg(test)]
-#[path = "tests_fluid.rs"]
+#[path = "fluid_tests.rs"]
 mod tests;

@@ -20,6 +20,25 @@ use crate::rulesets::{
 };
 use std::borrow::Cow;
 
+
+/// Still tied after the Initiative bonus → each rolls 1d20, highest first, re-rolling ties
+/// (spycraft2.txt, "Step 5: Combat Round").
+pub const TIE_POLICY: TiePolicy = TiePolicy::RollOff { sides: 20 };
+
+/// Initiative Count = 1d20 + Initiative bonus; no threats or errors on this check
+/// (spycraft2.txt, "Step 3: Initiative Checks").
+pub fn roll_initiative(stats: &Stats, dice: &mut Dice, purpose: &str) -> Result<InitiativeRoll, RuleError> {
+    let bonus = stats.initiative_bonus.get();
+    let die = dice.roll(20, purpose)?;
+    let score = die as i32 + bonus;
+    Ok(InitiativeRoll { score, explanation: format!("1d20 ({die}) + Initiative bonus {bonus:+} = {score}") })
+}
+
+/// Ties go to the higher Initiative bonus (spycraft2.txt, "Step 5: Combat Round").
+pub fn tie_keys(stats: &Stats) -> Vec<i32> {
+    vec![stats.initiative_bonus.get()]
+}
+
 /// The Spycraft 2.0 ruleset.
 pub struct Spycraft2;
 
@@ -32,7 +51,7 @@ impl Ruleset for Spycraft2 {
         initiative: "1d20 + Initiative bonus",
         tie_break: "higher Initiative bonus, then a 1d20 roll-off (re-rolling ties)",
     };
-    const TIE_POLICY: TiePolicy = super::TIE_POLICY;
+    const TIE_POLICY: TiePolicy = TIE_POLICY;
     const STATS_EXAMPLE: &'static str = r#"{"initiative_bonus": 4, "attack_bonus": 5, "defense": 16,
         "vulnerable_defense": 3, "vitality": 24, "wounds": 12, "damage_reduction": 2, "fortitude": 3,
         "reflex": 4, "will": 1, "int_modifier": 1, "visual_range_ft": 300, "hearing_range_ft": 150}"#;
@@ -47,11 +66,11 @@ impl Ruleset for Spycraft2 {
         dice: &mut Dice,
         purpose: &str,
     ) -> Result<InitiativeRoll, RuleError> {
-        super::roll_initiative(stats, dice, purpose)
+        roll_initiative(stats, dice, purpose)
     }
 
     fn tie_keys(stats: &Stats) -> Vec<i32> {
-        super::tie_keys(stats)
+        tie_keys(stats)
     }
 
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
@@ -303,5 +322,35 @@ impl Stateless for Saves {
 
     fn run_inline(request: InlineSaveRequest, dice: &mut Dice) -> Result<SaveReport, RuleError> {
         save_inline(request, dice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::Score;
+
+    #[test]
+    fn initiative_count_is_1d20_plus_bonus() {
+        // bonus +4, die 13 → 17.
+        let stats = Stats::with_initiative_bonus(Score::new(4).unwrap());
+        let mut dice = Dice::scripted(vec![13], 0).unwrap();
+        assert_eq!(roll_initiative(&stats, &mut dice, "i").unwrap().score, 17);
+    }
+
+    #[test]
+    fn a_natural_20_or_1_is_just_its_value() {
+        // No threat or error on an Initiative check: 20 + 2 = 22, 1 + 2 = 3.
+        let stats = Stats::with_initiative_bonus(Score::new(2).unwrap());
+        let mut dice = Dice::scripted(vec![20, 1], 0).unwrap();
+        assert_eq!(roll_initiative(&stats, &mut dice, "i").unwrap().score, 22);
+        assert_eq!(roll_initiative(&stats, &mut dice, "i").unwrap().score, 3);
+    }
+
+    #[test]
+    fn old_stat_blocks_still_read() {
+        let stats: Stats = serde_json::from_str(r#"{"initiative_bonus": 4}"#).unwrap();
+        assert_eq!(stats, Stats::with_initiative_bonus(Score::new(4).unwrap()));
+        assert!(serde_json::from_str::<Stats>(r#"{"initiative_bonus": 4, "defence": 3}"#).is_err());
     }
 }

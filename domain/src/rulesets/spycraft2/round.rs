@@ -2,7 +2,7 @@
 //! is cleared so Step 7's next round runs in the revised order (spycraft2.txt, "Step 6: Fluid
 //! Initiative Modifiers", "Step 7: Repeat Steps 5 and 6").
 
-use super::commands::{state_of, store};
+use super::state::{state_of, store};
 use super::fluid::{CountChange, CountConsequence, settle};
 use super::{Report, Spycraft2};
 use crate::encounter::{CombatantId, Encounter, Event, turn_order};

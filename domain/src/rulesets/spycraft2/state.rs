@@ -1,7 +1,9 @@
 //! What the engine tracks per Spycraft 2.0 combatant during a fight (not sent by clients).
 
 use super::fluid::{Condition, FluidCode, FluidEntry, MAX_ENTRIES_PER_ROUND};
-use crate::encounter::EncounterError;
+use super::Spycraft2;
+use crate::encounter::{CombatantId, Encounter, EncounterError};
+use crate::rulesets::{Registered, RulesetState};
 use serde::{Deserialize, Serialize};
 
 /// A combatant's place in the surprise round (spycraft2.txt, "Step 4: Surprise Round").
@@ -145,4 +147,16 @@ impl CombatState {
         self.fluid.clear();
         self.non_proficient_weapons.clear();
     }
+}
+
+/// Writes a combatant's combat state back.
+pub(crate) fn store(encounter: &mut Encounter, id: &CombatantId, state: CombatState) {
+    if let Some(combatant) = encounter.combatant_mut(id) {
+        combatant.state = RulesetState::Spycraft2(state);
+    }
+}
+
+/// The combat state of a stored combatant, if it has one.
+pub(crate) fn state_of<'a>(encounter: &'a Encounter, id: &CombatantId) -> Option<&'a CombatState> {
+    encounter.combatant(id).and_then(|c| <Spycraft2 as Registered>::state(&c.state))
 }

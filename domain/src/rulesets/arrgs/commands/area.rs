@@ -1,7 +1,8 @@
 //! `area-attacks`: an Attack manoeuvre with an area (arrgs.txt, "Area Attacks").
 
 use super::super::check::take_assist;
-use super::super::area::{AreaHit, PendingArea, SQUARE_DC, Scatter, area_check, area_range, hit_occupants, scatter};
+use super::super::area::{AreaHit, SQUARE_DC, Scatter, area_check, area_range, hit_occupants, scatter};
+use super::super::state::PendingArea;
 use super::super::attack::is_natural_one;
 use super::super::check::Check;
 use super::super::economy::{Pace, Spend, spend};

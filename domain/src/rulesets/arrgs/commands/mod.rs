@@ -27,4 +27,4 @@ pub(crate) fn event_report(report: super::Report) -> crate::rulesets::RulesetRep
 }
 
 #[cfg(test)]
-mod tests;
+mod stored_tests;

@@ -27,8 +27,9 @@ use super::Spycraft2;
 use super::state::{CombatState, SurpriseRole};
 use super::stats::Stats;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
+use super::state::store;
 use crate::rulesets::plugin::{self, combatant, combatant_mut, ensure_turn};
-use crate::rulesets::{Registered, RuleError, RulesetState};
+use crate::rulesets::{Registered, RuleError};
 
 /// A combatant's name, stat block and combat state, cloned (errors name `field`).
 pub(crate) fn snapshot(
@@ -40,18 +41,6 @@ pub(crate) fn snapshot(
     let name = combatant.name.clone();
     let (stats, state) = plugin::parts_mut::<Spycraft2>(combatant, field)?;
     Ok((name, stats.clone(), state.clone()))
-}
-
-/// Writes a combatant's combat state back.
-pub(crate) fn store(encounter: &mut Encounter, id: &CombatantId, state: CombatState) {
-    if let Some(combatant) = encounter.combatant_mut(id) {
-        combatant.state = RulesetState::Spycraft2(state);
-    }
-}
-
-/// The combat state of a stored combatant, if it has one.
-pub(crate) fn state_of<'a>(encounter: &'a Encounter, id: &CombatantId) -> Option<&'a CombatState> {
-    encounter.combatant(id).and_then(|c| <Spycraft2 as Registered>::state(&c.state))
 }
 
 /// Round 1 of an encounter for which a surprise round was declared.
@@ -108,4 +97,4 @@ pub(crate) fn into_rule(error: EncounterError) -> RuleError {
 }
 
 #[cfg(test)]
-mod tests;
+mod stored_tests;

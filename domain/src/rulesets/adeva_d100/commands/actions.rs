@@ -1,0 +1,624 @@
+//! Declared actions on a stored encounter (adeva-d100.txt, "Action List", "Altitude",
+//! "Characteristic Decay").
+//!
+//! Decisions:
+//! - `declared` spends any Action List action on the actor's `TurnBudget` on its turn (attacks
+//!   go through the attack command) and stores what lingers: Aim (in the budget), Guard Mode's
+//!   modifier on attacks against the actor. Its tests are reported for the table to roll.
+//! - `fall` starts a fall from the actor's band; `resolve_crash` rolls and applies a pending
+//!   crash (1d10 + squares, `altitude.rs`, soaked by TB + AP). `fatigue` adds levels; `decay`
+//!   adds a characteristic decay. These three are the GM's and need no turn.
+
+use super::super::actions::aim::Aim;
+use super::super::actions::attack_actions::Charge;
+use super::super::actions::{ActionType, ExtendedAction};
+use crate::rulesets::adeva_d100::bounds::Unsigned;
+use super::super::actions::Weapon;
+use super::super::actions::declared::DeclaredAction;
+use super::super::actions::economy::Interruption;
+use super::super::actions::grapple::GrappleMove;
+use super::super::actions::manoeuvres::{Disarm, DisarmOutcome, KnockDownOutcome};
+use super::super::actions::manoeuvres::{TakeDown, TakeDownResult};
+use super::super::actions::overwatch::{
+    FirstToAct, Overwatch, OverwatchAttack, OverwatchTrigger, TriggerVerdict,
+};
+use super::super::actions::pinning::PinningOutcome;
+use super::super::actions::starship::{Boarding, Ram, RamDamage};
+use super::super::actions::suppressive::{AutoMode, SuppressiveFire, SuppressiveOutcome};
+use super::super::actions::{ActionSpec, LingeringEffect, action_spec};
+use super::super::altitude::{AltitudeBand, AltitudeChange, crash_squares};
+use super::super::damage::{DamageDice, HitDamage};
+use super::super::decay::{CharacteristicDecay, check_decays};
+use super::super::movement::{MoveKind, MovementBands};
+use super::super::opposed::OpposedResult;
+use super::super::test_modifiers::{CallerModifier, caller};
+use super::super::test_roll::ModifiedTest;
+use super::attack::AttackReport;
+use super::core::EvasionChoice;
+use super::damage::apply;
+use super::economy;
+use super::fire::{self, Observed, ReadiedAttack, Trigger, WeaponAttack};
+use super::grapple;
+use super::manoeuvres::{self, BoardingEvasion};
+use super::super::AdevaD100;
+use super::{ensure_turn, parts_mut, snapshot};
+use crate::dice::Dice;
+use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
+use crate::rulesets::{RulesetReport, plugin};
+use serde::{Deserialize, Serialize};
+
+/// POST /v1/encounters/{id}/actions for adeva-d100.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Action))]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// "Aim": a half action (+10) or a full action (+20) on the next attack.
+    Aim {
+        actor_id: CombatantId,
+        action_type: ActionType,
+    },
+    /// "Guard Mode": −20 on attacks against the actor until the start of its next turn.
+    GuardMode {
+        actor_id: CombatantId,
+    },
+    /// "Charge" ending in a Grapple or a Knock Down (a Charge ending in an attack goes through the
+    /// attack command). The Half Move comes from the actor's stat block.
+    Charge {
+        actor_id: CombatantId,
+        #[serde(flatten)]
+        charge: Charge,
+    },
+    Fall {
+        actor_id: CombatantId,
+    },
+    ResolveCrash {
+        actor_id: CombatantId,
+    },
+    Fatigue {
+        actor_id: CombatantId,
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating")]
+        #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
+        levels: u32,
+    },
+    Decay {
+        actor_id: CombatantId,
+        decay: CharacteristicDecay,
+    },
+    /// "Movement", "Altitude": `{"action": "move", "actor_id", "kind": "half_move", "altitude_to"?}`.
+    Move {
+        actor_id: CombatantId,
+        kind: MoveKind,
+        #[serde(default)]
+        altitude_to: Option<AltitudeBand>,
+    },
+    /// Stand up from prone (a half action; the text gives no more, see `dynamic.rs`).
+    Stand {
+        actor_id: CombatantId,
+    },
+    /// "Boarding" (starships): a WS test modified by the Marines, evaded by dodging, deflecting
+    /// or Repel Boarders; a hit deals the Marines' damage to the Hull, ignoring AP and TB.
+    Boarding {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        #[serde(flatten)]
+        boarding: Boarding,
+        /// The Marines' damage profile.
+        damage: DamageDice,
+        /// The target evades (dodge, deflect or Repel Boarders), as its reaction.
+        #[serde(default)]
+        evasion: Option<BoardingEvasion>,
+        #[serde(default)]
+        evasion_modifiers: Vec<CallerModifier>,
+    },
+    /// "Knock Down".
+    KnockDown {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        #[serde(default)]
+        after_half_move: bool,
+    },
+    /// "Disarm".
+    Disarm {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        has_talent: bool,
+        #[serde(default)]
+        advanced_disarm: bool,
+        #[serde(default)]
+        object: Option<String>,
+    },
+    /// "Take Down".
+    TakeDown {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        weapon: Weapon,
+        has_talent: bool,
+        damage: DamageDice,
+        #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
+        penetration: u32,
+        #[serde(default)]
+        dodge: bool,
+        #[serde(default)]
+        modifiers: Vec<CallerModifier>,
+    },
+    /// "Ram" (starships).
+    Ram {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        #[serde(flatten)]
+        ram: Ram,
+        #[serde(default)]
+        dodge: bool,
+        #[serde(default)]
+        modifiers: Vec<CallerModifier>,
+    },
+    /// "Feint".
+    Feint {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+    },
+    /// "Multiple Attack": each weapon through the attack command at −20.
+    MultipleAttack {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
+        equipped_weapons: u32,
+        weapons: Vec<WeaponAttack>,
+        #[serde(default)]
+        modifiers: Vec<CallerModifier>,
+    },
+    /// "Suppressive Fire".
+    SuppressiveFire {
+        actor_id: CombatantId,
+        weapon: Weapon,
+        mode: AutoMode,
+        victims: Vec<CombatantId>,
+        #[serde(default)]
+        penalties: Vec<CallerModifier>,
+        /// The weapon's damage; required when any hit lands.
+        #[serde(default)]
+        damage: Option<DamageDice>,
+        #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
+        penetration: u32,
+    },
+    /// "Overwatch": set it.
+    OverwatchSet {
+        actor_id: CombatantId,
+        weapon: Weapon,
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
+        kill_zone_radius_squares: u32,
+        attack: OverwatchAttack,
+        triggers: Vec<OverwatchTrigger>,
+    },
+    /// "Overwatch": something `target_id` did may fire `actor_id`'s Overwatch.
+    OverwatchTrigger {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        observed: Observed,
+        #[serde(default)]
+        simultaneous: bool,
+        #[serde(default)]
+        ally_yields: bool,
+        #[serde(default)]
+        gm_fires: bool,
+        /// The readied attack's damage roll; needed when the Overwatch fires (the attack path refuses a
+        /// weapon attack without it, field `damage`).
+        #[serde(default)]
+        damage: Option<DamageDice>,
+        #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+        #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
+        penetration: u32,
+        /// The observed enemy's evasion against it.
+        #[serde(default)]
+        evasion: EvasionChoice,
+        #[serde(default)]
+        modifiers: Vec<CallerModifier>,
+    },
+    /// "Grapple (Initiate)".
+    Grapple {
+        actor_id: CombatantId,
+        target_id: CombatantId,
+        hand_free: bool,
+        #[serde(default)]
+        dodge: bool,
+    },
+    /// The actions listed under "Grapple (Initiate)"; the role comes from the stored grapple.
+    GrappleAction {
+        actor_id: CombatantId,
+        #[serde(rename = "move")]
+        grapple_move: GrappleMove,
+    },
+    /// "Extended Actions": start one (its first turn of work).
+    ExtendedStart {
+        actor_id: CombatantId,
+        name: String,
+        #[serde(default)]
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::turns_opt")]
+        #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 1000))]
+        turns_needed: Option<u32>,
+        restarts_if_interrupted: bool,
+    },
+    /// Another turn of the extended action under way.
+    ExtendedWork {
+        actor_id: CombatantId,
+    },
+    /// The GM: the extended action under way is interrupted.
+    ExtendedInterrupt {
+        actor_id: CombatantId,
+    },
+}
+
+/// What an action did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionOutcome))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ActionOutcome {
+    Declared {
+        spec: Box<ActionSpec>,
+    },
+    Fell {
+        from: AltitudeBand,
+        to: AltitudeBand,
+        crashed: bool,
+    },
+    FallStarted {
+        from: AltitudeBand,
+    },
+    Crash {
+        damage: u32,
+        wounds_after: u32,
+        defeated: bool,
+    },
+    Fatigue {
+        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating")]
+        #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
+        levels: u32,
+    },
+    Decay {
+        decays: Vec<CharacteristicDecay>,
+    },
+    Moved {
+        move_kind: MoveKind,
+        squares: u32,
+        bands: MovementBands,
+        altitude: Option<AltitudeChange>,
+    },
+    KnockDown {
+        target_id: CombatantId,
+        contest: Box<OpposedResult>,
+        outcome: KnockDownOutcome,
+    },
+    Disarm {
+        target_id: CombatantId,
+        contest: Box<OpposedResult>,
+        outcome: DisarmOutcome,
+        object: String,
+    },
+    Feint {
+        target_id: CombatantId,
+        contest: Box<OpposedResult>,
+        won: bool,
+    },
+    MultipleAttack {
+        target_id: CombatantId,
+        attacks: Vec<AttackReport>,
+    },
+    SuppressiveFire {
+        outcome: Box<SuppressiveOutcome>,
+        /// Each hit's damage, soak and wounds, in hit order.
+        #[serde(default)]
+        damage: Vec<fire::SuppressiveHit>,
+    },
+    OverwatchSet {
+        overwatch: Box<Overwatch>,
+    },
+    OverwatchTrigger {
+        target_id: CombatantId,
+        verdict: TriggerVerdict,
+        first: Option<Box<FirstToAct>>,
+        /// The readied attack, rolled when the Overwatch fires.
+        attack: Option<Box<AttackReport>>,
+        pinning: Option<Box<PinningOutcome>>,
+    },
+    Grapple {
+        target_id: CombatantId,
+        test: Box<ModifiedTest>,
+        dodge: Option<Box<ModifiedTest>>,
+        started: bool,
+    },
+    GrappleAction {
+        other_id: CombatantId,
+        spec: Box<ActionSpec>,
+        contests: Vec<OpposedResult>,
+    },
+    TakeDown {
+        target_id: CombatantId,
+        test: Box<ModifiedTest>,
+        dodge: Option<Box<ModifiedTest>>,
+        damage: Option<Box<HitDamage>>,
+        result: Option<Box<TakeDownResult>>,
+    },
+    Stood {},
+    Boarding {
+        target_id: CombatantId,
+        test: Box<ModifiedTest>,
+        evasion: Option<Box<ModifiedTest>>,
+        hit: bool,
+        /// Taken from the Hull (wounds), ignoring AP and TB.
+        hull_damage: Option<u32>,
+    },
+    Ram {
+        target_id: CombatantId,
+        test: Box<ModifiedTest>,
+        dodge: Option<Box<ModifiedTest>>,
+        damage: RamDamage,
+        impacts: Vec<u32>,
+    },
+    Extended {
+        extended: ExtendedAction,
+        complete: bool,
+        interruption: Option<Interruption>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionReport))]
+pub struct ActionReport {
+    pub combatant_id: CombatantId,
+    /// The actor's name.
+    pub name: String,
+    pub action: String,
+    pub outcome: ActionOutcome,
+    pub notes: Vec<String>,
+}
+
+pub fn act(
+    encounter: &mut Encounter,
+    action: Action,
+    dice: &mut Dice,
+) -> Result<(Vec<Event>, ActionReport), EncounterError> {
+    plugin::ensure_active::<AdevaD100>(encounter)?;
+    let mut draft = encounter.clone();
+    let start = dice.rolls().len();
+    let (id, name, outcome, notes) = run(&mut draft, action, dice)?;
+    let report = ActionReport {
+        name: draft.name_of(&id),
+        combatant_id: id.clone(),
+        action: name.clone(),
+        outcome,
+        notes,
+    };
+    let events = vec![Event::ActionTaken {
+        combatant_id: id,
+        action: name,
+        report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Action(Box::new(report.clone()))),
+        dice: dice.rolls()[start..].to_vec(),
+    }];
+    *encounter = draft;
+    Ok((events, report))
+}
+
+type Ran = (CombatantId, String, ActionOutcome, Vec<String>);
+
+/// Who takes the action, for the actions a combatant takes itself (not the GM's).
+fn acting(action: &Action) -> Option<&CombatantId> {
+    match action {
+        Action::Fall { .. }
+        | Action::ResolveCrash { .. }
+        | Action::Fatigue { .. }
+        | Action::Decay { .. }
+        | Action::ExtendedInterrupt { .. } => None,
+        Action::Aim { actor_id, .. }
+        | Action::GuardMode { actor_id }
+        | Action::Charge { actor_id, .. }
+        | Action::Move { actor_id, .. }
+        | Action::Stand { actor_id }
+        | Action::Boarding { actor_id, .. }
+        | Action::KnockDown { actor_id, .. }
+        | Action::Disarm { actor_id, .. }
+        | Action::TakeDown { actor_id, .. }
+        | Action::Ram { actor_id, .. }
+        | Action::Feint { actor_id, .. }
+        | Action::MultipleAttack { actor_id, .. }
+        | Action::SuppressiveFire { actor_id, .. }
+        | Action::OverwatchSet { actor_id, .. }
+        | Action::OverwatchTrigger { actor_id, .. }
+        | Action::Grapple { actor_id, .. }
+        | Action::GrappleAction { actor_id, .. }
+        | Action::ExtendedStart { actor_id, .. }
+        | Action::ExtendedWork { actor_id } => Some(actor_id),
+    }
+}
+
+fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
+    if let Some(actor) = acting(&action) {
+        super::ensure_not_stunned(draft, actor)?;
+    }
+    match action {
+        Action::Stand { actor_id } => manoeuvres::stand(draft, actor_id),
+        Action::Boarding { actor_id, target_id, boarding, damage, evasion, evasion_modifiers } => {
+            let request = manoeuvres::BoardingRequest {
+                actor: actor_id,
+                target: target_id,
+                input: boarding,
+                damage,
+                evasion,
+                evasion_modifiers: caller(&evasion_modifiers),
+            };
+            manoeuvres::boarding(draft, request, dice)
+        }
+        Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),
+        Action::GuardMode { actor_id } => declare(draft, actor_id, DeclaredAction::GuardMode {}),
+        Action::Charge { actor_id, charge } => declare(draft, actor_id, DeclaredAction::Charge(charge)),
+        Action::Fall { actor_id } => {
+            let (stats, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
+            if stats.altitude == AltitudeBand::Ground || stats.falling {
+                return Err(EncounterError::invalid(
+                    "actor_id",
+                    "only a flier not already falling can start to fall",
+                ));
+            }
+            stats.falling = true;
+            state.fall_started_at = Some(stats.altitude);
+            let from = stats.altitude;
+            Ok((
+                actor_id,
+                "fall".into(),
+                ActionOutcome::FallStarted { from },
+                vec!["drops one band at the end of each round".into()],
+            ))
+        }
+        Action::ResolveCrash { actor_id } => {
+            let (stats, state, flags) = parts_mut(draft, &actor_id, "actor_id")?;
+            let Some(started) = state.pending_crash else {
+                return Err(EncounterError::invalid("actor_id", "no crash is pending for this combatant"));
+            };
+            let die = dice.roll(10, format!("falling damage: crash after a fall from {started:?}"))?;
+            let damage = die + crash_squares(started);
+            let (_, wounds, notes) = apply(stats, damage, true, 0, "actor_id")?;
+            stats.set_wounds_left(wounds.after);
+            state.pending_crash = None;
+            flags.defeated |= wounds.dead;
+            let outcome =
+                ActionOutcome::Crash { damage, wounds_after: wounds.after, defeated: flags.defeated };
+            Ok((actor_id, "resolve_crash".into(), outcome, notes))
+        }
+        Action::Fatigue { actor_id, levels } => {
+            ensure_alive(draft, &actor_id)?;
+            let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
+            if levels == 0 || levels > 100 {
+                return Err(EncounterError::invalid("levels", "between 1 and 100 levels"));
+            }
+            stats.add_fatigue(levels);
+            Ok((actor_id, "fatigue".into(), ActionOutcome::Fatigue { levels: stats.fatigue.n() }, Vec::new()))
+        }
+        Action::Decay { actor_id, decay } => {
+            ensure_alive(draft, &actor_id)?;
+            let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
+            let mut decays = stats.decays.clone();
+            decays.push(decay);
+            check_decays("decay", &decays)?;
+            stats.decays = decays.clone();
+            Ok((actor_id, "decay".into(), ActionOutcome::Decay { decays }, Vec::new()))
+        }
+        Action::Move { actor_id, kind, altitude_to } => {
+            manoeuvres::movement(draft, actor_id, kind, altitude_to)
+        }
+        Action::KnockDown { actor_id, target_id, after_half_move } => {
+            manoeuvres::knock_down(draft, actor_id, target_id, after_half_move, dice)
+        }
+        Action::Disarm { actor_id, target_id, has_talent, advanced_disarm, object } => {
+            let input = Disarm { has_talent, advanced_disarm };
+            manoeuvres::disarm(draft, actor_id, target_id, input, object, dice)
+        }
+        Action::Feint { actor_id, target_id } => manoeuvres::feint(draft, actor_id, target_id, dice),
+        Action::MultipleAttack { actor_id, target_id, equipped_weapons, weapons, modifiers } => {
+            fire::multiple_attack(draft, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
+        }
+        Action::SuppressiveFire { actor_id, weapon, mode, victims, penalties, damage, penetration } => {
+            let volley = fire::Volley { victims, penalties: caller(&penalties), damage, penetration };
+            fire::suppressive_fire(draft, actor_id, SuppressiveFire { weapon, mode }, volley, dice)
+        }
+        Action::OverwatchSet { actor_id, weapon, kill_zone_radius_squares, attack, triggers } => {
+            let input = Overwatch { weapon, kill_zone_radius_squares, attack, triggers };
+            fire::overwatch_set(draft, actor_id, input)
+        }
+        Action::OverwatchTrigger {
+            actor_id,
+            target_id,
+            observed,
+            simultaneous,
+            ally_yields,
+            gm_fires,
+            damage,
+            penetration,
+            evasion,
+            modifiers,
+        } => {
+            let attack = ReadiedAttack { damage, penetration, evasion, modifiers };
+            let input = Trigger {
+                actor: actor_id,
+                target: target_id,
+                observed,
+                simultaneous,
+                ally_yields,
+                gm_fires,
+                attack,
+            };
+            fire::overwatch_trigger(draft, input, dice)
+        }
+        Action::Grapple { actor_id, target_id, hand_free, dodge } => {
+            grapple::initiate(draft, actor_id, target_id, hand_free, dodge, dice)
+        }
+        Action::GrappleAction { actor_id, grapple_move } => {
+            grapple::grapple_action(draft, actor_id, grapple_move, dice)
+        }
+        Action::TakeDown {
+            actor_id,
+            target_id,
+            weapon,
+            has_talent,
+            damage,
+            penetration,
+            dodge,
+            modifiers,
+        } => {
+            let request = manoeuvres::TakeDownRequest {
+                actor: actor_id,
+                target: target_id,
+                input: TakeDown { weapon, has_talent },
+                damage,
+                penetration,
+                dodge,
+                modifiers: caller(&modifiers),
+            };
+            manoeuvres::take_down(draft, request, dice)
+        }
+        Action::Ram { actor_id, target_id, ram, dodge, modifiers } => {
+            manoeuvres::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
+        }
+        Action::ExtendedStart { actor_id, name, turns_needed, restarts_if_interrupted } => {
+            economy::start(draft, actor_id, &name, turns_needed, restarts_if_interrupted)
+        }
+        Action::ExtendedWork { actor_id } => economy::keep_working(draft, actor_id),
+        Action::ExtendedInterrupt { actor_id } => economy::interrupt(draft, actor_id),
+    }
+}
+
+/// Spends an Action List action that rolls nothing here (Aim, Guard Mode, a Charge ending in a
+/// Grapple or Knock Down) and stores what lingers; its tests are reported for the table to roll.
+fn declare(draft: &mut Encounter, actor_id: CombatantId, declared: DeclaredAction) -> Result<Ran, EncounterError> {
+    ensure_turn(draft, &actor_id, "actor_id")?;
+    let (stats, _, _) = snapshot(draft, &actor_id, "actor_id")?;
+    let declared = super::core::with_movement(&declared, &stats)?;
+    let spec = action_spec(&declared)?;
+    if super::core::attack_weapon(&declared).is_ok() {
+        return Err(EncounterError::invalid("strike", "a Charge ending in an attack is taken with the attack command"));
+    }
+    let (_, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
+    state.budget.spend(&spec)?;
+    for effect in &spec.lingering {
+        if let LingeringEffect::AttacksAgainst { modifier, .. } = effect {
+            state.attacks_against = Some(modifier.clone());
+        }
+    }
+    let notes = spec.notes.clone();
+    Ok((actor_id, spec.name(), ActionOutcome::Declared { spec: Box::new(spec) }, notes))
+}
+
+/// A defeated combatant takes no more state changes (issue 12, item 11), as it takes no attacks.
+fn ensure_alive(draft: &Encounter, actor_id: &CombatantId) -> Result<(), EncounterError> {
+    match draft.combatant(actor_id) {
+        Some(combatant) if combatant.flags.defeated => {
+            Err(EncounterError::invalid("actor_id", format!("{} is defeated", combatant.name)))
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,330 @@
+//! An attack by a stored combatant on stored targets (see the decisions in `mod.rs`).
+
+use super::super::actions::declared::DeclaredAction;
+use super::super::Stats;
+use super::super::actions::{ActionKind, LingeringEffect, TurnBudget, WeaponClass};
+use super::super::altitude::AltitudeAccess;
+use super::super::damage::DamageDice;
+use super::super::test_modifiers::{CallerModifier, Modifier, caller};
+use super::super::test_roll::ModifiedTest;
+use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
+use super::super::AdevaD100;
+use super::{ensure_turn, parts_mut, snapshot};
+use crate::dice::Dice;
+use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
+use crate::rulesets::{RulesetReport, plugin};
+use serde::{Deserialize, Serialize};
+
+/// POST /v1/encounters/{id}/attacks for adeva-d100.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EncounterAttack))]
+#[serde(deny_unknown_fields)]
+pub struct EncounterAttack {
+    pub attacker_id: CombatantId,
+    pub target_id: CombatantId,
+    /// The attack action, e.g. `{"action": "burst", "weapon": {...}, "declared_hits": 3}`.
+    pub action: DeclaredAction,
+    /// The weapon's damage roll, e.g. `{"count": 1, "sides": 10, "bonus": 2}`.
+    /// Left out for an unarmed attack.
+    #[serde(default)]
+    pub damage: Option<DamageDice>,
+    #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
+    pub penetration: u32,
+    /// The main target's evasion.
+    #[serde(default)]
+    pub evasion: EvasionChoice,
+    #[serde(default)]
+    pub evasion_modifiers: Vec<CallerModifier>,
+    /// Further modifiers on the attack test, each with its reason.
+    #[serde(default)]
+    pub modifiers: Vec<CallerModifier>,
+    /// Burst / Flurry: other targets and the hits each wants.
+    #[serde(default)]
+    pub extra_targets: Vec<ExtraTarget>,
+    #[serde(default)]
+    pub long_range_weapon: bool,
+    /// An unarmed attack: 1d5 − 3 + SB, no penetration (adeva-d100.txt, "Unarmed Attacks"); a
+    /// weapon named "unarmed" counts too.
+    #[serde(default)]
+    pub unarmed: bool,
+    /// The engine's own modifiers when it builds the attack (Multiple Attack's −30), listed before
+    /// the client's; never read from a request.
+    #[serde(skip)]
+    pub engine_modifiers: Vec<Modifier>,
+}
+
+/// Another target of a Burst or Flurry.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ExtraTarget))]
+#[serde(deny_unknown_fields)]
+pub struct ExtraTarget {
+    pub target_id: CombatantId,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
+    pub hits: u32,
+    #[serde(default)]
+    pub evasion: EvasionChoice,
+    #[serde(default)]
+    pub evasion_modifiers: Vec<CallerModifier>,
+    /// Burst: squares from the declared target (at most 10); left out, the caller's word.
+    #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares_opt")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
+    pub squares_from_target: Option<u32>,
+    /// Flurry: within the attacker's reach; left out, the caller's word.
+    #[serde(default)]
+    pub within_reach: Option<bool>,
+    /// Circumstances the engine does not know (cover, fog…) making this target's attack modifier
+    /// differ from the declared target's; it must not be harder to hit.
+    #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::signed100")]
+    #[cfg_attr(feature = "schema", schema(minimum = -100, maximum = 100))]
+    pub attack_modifier: i32,
+}
+
+/// What the attack did to one target (`wounds.dead`: it is dead, and stored as defeated).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TargetReport))]
+pub struct TargetReport {
+    /// The stored combatant (absent in the stateless form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_id: Option<CombatantId>,
+    pub target_name: String,
+    pub surprised: bool,
+    #[serde(flatten)]
+    pub outcome: TargetOutcome,
+    /// The target's stat block after the attack (wounds taken, fatigue), as stored.
+    pub stats_after: Stats,
+}
+
+/// Writes what an attack did to a target into its stat block: the wounds left, the fatigue.
+pub(crate) fn apply_outcome(stats: &mut Stats, outcome: &TargetOutcome) {
+    stats.set_wounds_left(outcome.wounds.after);
+    stats.add_fatigue(outcome.fatigue_levels);
+}
+
+/// Everything one attack did, stored or stateless.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackReport))]
+pub struct AttackReport {
+    /// The stored attacker (absent in the stateless form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attacker_id: Option<CombatantId>,
+    pub attacker_name: String,
+    pub action: String,
+    pub weapon: String,
+    pub altitude: AltitudeAccess,
+    pub attack_test: ModifiedTest,
+    pub hits_scored: u32,
+    /// The burst jammed on 94+ and scored no hits.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub jammed: bool,
+    pub targets: Vec<TargetReport>,
+    pub lingering: Vec<LingeringEffect>,
+    /// The attacker's budget after the attack (absent in the stateless form).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<TurnBudget>,
+    pub notes: Vec<String>,
+}
+
+/// Resolves and stores one attack; a refusal leaves the encounter unchanged.
+pub fn attack(
+    encounter: &mut Encounter,
+    request: EncounterAttack,
+    dice: &mut Dice,
+) -> Result<(Vec<Event>, AttackReport), EncounterError> {
+    plugin::ensure_active::<AdevaD100>(encounter)?;
+    let mut draft = encounter.clone();
+    let start = dice.rolls().len();
+    let report = run(&mut draft, &request, dice, Mode::OwnAction)?;
+    let events = vec![Event::AttackResolved {
+        attacker_id: request.attacker_id.clone(),
+        target_id: request.target_id.clone(),
+        report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Attack(Box::new(report.clone()))),
+        dice: dice.rolls()[start..].to_vec(),
+    }];
+    *encounter = draft;
+    Ok((events, report))
+}
+
+/// How an attack comes to be rolled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// Through the attack command: on the attacker's turn unless it is an Attack of Opportunity
+    /// or a Counter-Attack; it spends its action.
+    OwnAction,
+    /// A standing Overwatch fires (adeva-d100.txt, "Overwatch": "This attack occurs the moment
+    /// the conditions are met"): off the attacker's turn, already paid for by the Overwatch's
+    /// full action, so nothing is spent.
+    Overwatch,
+}
+
+/// Rolls an Overwatch's readied attack on the draft (see [`Mode::Overwatch`]).
+pub(super) fn overwatch_attack(
+    draft: &mut Encounter,
+    request: &EncounterAttack,
+    dice: &mut Dice,
+) -> Result<AttackReport, EncounterError> {
+    run(draft, request, dice, Mode::Overwatch)
+}
+
+fn run(
+    draft: &mut Encounter,
+    request: &EncounterAttack,
+    dice: &mut Dice,
+    mode: Mode,
+) -> Result<AttackReport, EncounterError> {
+    let free = mode == Mode::Overwatch
+        || matches!(
+            request.action,
+            DeclaredAction::AttackOfOpportunity(_) | DeclaredAction::CounterAttack(_)
+        );
+    if !free {
+        ensure_turn(draft, &request.attacker_id, "attacker_id")?;
+    }
+    super::ensure_not_stunned(draft, &request.attacker_id)?;
+    let (attacker_stats, mut attacker_state, _) = snapshot(draft, &request.attacker_id, "attacker_id")?;
+    let action = super::core::with_movement(&request.action, &attacker_stats)?;
+    let mut ids = vec![(request.target_id.clone(), "target_id".to_string(), "evasion".to_string())];
+    for (index, extra) in request.extra_targets.iter().enumerate() {
+        ids.push((
+            extra.target_id.clone(),
+            format!("extra_targets[{index}].target_id"),
+            format!("extra_targets[{index}].evasion"),
+        ));
+    }
+    let mut seen = vec![request.attacker_id.clone()];
+    let mut snapshots = Vec::new();
+    for (id, field, _) in &ids {
+        if seen.contains(id) {
+            return Err(EncounterError::invalid(field, "a combatant may be named only once in an attack"));
+        }
+        seen.push(id.clone());
+        snapshots.push(snapshot(draft, id, field)?);
+    }
+    // Feint: only a melee Standard Attack or Called Shot profits (adeva-d100.txt, "Feint").
+    let feint_applies = match &request.action {
+        DeclaredAction::StandardAttack(a) => a.weapon.class == WeaponClass::Melee,
+        DeclaredAction::CalledShot(a) => a.weapon.class == WeaponClass::Melee,
+        _ => false,
+    };
+    let mut sides = Vec::new();
+    for (index, ((_, field, evasion_field), (stats, state, surprised))) in
+        ids.iter().zip(&snapshots).enumerate()
+    {
+        let (evasion, evasion_modifiers, wanted) = if index == 0 {
+            (request.evasion, caller(&request.evasion_modifiers), None)
+        } else {
+            let extra = &request.extra_targets[index - 1];
+            (extra.evasion, caller(&extra.evasion_modifiers), Some(extra.hits))
+        };
+        let extra = index.checked_sub(1).map(|i| &request.extra_targets[i]);
+        sides.push(TargetSide {
+            field: field.clone(),
+            stats,
+            surprised: *surprised,
+            evasion,
+            evasion_field: evasion_field.clone(),
+            evasion_modifiers,
+            own_evasion: state.own_evasion.clone(),
+            attacks_against: state.attacks_against.clone(),
+            hits_wanted: wanted,
+            reaction_spent: state.budget.reaction_used,
+            feinted: feint_applies && state.feinted_by.as_ref() == Some(&request.attacker_id),
+            squares_from_target: extra.and_then(|e| e.squares_from_target),
+            within_reach: extra.and_then(|e| e.within_reach),
+            attack_modifier: extra.map_or(0, |e| e.attack_modifier),
+        });
+    }
+    let lethal = crate::rulesets::plugin::options::<super::super::AdevaD100>(draft).lethal_damage_table;
+    let mut modifiers = request.engine_modifiers.clone();
+    modifiers.extend(caller(&request.modifiers));
+    let input = AttackInput {
+        action: &action,
+        damage: request.damage,
+        penetration: request.penetration,
+        modifiers: &modifiers,
+        long_range_weapon: request.long_range_weapon,
+        unarmed: request.unarmed || super::core::named_unarmed(&request.action),
+        lethal_damage_table: lethal.as_deref(),
+    };
+    // Spend first (on a copy) so a refused action rolls nothing.
+    let spec = super::super::actions::action_spec(&action)
+        .map_err(|error| super::super::test_modifiers::within("action", error))?;
+    super::ensure_may_move(draft, &request.attacker_id, &spec)?;
+    if !free && attacker_state.budget.turn_lost {
+        return Err(EncounterError::invalid(
+            "action",
+            "refused: surprised characters lose their first turn (Combat Structure, Step Two)",
+        ));
+    }
+    let aim = attacker_state.budget.pending_aim().cloned();
+    if mode == Mode::OwnAction {
+        attacker_state.budget.spend(&spec)?;
+        // "If you perform any actions, such as dodging, before Overwatch resolves, your Overwatch
+        // immediately ends" (adeva-d100.txt, "Overwatch").
+        if super::super::actions::overwatch::ends_overwatch(&spec) {
+            attacker_state.overwatch = None;
+        }
+    } else {
+        // The Overwatch is used up once it fires.
+        attacker_state.overwatch = None;
+    }
+    let attacker = AttackerSide { stats: &attacker_stats, aim };
+    let resolved = resolve(&attacker, &sides, &input, dice)?;
+    // Store: attacker budget and lingering effects.
+    for effect in &resolved.spec.lingering {
+        if let LingeringEffect::OwnEvasion { modifier, .. } = effect {
+            attacker_state.own_evasion = Some(modifier.clone());
+        }
+    }
+    {
+        let (_, state, _) = parts_mut(draft, &request.attacker_id, "attacker_id")?;
+        *state = attacker_state.clone();
+    }
+    let mut targets = Vec::new();
+    for (((id, field, _), side), outcome) in ids.iter().zip(&sides).zip(resolved.targets) {
+        let reacted = side.evasion.is_reaction() && outcome.evasion.is_some();
+        let surprised = side.surprised;
+        let (stats, state, flags) = parts_mut(draft, id, field)?;
+        if reacted {
+            state.budget.reaction_used = true;
+            state.budget.aim = None;
+            // A dodge is an action: it ends a standing Overwatch ("Overwatch").
+            state.overwatch = None;
+        }
+        apply_outcome(stats, &outcome);
+        // A Feint opens only the feinter's next attack (adeva-d100.txt, "Feint").
+        if state.feinted_by.as_ref() == Some(&request.attacker_id) {
+            state.feinted_by = None;
+        }
+        if outcome.wounds.dead {
+            flags.defeated = true;
+        }
+        let stats_after = stats.clone();
+        let target_name = draft.name_of(id);
+        targets.push(TargetReport { target_id: Some(id.clone()), target_name, surprised, outcome, stats_after });
+    }
+    let mut notes = resolved.notes;
+    if resolved.spec.action == ActionKind::HeavyAttack {
+        notes.push(
+            "Heavy Attack: −30 to the attacker's Evasion tests until the start of its next turn".into(),
+        );
+    }
+    Ok(AttackReport {
+        attacker_id: Some(request.attacker_id.clone()),
+        attacker_name: draft.name_of(&request.attacker_id),
+        action: resolved.spec.name(),
+        weapon: resolved.weapon.name,
+        altitude: resolved.altitude,
+        attack_test: resolved.attack_test,
+        hits_scored: resolved.hits_scored,
+        jammed: resolved.jammed,
+        targets,
+        lingering: resolved.spec.lingering,
+        budget: Some(attacker_state.budget),
+        notes,
+    })
+}

@@ -1,0 +1,247 @@
+//! Grapples on a stored encounter (adeva-d100.txt, "Grapple (Initiate)" and the actions under it).
+//!
+//! Decisions:
+//! - `grapple` is the Grapple (Initiate) full action: an unmodified WS test, one hit; the target
+//!   may `dodge` (an Agility test with its Reaction, decays applied) but not parry. A hit that is
+//!   not dodged starts the grapple: both combat states store `grappled_with` (the other) and
+//!   `grapple_role` (controller / restrained). A combatant already in a grapple cannot start one.
+//! - `grapple_action` takes one of the grapple moves of `actions/grapple.rs`; the role is read
+//!   from the actor's state (refused outside a grapple) and the move's cost is spent. Outcomes
+//!   applied: Release ends the grapple for both; Break Free (Strength, or Agility for
+//!   Acrobatics, against the controller's Strength) ends it on a win; Take Control swaps the roles
+//!   on a win. After 'Grapple' (or a won Take Control) the follow-up: Damage (opposed Strength)
+//!   rolls Unarmed damage 1d5 − 3 + SB (not below 0), soaked by TB + AP, and adds a level of
+//!   Fatigue; Push (opposed Strength) reports 1 + DoS squares up to the Half Move sent, and ends
+//!   the grapple unless `move_with_target`; Knock Down as the Knock Down action (prone flags).
+//!   Stand, Take Down, Activate Power and the grapple Standard Attack are spent and reported with
+//!   their tests for the table (a Standard Attack's cost is already spent here, so the attack
+//!   command would refuse it).
+//! - Allies' assistance is not modelled (send it as a modifier outside this engine).
+
+use super::super::actions::action_spec;
+use super::super::actions::declared::DeclaredAction;
+use super::super::actions::grapple::{
+    BreakFreeWith, GrappleAction, GrappleFollowUp, GrappleInitiate, GrappleMove, GrappleRole, push_distance,
+};
+use super::super::actions::manoeuvres::{KnockDownOutcome, knock_down_outcome};
+use super::super::decay::CharacteristicName;
+use super::super::opposed::{OpposedResult, Side};
+use super::super::test_roll::{ModifiedTest, modified_test};
+use super::actions::ActionOutcome;
+use super::core::effective;
+use super::damage::apply;
+use super::manoeuvres::spend_dodge;
+use super::manoeuvres::{Ran, contest, spend};
+use super::{parts_mut, snapshot};
+use crate::dice::Dice;
+use crate::encounter::{CombatantId, Encounter, EncounterError};
+
+fn set_grapple(
+    draft: &mut Encounter,
+    controller: &CombatantId,
+    restrained: &CombatantId,
+) -> Result<(), EncounterError> {
+    let state = parts_mut(draft, controller, "actor_id")?.1;
+    state.grappled_with = Some(restrained.clone());
+    state.grapple_role = Some(GrappleRole::Controller);
+    let state = parts_mut(draft, restrained, "target_id")?.1;
+    state.grappled_with = Some(controller.clone());
+    state.grapple_role = Some(GrappleRole::Restrained);
+    Ok(())
+}
+
+fn end_grapple(draft: &mut Encounter, a: &CombatantId, b: &CombatantId) -> Result<(), EncounterError> {
+    for id in [a, b] {
+        let state = parts_mut(draft, id, "actor_id")?.1;
+        state.grappled_with = None;
+        state.grapple_role = None;
+    }
+    Ok(())
+}
+
+pub(super) fn initiate(
+    draft: &mut Encounter,
+    actor: CombatantId,
+    target: CombatantId,
+    hand_free: bool,
+    dodge: bool,
+    dice: &mut Dice,
+) -> Result<Ran, EncounterError> {
+    if actor == target {
+        return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
+    }
+    let spec = action_spec(&DeclaredAction::Grapple(GrappleInitiate { hand_free }))?;
+    let (_, actor_state, _) = snapshot(draft, &actor, "actor_id")?;
+    let (target_stats, target_state, surprised) = snapshot(draft, &target, "target_id")?;
+    if actor_state.grappled_with.is_some() || target_state.grappled_with.is_some() {
+        return Err(EncounterError::invalid("target_id", "one of the two is already in a grapple"));
+    }
+    let mut target_budget = target_state.budget.clone();
+    if dodge {
+        spend_dodge(&mut target_budget, surprised)?;
+    }
+    spend(draft, &actor, &spec)?;
+    let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
+    let ws = effective(&actor_stats, CharacteristicName::Ws)?;
+    let test = modified_test(ws, &[], dice, "grapple attempt: WS test")?;
+    let mut notes = Vec::new();
+    let mut dodge_test: Option<ModifiedTest> = None;
+    if test.test.passed && dodge {
+        let ag = effective(&target_stats, CharacteristicName::Ag)?;
+        let evaded = modified_test(ag, &[], dice, "grapple attempt: dodge (Agility)")?;
+        parts_mut(draft, &target, "target_id")?.1.budget = target_budget;
+        dodge_test = Some(evaded);
+    }
+    let dodged = dodge_test.as_ref().is_some_and(|t| t.test.passed);
+    let started = test.test.passed && !dodged;
+    if started {
+        set_grapple(draft, &actor, &target)?;
+        notes.push(format!("{} grapples {}, in control", draft.name_of(&actor), draft.name_of(&target)));
+    } else if dodged {
+        notes.push("the grapple is dodged".into());
+    }
+    let outcome = ActionOutcome::Grapple {
+        target_id: target,
+        test: Box::new(test),
+        dodge: dodge_test.map(Box::new),
+        started,
+    };
+    Ok((actor, "grapple".into(), outcome, notes))
+}
+
+/// Opposed Strength (or `a` against Strength) between the two, the actor as side A.
+fn strength(
+    draft: &mut Encounter,
+    actor: &CombatantId,
+    other: &CombatantId,
+    a: CharacteristicName,
+    what: &str,
+    dice: &mut Dice,
+) -> Result<OpposedResult, EncounterError> {
+    let labels = [format!("{what}: actor"), format!("{what}: opponent")];
+    contest(draft, actor, other, [a, CharacteristicName::S], Vec::new(), [&labels[0], &labels[1]], dice)
+}
+
+pub(super) fn grapple_action(
+    draft: &mut Encounter,
+    actor: CombatantId,
+    grapple_move: GrappleMove,
+    dice: &mut Dice,
+) -> Result<Ran, EncounterError> {
+    let (_, state, _) = snapshot(draft, &actor, "actor_id")?;
+    let (Some(other), Some(role)) = (state.grappled_with.clone(), state.grapple_role) else {
+        return Err(EncounterError::invalid("actor_id", "this combatant is not in a grapple"));
+    };
+    let spec = action_spec(&DeclaredAction::GrappleAction(GrappleAction {
+        role,
+        grapple_move: grapple_move.clone(),
+    }))?;
+    spend(draft, &actor, &spec)?;
+    let mut notes = spec.notes.clone();
+    let mut contests = Vec::new();
+    match grapple_move {
+        GrappleMove::Release {} => {
+            end_grapple(draft, &actor, &other)?;
+            notes.push("the grapple ends".into());
+        }
+        GrappleMove::BreakFree { with } => {
+            let own = match with {
+                BreakFreeWith::Strength => CharacteristicName::S,
+                BreakFreeWith::Acrobatics => CharacteristicName::Ag,
+            };
+            let result = strength(draft, &actor, &other, own, "break free", dice)?;
+            if result.winner == Some(Side::A) {
+                end_grapple(draft, &actor, &other)?;
+                notes.push("broke free: the grapple ends".into());
+            }
+            contests.push(result);
+        }
+        GrappleMove::TakeControl { then } => {
+            let result = strength(draft, &actor, &other, CharacteristicName::S, "take control", dice)?;
+            let won = result.winner == Some(Side::A);
+            contests.push(result);
+            if won {
+                set_grapple(draft, &actor, &other)?;
+                notes.push("took control of the grapple".into());
+                follow_up(draft, &actor, &other, then, dice, &mut contests, &mut notes)?;
+            }
+        }
+        GrappleMove::Grapple { then } => {
+            follow_up(draft, &actor, &other, then, dice, &mut contests, &mut notes)?;
+        }
+        GrappleMove::ActivatePower { .. } | GrappleMove::StandardAttack { .. } => {
+            notes.push("resolved by the table (the action's cost is spent)".into());
+        }
+    }
+    let outcome = ActionOutcome::GrappleAction { other_id: other, spec: Box::new(spec), contests };
+    Ok((actor, "grapple action".into(), outcome, notes))
+}
+
+fn follow_up(
+    draft: &mut Encounter,
+    actor: &CombatantId,
+    other: &CombatantId,
+    then: GrappleFollowUp,
+    dice: &mut Dice,
+    contests: &mut Vec<OpposedResult>,
+    notes: &mut Vec<String>,
+) -> Result<(), EncounterError> {
+    match then {
+        GrappleFollowUp::Damage {} => {
+            let result = strength(draft, actor, other, CharacteristicName::S, "grapple: damage", dice)?;
+            let won = result.winner == Some(Side::A);
+            contests.push(result);
+            if won {
+                let (actor_stats, _, _) = snapshot(draft, actor, "actor_id")?;
+                let sb = super::super::bonus(effective(&actor_stats, CharacteristicName::S)?);
+                let die = dice.roll(5, "grapple: unarmed damage 1d5 − 3 + SB")?;
+                let damage = (die as i32 - 3 + sb).max(0) as u32;
+                let (stats, _, flags) = parts_mut(draft, other, "target_id")?;
+                let (_, wounds, more) = apply(stats, damage, true, 0, "target_id")?;
+                stats.set_wounds_left(wounds.after);
+                stats.add_fatigue(1);
+                flags.defeated |= wounds.dead;
+                notes.push(format!(
+                    "unarmed damage {die} − 3 + SB {sb} = {damage}: wounds {} → {}; +1 Fatigue",
+                    wounds.before, wounds.after
+                ));
+                notes.extend(more);
+            }
+        }
+        GrappleFollowUp::Push { half_move_squares, move_with_target } => {
+            let result = strength(draft, actor, other, CharacteristicName::S, "grapple: push", dice)?;
+            if result.winner == Some(Side::A) {
+                let dos = result.rounds.last().map_or(0, |round| round.a.test.degrees_of_success());
+                let squares = push_distance(dos, half_move_squares);
+                notes.push(format!("pushed {squares} squares"));
+                if !move_with_target {
+                    end_grapple(draft, actor, other)?;
+                    notes.push("the controller stays behind: the grapple ends".into());
+                }
+            }
+            contests.push(result);
+        }
+        GrappleFollowUp::KnockDown {} => {
+            let result = strength(draft, actor, other, CharacteristicName::S, "grapple: knock down", dice)?;
+            match knock_down_outcome(&result) {
+                KnockDownOutcome::TargetProne | KnockDownOutcome::TargetProneMayHurt => {
+                    parts_mut(draft, other, "target_id")?.1.prone = true;
+                    notes.push(format!("{} is knocked prone", draft.name_of(other)));
+                }
+                KnockDownOutcome::ActorProne => {
+                    parts_mut(draft, actor, "actor_id")?.1.prone = true;
+                    notes.push(format!("{} is knocked prone instead", draft.name_of(actor)));
+                }
+                KnockDownOutcome::TargetStands => {}
+            }
+            contests.push(result);
+        }
+        GrappleFollowUp::Stand { .. }
+        | GrappleFollowUp::TakeDown { .. }
+        | GrappleFollowUp::ActivatePower { .. }
+        | GrappleFollowUp::StandardAttack { .. } => {
+            notes.push("the follow-up is resolved by the table".into());
+        }
+    }
+    Ok(())
+}

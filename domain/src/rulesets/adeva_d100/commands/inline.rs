@@ -1,0 +1,157 @@
+//! Stateless twins: stat blocks inline, nothing stored (same rules as the stored commands).
+
+use super::super::Stats;
+use super::super::actions::declared::DeclaredAction;
+use super::super::damage::DamageDice;
+use super::super::test_modifiers::{CallerModifier, caller};
+use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetSide, resolve};
+use super::attack::{AttackReport, TargetReport, apply_outcome};
+use super::damage::{DamageReport, apply};
+use crate::dice::Dice;
+use crate::rulesets::RuleError;
+use serde::Deserialize;
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100InlineAttack))]
+#[serde(deny_unknown_fields)]
+pub struct InlineAttack {
+    pub attacker: Stats,
+    pub target: Stats,
+    /// Named in the report and its summary ("attacker" when left out).
+    #[serde(default)]
+    pub attacker_name: Option<String>,
+    /// Named in the report and its summary ("target" when left out).
+    #[serde(default)]
+    pub target_name: Option<String>,
+    pub action: DeclaredAction,
+    /// Left out for an unarmed attack.
+    #[serde(default)]
+    pub damage: Option<DamageDice>,
+    #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
+    pub penetration: u32,
+    #[serde(default)]
+    pub evasion: EvasionChoice,
+    #[serde(default)]
+    pub evasion_modifiers: Vec<CallerModifier>,
+    #[serde(default)]
+    pub modifiers: Vec<CallerModifier>,
+    #[serde(default)]
+    pub target_surprised: bool,
+    #[serde(default)]
+    pub long_range_weapon: bool,
+    /// An unarmed attack: 1d5 − 3 + SB, no penetration (adeva-d100.txt, "Unarmed Attacks"); a
+    /// weapon named "unarmed" counts too.
+    #[serde(default)]
+    pub unarmed: bool,
+    #[serde(default)]
+    pub lethal_damage_table: Option<Vec<String>>,
+}
+
+/// The same attack as the stored command, between inline stat blocks; nothing is stored.
+pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
+    let side = TargetSide {
+        field: "target".into(),
+        stats: &request.target,
+        surprised: request.target_surprised,
+        evasion: request.evasion,
+        evasion_field: "evasion".into(),
+        evasion_modifiers: caller(&request.evasion_modifiers),
+        own_evasion: None,
+        attacks_against: None,
+        hits_wanted: None,
+        reaction_spent: false,
+        feinted: false,
+        squares_from_target: None,
+        within_reach: None,
+        attack_modifier: 0,
+    };
+    let action = super::core::with_movement(&request.action, &request.attacker)?;
+    let modifiers = caller(&request.modifiers);
+    let input = AttackInput {
+        action: &action,
+        damage: request.damage,
+        penetration: request.penetration,
+        modifiers: &modifiers,
+        long_range_weapon: request.long_range_weapon,
+        unarmed: request.unarmed || super::core::named_unarmed(&request.action),
+        lethal_damage_table: request.lethal_damage_table.as_deref(),
+    };
+    let attacker = AttackerSide { stats: &request.attacker, aim: None };
+    let resolved = resolve(&attacker, std::slice::from_ref(&side), &input, dice)?;
+    let mut targets = Vec::new();
+    for outcome in resolved.targets {
+        let mut stats_after = request.target.clone();
+        apply_outcome(&mut stats_after, &outcome);
+        targets.push(TargetReport {
+            target_id: None,
+            target_name: name_or(request.target_name.as_deref(), "target"),
+            surprised: request.target_surprised,
+            outcome,
+            stats_after,
+        });
+    }
+    Ok(AttackReport {
+        attacker_id: None,
+        attacker_name: name_or(request.attacker_name.as_deref(), "attacker"),
+        action: resolved.spec.name(),
+        weapon: resolved.weapon.name,
+        altitude: resolved.altitude,
+        attack_test: resolved.attack_test,
+        hits_scored: resolved.hits_scored,
+        jammed: resolved.jammed,
+        targets,
+        lingering: resolved.spec.lingering,
+        budget: None,
+        notes: resolved.notes,
+    })
+}
+
+/// The name a request gave, or `default` (blank counts as left out).
+fn name_or(name: Option<&str>, default: &str) -> String {
+    match name.map(str::trim) {
+        Some(name) if !name.is_empty() => name.chars().take(MAX_NAME_CHARS).collect(),
+        _ => default.to_string(),
+    }
+}
+
+/// Longest inline name kept, in characters.
+const MAX_NAME_CHARS: usize = 100;
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100InlineDamage))]
+#[serde(deny_unknown_fields)]
+pub struct InlineDamage {
+    pub target: Stats,
+    /// Named in the report and its summary ("target" when left out).
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::amount")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 10000))]
+    pub amount: u32,
+    /// Soak (TB + AP − penetration) is taken off `amount` first.
+    #[serde(default)]
+    pub apply_soak: bool,
+    #[serde(default)]
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
+    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
+    pub penetration: u32,
+}
+
+/// The same damage as the stored command, on an inline stat block; nothing is stored.
+pub fn damage_inline(request: InlineDamage, _dice: &mut Dice) -> Result<DamageReport, RuleError> {
+    let (soak, wounds, notes) =
+        apply(&request.target, request.amount, request.apply_soak, request.penetration, "target")?;
+    let mut stats_after = request.target.clone();
+    stats_after.set_wounds_left(wounds.after);
+    Ok(DamageReport {
+        combatant_id: None,
+        name: name_or(request.name.as_deref(), "target"),
+        amount: request.amount,
+        soak,
+        wounds,
+        notes,
+        stats_after,
+    })
+}

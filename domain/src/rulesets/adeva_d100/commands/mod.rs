@@ -1,0 +1,136 @@
+//! Adeva d100 operations on a stored encounter (attacks, damage, declared actions) and their
+//! stateless twins that take stat blocks inline (adeva-d100.txt, "Combat Rules").
+//!
+//! Every command works on a clone of the encounter and only replaces the original when it has
+//! succeeded, so a refused command changes nothing (dice already rolled are discarded).
+//!
+//! Decisions:
+//! - Only an adeva-d100 encounter accepts these commands (others: conflict). Attacks and actions
+//!   need an active encounter; damage may be applied at any time before the encounter ends.
+//! - An attack is taken on the attacker's turn (`encounter.current`), except an Attack of
+//!   Opportunity and a Counter-Attack (free actions on other characters' turns). The declared
+//!   action is spent on the attacker's `TurnBudget` (refusals on field `action`).
+//! - Surprise: a combatant flagged `surprised` is surprised in round 1 only: attacks against it get
+//!   +30 and it may not dodge, parry or point-defend (field `evasion`, "a reaction by a surprised
+//!   character"); a Deflect (free, unlimited, strongest Deflector only) is still allowed.
+//! - Evasion characteristics: dodge tests Agility, parry Weapon Skill, point defence Ballistic
+//!   Skill (the text does not say); decays apply to every characteristic tested.
+//! - Multi-hit: a Burst or Flurry may list `extra_targets`, each wanting some hits, spread with
+//!   `spread_hits` (the first hit stays on the main target; range, reach and "not harder to hit"
+//!   are checked from what is sent and stored, see `core.rs`). Extra targets take their hits in
+//!   the order listed, out of the hits scored; the main target keeps the rest. The one attack test uses the main target's modifiers (surprise,
+//!   altitude, Guard Mode). "The enemy may make one evasion per attack": each target is an enemy
+//!   of the attack, so each gets its own one evasion against the hits allocated to it (spending
+//!   its own Reaction). Altitude is checked for every target.
+//! - The Degrees of Success replace a die of the first hit that lands, whichever target it is on.
+//! - Melee and thrown weapons add the attacker's Strength Bonus; ranged weapons do not. Soak is
+//!   TB + AP − Penetration (AP not below 0). Critical confirmation uses the tested characteristic
+//!   with no modifiers but Guard Mode's; the Lethal Damage chart names come from the encounter's
+//!   `lethal_damage_table` option.
+//! - Wounds: `wounds_taken` grows by the wounds lost, up to `wounds`. At 0 wounds without Fate
+//!   Points the combatant is dead and `flags.defeated` is set; with Fate Points, damage past 0 is
+//!   reported as Lethal Damage for the table (Fate is not spent automatically).
+//! - Aim is read from the budget before the attack is spent (spending uses it up).
+//! - Heavy Attack leaves −30 on the attacker's own Evasion, Guard Mode leaves its modifier on
+//!   attacks against the actor; both end at the start of the actor's next turn (`dynamic.rs`).
+
+pub mod actions;
+pub mod attack;
+pub mod core;
+pub mod damage;
+mod economy;
+mod fire;
+mod grapple;
+pub mod inline;
+mod manoeuvres;
+
+pub use actions::{Action, ActionOutcome, ActionReport, act};
+pub use attack::{AttackReport, EncounterAttack, ExtraTarget, TargetReport, attack};
+pub use core::{EvasionChoice, TargetOutcome};
+pub use damage::{DamageReport, EncounterDamage, damage};
+pub use inline::{InlineAttack, InlineDamage, attack_inline, damage_inline};
+
+use super::Stats;
+use super::state::CombatState;
+use super::AdevaD100;
+use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Flags};
+use crate::rulesets::{RulesetState, plugin};
+
+pub(crate) use crate::rulesets::plugin::ensure_turn;
+
+/// A stunned combatant can neither attack nor act until its stun's round has passed
+/// (adeva-d100.txt, "Take Down": "stunned for one round"); refused with field `action`.
+pub(crate) fn ensure_not_stunned(encounter: &Encounter, id: &CombatantId) -> Result<(), EncounterError> {
+    let Some(Combatant { state: RulesetState::AdevaD100(state), .. }) = encounter.combatant(id) else {
+        return Ok(());
+    };
+    match state.stunned_until_round {
+        Some(until) if encounter.round <= until => Err(EncounterError::invalid(
+            "action",
+            format!(
+                "refused: {} is stunned (Take Down) and cannot attack or act until round {until} has passed",
+                encounter.name_of(id)
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A pinned combatant is "held where it stood" (adeva-d100.txt, "Overwatch", "Suppressive
+/// Fire"): any action with the Movement subtype is refused, field `action`.
+pub(crate) fn ensure_may_move(
+    encounter: &Encounter,
+    id: &CombatantId,
+    spec: &super::actions::ActionSpec,
+) -> Result<(), EncounterError> {
+    let Some(Combatant { state: RulesetState::AdevaD100(state), .. }) = encounter.combatant(id) else {
+        return Ok(());
+    };
+    if state.pinned && spec.has_subtype(super::actions::ActionSubtype::Movement) {
+        return Err(EncounterError::invalid(
+            "action",
+            format!(
+                "refused: {} is pinned, held where it stood, and cannot move until the end of its next turn",
+                encounter.name_of(id)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The stat block, combat state and flags of a combatant, mutably (errors name `field`; see
+/// [`plugin::parts_and_flags_mut`]).
+pub(crate) fn parts_mut<'a>(
+    encounter: &'a mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<(&'a mut Stats, &'a mut CombatState, &'a mut Flags), EncounterError> {
+    plugin::parts_and_flags_mut::<AdevaD100>(plugin::combatant_mut(encounter, id, field)?, field)
+}
+
+/// A clone of the stat block and (refreshed) state of a combatant.
+pub(crate) fn snapshot(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<(Stats, CombatState, bool), EncounterError> {
+    let round = encounter.round;
+    let own = encounter.current.as_ref() == Some(id);
+    let surprised_now = round <= 1;
+    let passed = encounter.combatant(id).is_some_and(|c| c.acted_this_round);
+    let (stats, state, flags) = parts_mut(encounter, id, field)?;
+    if flags.defeated {
+        return Err(EncounterError::invalid(field, "this combatant is defeated"));
+    }
+    state.refresh(round, own, passed, flags.surprised && surprised_now);
+    Ok((stats.clone(), state.clone(), flags.surprised && surprised_now))
+}
+
+#[cfg(test)]
+mod stored_tests;
+#[cfg(test)]
+mod actions_tests;
+#[cfg(test)]
+mod attack_path_tests;
+#[cfg(test)]
+mod props_tests;

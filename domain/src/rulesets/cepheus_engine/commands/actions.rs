@@ -1,0 +1,465 @@
+//! Declared actions (cepheus-engine.txt, "Dynamic Initiative", "Minor Actions", "Aiming",
+//! "Aiming for the Kill", "Changing Stance", "Drawing and Reloading", "Movement", "Significant
+//! Actions", "Reactions", "Free Actions", "Extended Actions", "Battlefield Comms", "Tactics and
+//! Leadership", "Grappling", "Explosions", "Fatigue").
+//!
+//! Decisions:
+//! - Turn actions (aim, aim_for_kill, change_stance, move, draw_or_reload, other_minor,
+//!   leadership, start_extended_action, grapple, other_significant) need the combatant's turn, a
+//!   combatant able to act, and room in its turn (`economy.rs`). Costs: aim, aim_for_kill,
+//!   change_stance, move, draw_or_reload and other_minor are minor; leadership, grapple,
+//!   start_extended_action and other_significant are significant.
+//! - Free, off-turn: hasten (its own timing rules, `dynamic::hasten`), react, explosion (both
+//!   reactions), comms, fatigue (the referee's), abandon_extended_action (at any time, as the text
+//!   allows), tactics (see below) and free (a shouted warning can come at any moment; it needs a
+//!   combatant able to act, and a note of 1 to 200 characters).
+//! - Aiming: each aim adds +1 (each aim for the kill +1 damage) at one target, at most 6 of each;
+//!   a seventh is refused. Aiming at a new target starts again from 0. Aim and aim for the kill at
+//!   the same target are kept side by side.
+//! - Changing to the stance already held is refused (field `stance`).
+//! - Movement: up to 6 m, halved when crouched; prone characters crawl, like the seriously
+//!   wounded, at most 1.5 m (the text is silent on crawling speed). `metres` is optional and is
+//!   only checked against that limit; terrain is the table's.
+//! - Leadership: a significant action; the leader rolls 2D6 + Leadership (−3 unskilled) + the
+//!   characteristic DM (SOC unless another is named) + its own penalties, against 8. The target's
+//!   Initiative rises by a positive Effect for one round. Neither may be cut off from comms.
+//! - Tactics: a check at the start of combat, so it is refused after round 1 or once the commander
+//!   has taken an action. 2D6 + Tactics + the characteristic DM (INT unless named) + penalties.
+//!   Every listed unit member in communication gains the Effect for the combat; those cut off are
+//!   skipped and listed in the notes. A member that already has a Tactics bonus is refused.
+//! - Grapple: a significant action of the combatant whose turn it is (side `a`) against
+//!   `target_id` (side `b`). Each side's DM is its Natural Weapons skill ("natural_weapons", −3
+//!   unskilled) + STR or DEX DM (the side's choice, else the better current one) + its own
+//!   penalties. The two are in an established grapple when they are recorded as grappling each
+//!   other. Grapple damage goes to the loser with the request's `overflow_to` / `allocation`; a
+//!   knocked-prone loser becomes prone. The grapple is recorded on both or cleared from both.
+//!   Range is taken as Personal: asking to grapple says the two are in the same square.
+//! - Explosion: `damage` (0 to 10,000, before armour) on the combatant, reduced by its response
+//!   (a reaction: dodge −1D6, dive half and prone and the next significant action lost), then its
+//!   armour, then allocated.
+//! - Fatigue on a fatigued combatant knocks it out: it is marked defeated.
+//! - A dead combatant takes no action at all, free ones included (fatigue, rest, comms, tactics,
+//!   healing): refused on `combatant_id`, as attacks and damage are; a dead unit member named in
+//!   a Tactics check is refused on its `unit_ids[i]`.
+
+use super::super::allocation::AllocationChoice;
+use super::super::circumstances::MAX_AIM;
+use super::super::damage::Status;
+use super::super::dynamic::{hasten, set_comms};
+use super::super::modifier::{Modifier, ModifierCode};
+use super::super::stance::Stance;
+use super::super::{CepheusEngine, state::CombatState};
+use super::super::economy::{ActionEconomy, Cost, spend};
+use super::extended;
+use super::recovery::{self, HealRequest};
+use super::vehicle_actions::{self, Occupants};
+use super::{
+    CharacteristicName, combatant, ensure_can_act, ensure_turn,
+    own_check_modifiers, parts, state_mut,
+};
+use crate::dice::Dice;
+use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
+use crate::rulesets::{RulesetReport, plugin};
+use crate::score::{Measure, Score};
+use super::action_request::{Action, MAX_NOTE_CHARS};
+use super::action_report::{ActionReport, AimReport};
+use super::leadership::{leadership, skill_modifier, tactics};
+use super::grapple::grapple;
+use super::free_actions::{explosion, fatigue, standalone_reaction};
+
+/// Carries out one declared action (see the module decisions). Refused actions leave the
+/// encounter unchanged.
+pub fn act(
+    encounter: &mut Encounter,
+    action: Action,
+    dice: &mut Dice,
+) -> Result<(Vec<Event>, ActionReport), EncounterError> {
+    plugin::ensure_active::<CepheusEngine>(encounter)?;
+    let mut draft = encounter.clone();
+    let mut consequences = Vec::new();
+    let start = dice.rolls().len();
+    let report = perform(&mut draft, &action, dice, &mut consequences)?;
+    let mut events = vec![Event::ActionTaken {
+        combatant_id: action.combatant_id().clone(),
+        action: action.name().to_string(),
+        report: RulesetReport::CepheusEngine(crate::rulesets::cepheus_engine::Report::Action(Box::new(report.clone()))),
+        dice: dice.rolls()[start..].to_vec(),
+    }];
+    events.extend(consequences);
+    *encounter = draft;
+    Ok((events, report))
+}
+
+pub(super) fn invalid(field: &str, message: impl Into<String>) -> EncounterError {
+    EncounterError::invalid(field, message)
+}
+
+/// A turn action: the combatant's turn, able to act, not grappling, and room in the turn.
+pub(super) fn turn_action(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    cost: Cost,
+    what: &str,
+    grapple_allowed: bool,
+) -> Result<ActionEconomy, EncounterError> {
+    let found = combatant(encounter, id, "combatant_id")?;
+    let (_, state) = parts(found, "combatant_id")?;
+    ensure_turn(encounter, id, "combatant_id")?;
+    ensure_can_act(found, "combatant_id")?;
+    if !grapple_allowed && state.grappling_with.is_some() {
+        return Err(invalid(
+            "action",
+            format!("{} is locked in a grapple and can only make grapple checks", found.name),
+        ));
+    }
+    spend(encounter, id, cost, what)
+}
+
+pub(super) fn clear_aim(state: &mut CombatState) -> bool {
+    let had = state.aim > 0 || state.aim_for_kill > 0;
+    state.aim = 0;
+    state.aim_for_kill = 0;
+    state.aim_target = None;
+    had
+}
+
+/// Clears the combatant's aim and notes it.
+pub(super) fn lose_aim(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    report: &mut ActionReport,
+) -> Result<(), EncounterError> {
+    if clear_aim(state_mut(encounter, id, "combatant_id")?) {
+        report.notes.push(format!("{} stopped aiming and lost the aim", report.name));
+    }
+    Ok(())
+}
+
+/// Another combatant of the encounter, able to be targeted (not the actor, not dead).
+pub(super) fn other(
+    encounter: &Encounter,
+    actor: &CombatantId,
+    target: &CombatantId,
+) -> Result<String, EncounterError> {
+    let found = combatant(encounter, target, "target_id")?;
+    let (stats, _) = parts(found, "target_id")?;
+    if actor == target {
+        return Err(invalid("target_id", "the target must be another combatant"));
+    }
+    if stats.status() == Status::Dead {
+        return Err(invalid("target_id", format!("{} is dead", found.name)));
+    }
+    Ok(found.name.clone())
+}
+
+pub(super) fn check_note(field: &str, note: &str) -> Result<(), EncounterError> {
+    let length = note.chars().count();
+    if note.trim().is_empty() || length > MAX_NOTE_CHARS {
+        return Err(invalid(field, format!("a note has 1 to {MAX_NOTE_CHARS} characters (got {length})")));
+    }
+    Ok(())
+}
+
+/// The modifiers of a skill check: skill, characteristic DM and own penalties.
+pub(super) fn skill_check_with(
+    encounter: &Encounter,
+    id: &CombatantId,
+    skill: &str,
+    characteristic: CharacteristicName,
+) -> Result<Vec<Modifier>, EncounterError> {
+    let found = combatant(encounter, id, "combatant_id")?;
+    let (stats, state) = parts(found, "combatant_id")?;
+    let mut modifiers = vec![skill_modifier(stats, skill)];
+    modifiers.push(Modifier::new(ModifierCode::CharacteristicDm, format!("{} DM", characteristic.label()), characteristic.dm(stats)));
+    modifiers.extend(own_check_modifiers(stats, state, encounter.round));
+    Ok(modifiers)
+}
+
+pub(super) fn perform(
+    encounter: &mut Encounter,
+    action: &Action,
+    dice: &mut Dice,
+    events: &mut Vec<Event>,
+) -> Result<ActionReport, EncounterError> {
+    let id = action.combatant_id().clone();
+    let found = combatant(encounter, &id, "combatant_id")?;
+    let (stats, _) = parts(found, "combatant_id")?;
+    let name = found.name.clone();
+    if stats.status() == Status::Dead {
+        return Err(invalid("combatant_id", format!("{name} is dead and takes no actions")));
+    }
+    let new = |cost| ActionReport::new(&id, &name, action.name(), cost);
+    match action {
+        Action::Hasten { .. } => {
+            ensure_can_act(found, "combatant_id")?;
+            hasten(encounter, &id, events)?;
+            let mut report = new(Cost::Free);
+            report.description =
+                format!("{name} acts hastily: +2 Initiative and −1 DM on all checks this round");
+            Ok(report)
+        }
+        Action::React { reaction, .. } => {
+            standalone_reaction(encounter, &id, *reaction, new(Cost::Free), events)
+        }
+        Action::Aim { target_id, .. } => aim(encounter, &id, target_id, false, new(Cost::Minor)),
+        Action::AimForKill { target_id, .. } => aim(encounter, &id, target_id, true, new(Cost::Minor)),
+        Action::ChangeStance { stance, .. } => {
+            let (_, state) = parts(found, "combatant_id")?;
+            if state.stance == *stance {
+                return Err(invalid("stance", format!("{name} is already {}", stance.label())));
+            }
+            let mut report = new(Cost::Minor);
+            report.economy = Some(turn_action(encounter, &id, Cost::Minor, "changing stance", false)?);
+            lose_aim(encounter, &id, &mut report)?;
+            state_mut(encounter, &id, "combatant_id")?.stance = *stance;
+            report.stance = Some(*stance);
+            report.description = format!("{name} is now {}", stance.label());
+            Ok(report)
+        }
+        Action::Leadership { target_id, characteristic, .. } => leadership(
+            encounter,
+            &id,
+            target_id,
+            characteristic.unwrap_or(CharacteristicName::Soc),
+            new(Cost::Significant),
+            dice,
+            events,
+        ),
+        Action::Tactics { unit_ids, characteristic, .. } => tactics(
+            encounter,
+            &id,
+            unit_ids,
+            characteristic.unwrap_or(CharacteristicName::Int),
+            new(Cost::Free),
+            dice,
+            events,
+        ),
+        Action::Comms { in_contact, .. } => {
+            set_comms(encounter, &id, *in_contact, events)?;
+            let mut report = new(Cost::Free);
+            report.description = if *in_contact {
+                format!("{name} is in communication with its unit and commander")
+            } else {
+                format!("{name} is cut off: no Tactics or Leadership benefit until contact returns")
+            };
+            Ok(report)
+        }
+        Action::Fatigue { .. } => fatigue(encounter, &id, new(Cost::Free)),
+        Action::StartExtendedAction { skill, rounds, .. } => {
+            let mut report = new(Cost::Significant);
+            report.economy =
+                Some(turn_action(encounter, &id, Cost::Significant, "an extended action", false)?);
+            lose_aim(encounter, &id, &mut report)?;
+            let round = encounter.round;
+            let state = state_mut(encounter, &id, "combatant_id")?;
+            let started = extended::start(state, skill, rounds.get().unsigned_abs(), round)?;
+            report.description = format!(
+                "{name} starts an extended action ({}) of {} rounds; this round is the first",
+                started.skill, started.rounds
+            );
+            report.extended = Some(started);
+            Ok(report)
+        }
+        Action::AbandonExtendedAction { .. } => {
+            let state = state_mut(encounter, &id, "combatant_id")?;
+            let Some(abandoned) = state.extended.take() else {
+                return Err(invalid("action", format!("{name} has no extended action to abandon")));
+            };
+            let mut report = new(Cost::Free);
+            report.description = format!(
+                "{name} abandons the extended action ({}) after {} of {} rounds",
+                abandoned.skill, abandoned.completed, abandoned.rounds
+            );
+            report.extended = Some(abandoned);
+            Ok(report)
+        }
+        Action::Grapple { .. } => grapple(encounter, action, new(Cost::Significant), dice),
+        Action::Explosion { damage, response, overflow_to, allocation, .. } => {
+            let choice = AllocationChoice { overflow_to: *overflow_to, allocation: allocation.map(Into::into) };
+            explosion(encounter, &id, damage.get(), *response, &choice, new(Cost::Free), dice, events)
+        }
+        Action::Move { metres, .. } => movement(encounter, &id, metres.map(Measure::get), new(Cost::Minor)),
+        Action::DrawOrReload { .. } => {
+            simple(encounter, &id, Cost::Minor, new(Cost::Minor), format!("{name} draws or reloads a weapon"))
+        }
+        Action::OtherMinor { note, .. } | Action::OtherSignificant { note, .. } => {
+            let cost =
+                if matches!(action, Action::OtherMinor { .. }) { Cost::Minor } else { Cost::Significant };
+            if let Some(note) = note {
+                check_note("note", note)?;
+            }
+            let what = note.clone().unwrap_or_else(|| "something else".to_string());
+            simple(encounter, &id, cost, new(cost), format!("{name}: {what}"))
+        }
+        Action::Free { note, .. } => {
+            check_note("note", note)?;
+            ensure_can_act(found, "combatant_id")?;
+            let mut report = new(Cost::Free);
+            report.description = format!("{name}: {note}");
+            Ok(report)
+        }
+        Action::Collision { speed_kph, target_ids, unsecured_ids, secured_ids, overflow_to, .. } => {
+            let occupants = Occupants { targets: target_ids, unsecured: unsecured_ids, secured: secured_ids };
+            vehicle_actions::collision(encounter, speed_kph.get(), &occupants, *overflow_to, new(Cost::Free), dice)
+        }
+        Action::EvasiveAction { skill, characteristic, .. } => vehicle_actions::evasive_action(
+            encounter,
+            &id,
+            skill,
+            *characteristic,
+            new(Cost::Significant),
+            dice,
+        ),
+        Action::Ram {
+            skill,
+            target_id,
+            speed_kph,
+            characteristic,
+            dm,
+            target_solid,
+            unsecured_ids,
+            secured_ids,
+            overflow_to,
+            ..
+        } => {
+            let occupants = Occupants { targets: &[], unsecured: unsecured_ids, secured: secured_ids };
+            vehicle_actions::ram(
+                encounter,
+                &id,
+                skill,
+                *characteristic,
+                target_id,
+                speed_kph.get(),
+                dm.get(),
+                *target_solid,
+                &occupants,
+                *overflow_to,
+                new(Cost::Significant),
+                dice,
+            )
+        }
+        Action::Stunt { skill, characteristic, dm, .. } => {
+            vehicle_actions::stunt(encounter, &id, skill, *characteristic, dm.get(), new(Cost::Significant), dice)
+        }
+        Action::Weave { skill, weaving_number, speed_kph, characteristic, .. } => vehicle_actions::weave(
+            encounter,
+            &id,
+            skill,
+            *characteristic,
+            weaving_number.get(),
+            speed_kph.get(),
+            new(Cost::Significant),
+            dice,
+        ),
+        Action::Drive { demanding, .. } => {
+            vehicle_actions::drive(encounter, &id, *demanding, new(Cost::Minor))
+        }
+        Action::RegainConsciousness { failed_checks, .. } => {
+            recovery::regain_consciousness(encounter, &id, failed_checks.get().unsigned_abs(), new(Cost::Free), dice)
+        }
+        Action::Rest { .. } => recovery::rest(encounter, &id, new(Cost::Free)),
+        Action::Heal { method, days, medic_id, medic_skill, split, .. } => {
+            let request = HealRequest {
+                method: *method,
+                days: days.map(|days| days.get().unsigned_abs()),
+                medic_id: medic_id.as_ref(),
+                medic_skill: medic_skill.map(Score::get),
+                split: split.map(Into::into),
+            };
+            recovery::heal(encounter, &id, &request, new(Cost::Free), dice)
+        }
+    }
+}
+
+pub(super) fn simple(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    cost: Cost,
+    mut report: ActionReport,
+    description: String,
+) -> Result<ActionReport, EncounterError> {
+    report.economy = Some(turn_action(encounter, id, cost, &description, false)?);
+    lose_aim(encounter, id, &mut report)?;
+    report.description = description;
+    Ok(report)
+}
+
+/// Aiming or aiming for the kill (cepheus-engine.txt, "Aiming", "Aiming for the Kill").
+pub(super) fn aim(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    target: &CombatantId,
+    for_kill: bool,
+    mut report: ActionReport,
+) -> Result<ActionReport, EncounterError> {
+    let target_name = other(encounter, id, target)?;
+    let (_, state) = parts(combatant(encounter, id, "combatant_id")?, "combatant_id")?;
+    let same = state.aim_target.as_ref() == Some(target);
+    let current = if !same {
+        0
+    } else if for_kill {
+        state.aim_for_kill
+    } else {
+        state.aim
+    };
+    if current >= MAX_AIM {
+        let what = if for_kill { "aiming for the kill" } else { "aiming" };
+        return Err(invalid("action", format!("{} already has the most {what} allowed (+6)", report.name)));
+    }
+    report.economy = Some(turn_action(encounter, id, Cost::Minor, "aiming", false)?);
+    let state = state_mut(encounter, id, "combatant_id")?;
+    if !same {
+        if clear_aim(state) {
+            report.notes.push("aim at the previous target lost".into());
+        }
+        state.aim_target = Some(target.clone());
+    }
+    if for_kill {
+        state.aim_for_kill += 1;
+    } else {
+        state.aim += 1;
+    }
+    report.aim =
+        Some(AimReport { target_id: target.clone(), aim: state.aim, aim_for_kill: state.aim_for_kill });
+    report.target_id = Some(target.clone());
+    report.description = if for_kill {
+        format!(
+            "{} aims for the kill at {target_name}: +{} damage on the next attack",
+            report.name, state.aim_for_kill
+        )
+    } else {
+        format!("{} aims at {target_name}: +{} on the next attack", report.name, state.aim)
+    };
+    Ok(report)
+}
+
+/// Movement (cepheus-engine.txt, "Movement", "Stance", "Injury and Recovery").
+pub(super) fn movement(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    metres: Option<f64>,
+    mut report: ActionReport,
+) -> Result<ActionReport, EncounterError> {
+    let (stats, state) = parts(combatant(encounter, id, "combatant_id")?, "combatant_id")?;
+    let mut limit = stats.status().movement_limit_metres().unwrap_or(6.0);
+    match state.stance {
+        Stance::Standing => {}
+        Stance::Crouched => limit /= 2.0,
+        Stance::Prone => limit = limit.min(1.5),
+    }
+    if let Some(metres) = metres
+        && (!metres.is_finite() || metres <= 0.0 || metres > limit)
+    {
+        return Err(invalid(
+            "metres",
+            format!("{} can move more than 0 and at most {limit} m now", report.name),
+        ));
+    }
+    report.economy = Some(turn_action(encounter, id, Cost::Minor, "moving", false)?);
+    lose_aim(encounter, id, &mut report)?;
+    report.description = match metres {
+        Some(metres) => format!("{} moves {metres} m (at most {limit} m)", report.name),
+        None => format!("{} moves (at most {limit} m)", report.name),
+    };
+    Ok(report)
+}

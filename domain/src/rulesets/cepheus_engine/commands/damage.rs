@@ -1,0 +1,223 @@
+//! Damage applied outside an attack: falls, fire, a blind-fire pick, a referee's ruling, on a
+//! stored combatant or on an inline stat block (cepheus-engine.txt, "Damage", "Armor", "Table:
+//! Damage Results", "Vehicle Damage" and "Extended Actions").
+//!
+//! Decisions:
+//! - `damage` is 0 to 10,000 points. With `apply_armour: true` the target's armour is subtracted
+//!   first, and `effect` (−100 to +100, default 0) decides the at-least-one-point rule for Effect
+//!   6+; `effect` without `apply_armour` is refused, since nothing reads it.
+//! - Allowed during setup and while active, not once the encounter has ended; no turn is needed
+//!   (damage happens to you). A dead target is refused.
+//! - A `hit_location_table` says the target is a vehicle (or a robot or drone): the damage after
+//!   armour becomes vehicle hits with a location rolled for each on that column, as for an attack
+//!   on a vehicle. They are reported and put on nothing; `overflow_to` / `allocation` are refused
+//!   with it.
+//! - What follows from damage to a character is `apply.rs`'s: status, the defeated flag, lost
+//!   aim, the extended-action check.
+//! - The stateless twin takes the stat block inline (`target`, named `target_name`, default
+//!   "target") and answers with the same report; its hit has no `combatant_id`.
+
+use super::super::Stats;
+use super::super::allocation::{AllocationChoice, DamageSplit, Overflow, allocate_damage, apply};
+use super::super::damage::apply_armour;
+use super::super::vehicle_damage::{VehicleDamageOutcome, resolve_vehicle_damage};
+use super::super::vehicle_location::LocationTable;
+use super::apply::{HitResult, apply_hit, inline_hit};
+use super::super::CepheusEngine;
+use super::{combatant, parts};
+use crate::rulesets::plugin;
+use crate::dice::Dice;
+use crate::encounter::{CombatantId, Encounter, EncounterError, EncounterStatus, Event};
+use crate::rulesets::cepheus_engine::Report;
+use crate::rulesets::{RuleError, RulesetReport};
+use crate::score::Score;
+use serde::{Deserialize, Serialize};
+
+/// Points of damage one request may apply: 0 to 10,000.
+pub type DamagePoints = Score<0, 10_000>;
+/// The Effect of the hit a damage request names: −100 to +100.
+pub type DamageEffect = Score<-100, 100>;
+
+/// POST /v1/encounters/{id}/cepheus-engine/damage.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineEncounterDamage))]
+#[serde(deny_unknown_fields)]
+pub struct EncounterDamage {
+    pub target_id: CombatantId,
+    /// Points of damage, before armour when `apply_armour` is true.
+    pub damage: DamagePoints,
+    /// Subtract the target's armour first.
+    #[serde(default)]
+    pub apply_armour: bool,
+    /// The Effect of the hit, for the Effect 6+ minimum through armour.
+    #[serde(default)]
+    pub effect: Option<DamageEffect>,
+    /// The target is a vehicle (or robot, drone): roll its hits on this column.
+    #[serde(default)]
+    pub hit_location_table: Option<LocationTable>,
+    #[serde(default)]
+    pub overflow_to: Option<Overflow>,
+    #[serde(default)]
+    pub allocation: Option<DamageSplit>,
+}
+
+/// POST /v1/rulesets/cepheus-engine/damage: damage on an inline stat block.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineInlineDamage))]
+#[serde(deny_unknown_fields)]
+pub struct InlineDamage {
+    pub target: Stats,
+    /// The name used in the report (1 to 100 characters; default "target").
+    #[serde(default)]
+    pub target_name: Option<String>,
+    pub damage: DamagePoints,
+    #[serde(default)]
+    pub apply_armour: bool,
+    #[serde(default)]
+    pub effect: Option<DamageEffect>,
+    #[serde(default)]
+    pub hit_location_table: Option<LocationTable>,
+    #[serde(default)]
+    pub overflow_to: Option<Overflow>,
+    #[serde(default)]
+    pub allocation: Option<DamageSplit>,
+}
+
+/// What the damage did: the same report for a stored combatant and an inline stat block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageReport))]
+pub struct DamageReport {
+    /// The stored target (absent for an inline stat block).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_id: Option<CombatantId>,
+    pub target_name: String,
+    /// As sent.
+    pub damage: i32,
+    /// Armour subtracted (0 unless `apply_armour` was sent).
+    pub armour: u32,
+    pub effect: Option<i32>,
+    pub after_armour: i32,
+    /// Armour would have stopped it all, but Effect 6+ forced one point through.
+    pub minimum_one_applied: bool,
+    /// What the points did to a character, its stat block afterwards included.
+    pub hit: Option<HitResult>,
+    /// A vehicle's hits and their locations (nothing is stored for them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vehicle: Option<VehicleDamageOutcome>,
+}
+
+/// The fields both forms share.
+struct Fields {
+    damage: DamagePoints,
+    apply_armour: bool,
+    effect: Option<DamageEffect>,
+    hit_location_table: Option<LocationTable>,
+    choice: AllocationChoice,
+}
+
+/// Checks the fields the types cannot (see the decisions).
+fn check(fields: &Fields) -> Result<(), RuleError> {
+    if fields.effect.is_some() && !fields.apply_armour {
+        return Err(RuleError::invalid("effect", "effect only matters with apply_armour: true"));
+    }
+    if fields.hit_location_table.is_some() {
+        let field = if fields.choice.allocation.is_some() { Some("allocation") } else { None };
+        let field = field.or(fields.choice.overflow_to.map(|_| "overflow_to"));
+        if let Some(field) = field {
+            return Err(RuleError::invalid(field, "a vehicle's damage becomes hits; nothing is allocated"));
+        }
+    }
+    Ok(())
+}
+
+/// Armour, then whether Effect 6+ forced a point through (cepheus-engine.txt, "Armor").
+pub(crate) fn through_armour(damage: i32, armour: u32, effect: i32) -> (i32, bool) {
+    let after = apply_armour(damage, armour, effect);
+    let stopped = damage.saturating_sub(i32::try_from(armour).unwrap_or(i32::MAX)).max(0);
+    (after, after > stopped)
+}
+
+/// The report before anything is put on the target.
+fn armour_step(stats: &Stats, fields: &Fields, target_id: Option<CombatantId>, name: String) -> DamageReport {
+    let armour = if fields.apply_armour { stats.armour.get().unsigned_abs() } else { 0 };
+    let effect = fields.effect.map(Score::get);
+    let (after_armour, minimum_one_applied) =
+        through_armour(fields.damage.get(), armour, effect.unwrap_or(0));
+    DamageReport {
+        target_id,
+        target_name: name,
+        damage: fields.damage.get(),
+        armour,
+        effect,
+        after_armour,
+        minimum_one_applied,
+        hit: None,
+        vehicle: None,
+    }
+}
+
+fn vehicle_hits(report: &DamageReport, table: LocationTable, dice: &mut Dice) -> Result<VehicleDamageOutcome, RuleError> {
+    resolve_vehicle_damage(report.after_armour, table, dice)
+}
+
+/// Applies damage to a stored combatant (see the module decisions).
+pub fn damage(
+    encounter: &mut Encounter,
+    request: EncounterDamage,
+    dice: &mut Dice,
+) -> Result<(Vec<Event>, DamageReport), EncounterError> {
+    plugin::ensure_ruleset::<CepheusEngine>(encounter)?;
+    if encounter.status == EncounterStatus::Ended {
+        return Err(EncounterError::Conflict("the encounter has ended".into()));
+    }
+    let fields = Fields {
+        damage: request.damage,
+        apply_armour: request.apply_armour,
+        effect: request.effect,
+        hit_location_table: request.hit_location_table,
+        choice: AllocationChoice { overflow_to: request.overflow_to, allocation: request.allocation.map(Into::into) },
+    };
+    check(&fields)?;
+    let target = combatant(encounter, &request.target_id, "target_id")?;
+    let target_name = target.name.clone();
+    let (stats, _) = parts(target, "target_id")?;
+    let mut report = armour_step(stats, &fields, Some(request.target_id.clone()), target_name);
+    let mut draft = encounter.clone();
+    let start = dice.rolls().len();
+    if let Some(table) = fields.hit_location_table {
+        report.vehicle = Some(vehicle_hits(&report, table, dice)?);
+    } else {
+        let hit = apply_hit(&mut draft, &request.target_id, report.after_armour, &fields.choice, dice, "target_id")?;
+        report.hit = Some(hit);
+    }
+    let events = vec![Event::DamageApplied {
+        combatant_id: request.target_id,
+        report: RulesetReport::CepheusEngine(Report::Damage(Box::new(report.clone()))),
+        dice: dice.rolls()[start..].to_vec(),
+    }];
+    *encounter = draft;
+    Ok((events, report))
+}
+
+/// Applies damage to an inline stat block (see the module decisions).
+pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<DamageReport, RuleError> {
+    let name = super::inline::name_or(request.target_name.as_deref(), "target", "target_name")?;
+    let fields = Fields {
+        damage: request.damage,
+        apply_armour: request.apply_armour,
+        effect: request.effect,
+        hit_location_table: request.hit_location_table,
+        choice: AllocationChoice { overflow_to: request.overflow_to, allocation: request.allocation.map(Into::into) },
+    };
+    check(&fields)?;
+    let mut report = armour_step(&request.target, &fields, None, name);
+    if let Some(table) = fields.hit_location_table {
+        report.vehicle = Some(vehicle_hits(&report, table, dice)?);
+    } else {
+        let mut target = request.target;
+        let allocation = allocate_damage(&target, report.after_armour, &fields.choice)?;
+        apply(&mut target, &allocation)?;
+        report.hit = Some(inline_hit(&report.target_name.clone().into(), allocation, target));
+    }
+    Ok(report)
+}

@@ -1,0 +1,170 @@
+//! Cepheus Engine operations on a stored encounter (attacks, damage, declared actions) and their
+//! stateless twins that take stat blocks inline (cepheus-engine.txt, "Personal Combat").
+//!
+//! Every command works on a clone of the encounter and only replaces the original when it has
+//! succeeded, so a refused command changes nothing (dice already rolled are simply discarded).
+//!
+//! Decisions:
+//! - Only a cepheus-engine encounter accepts these commands; any other ruleset is a conflict.
+//!   Attacks and declared actions need an active encounter; damage may also be applied during
+//!   setup, but never once the encounter has ended.
+//! - Combatant ids in a request that are not in the encounter are refused on the request field
+//!   that named them (`attacker_id`, `target_id`, `unit_ids[1]`, …).
+//! - A combatant's own check penalties this round (reactions, hastening, suppression; see
+//!   `dynamic.rs`) are summed into one modifier, and fatigue (−2) is another; both are added to
+//!   every check the combatant makes here, attacks included. The attack circumstances' own
+//!   `attacker_hasty` / `attacker_reactions` / `attacker_suppressed` / `attacker_fatigued` flags
+//!   are therefore never set, so nothing counts twice.
+//! - Characteristic DMs use current (damaged) values, as `character.rs` decides.
+//! - The melee skill (for a parry) is the better of the target's "melee_combat" and "melee"
+//!   levels, 0 when it has neither (an unskilled parry subtracts nothing, `reactions.rs`).
+//! - Aiming is lost when the aimer does anything but aim at the same target: any other recorded
+//!   action, a reaction, or attacking (which uses it). Being hit (damage after armour above 0)
+//!   also loses it: the text says so for aiming for the kill, and both are tracked as one aim.
+//!   Free actions (a shouted warning, comms, hastening, a referee's fatigue) do not break it.
+
+pub mod action_report;
+pub mod action_request;
+pub mod actions;
+pub mod apply;
+pub mod attack;
+pub mod damage;
+pub mod extended;
+mod free_actions;
+mod grapple;
+pub mod inline;
+mod leadership;
+pub mod recovery;
+pub mod request;
+pub mod vehicle_actions;
+
+pub use action_report::ActionReport;
+pub use action_request::Action;
+pub use actions::act;
+pub use apply::HitResult;
+pub use attack::{AttackReport, EncounterAttack, StrayHit, attack};
+pub use damage::{DamageReport, EncounterDamage, InlineDamage, damage, damage_inline};
+pub use extended::{ExtendedCheck, ExtendedCheckOutcome};
+pub use inline::{InlineAttack, attack_inline};
+pub use request::{Reaction, Weapon};
+
+use super::dynamic::check_penalties;
+use super::state::CombatState;
+use super::modifier::{Modifier, ModifierCode};
+use super::{Characteristic, Stats, characteristic_dm};
+use super::CepheusEngine;
+use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError};
+use crate::rulesets::plugin;
+use serde::{Deserialize, Serialize};
+
+pub(crate) use crate::rulesets::plugin::{combatant, combatant_mut, ensure_turn};
+
+/// [`plugin::parts`] for a Cepheus Engine combatant: its stat block and combat state.
+pub(crate) fn parts<'a>(combatant: &'a Combatant, field: &str) -> Result<(&'a Stats, &'a CombatState), EncounterError> {
+    plugin::parts::<CepheusEngine>(combatant, field)
+}
+
+/// [`plugin::parts_mut`] for a Cepheus Engine combatant (a combatant stored before the ruleset
+/// kept any state starts from the default state).
+pub(crate) fn parts_mut<'a>(
+    combatant: &'a mut Combatant,
+    field: &str,
+) -> Result<(&'a mut Stats, &'a mut CombatState), EncounterError> {
+    plugin::parts_mut::<CepheusEngine>(combatant, field)
+}
+
+/// The combat state alone, mutably.
+pub(crate) fn state_mut<'a>(
+    encounter: &'a mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<&'a mut CombatState, EncounterError> {
+    Ok(parts_mut(combatant_mut(encounter, id, field)?, field)?.1)
+}
+
+/// Unconscious, dead and defeated combatants take no actions (cepheus-engine.txt, "Damage").
+pub(crate) fn ensure_can_act(combatant: &Combatant, field: &str) -> Result<(), EncounterError> {
+    let (stats, _) = parts(combatant, field)?;
+    let status = stats.status();
+    if !status.can_act() || combatant.flags.defeated {
+        let why =
+            if status.can_act() { "defeated".to_string() } else { format!("{status:?}").to_lowercase() };
+        return Err(EncounterError::invalid(field, format!("{} cannot act ({why})", combatant.name)));
+    }
+    Ok(())
+}
+
+/// The combatant's own DMs on every check this round: the one-round penalties summed into one
+/// modifier, then fatigue (see the module decisions).
+pub(crate) fn own_check_modifiers(stats: &Stats, state: &CombatState, round: u32) -> Vec<Modifier> {
+    let penalties = check_penalties(state, round);
+    let mut modifiers = Vec::new();
+    if !penalties.is_empty() {
+        let total: i32 = penalties.iter().map(|(_, dm)| dm).sum();
+        let list: Vec<String> = penalties.iter().map(|(reason, dm)| format!("{reason} {dm:+}")).collect();
+        let reason = format!("own penalties this round ({})", list.join(", "));
+        modifiers.push(Modifier::new(ModifierCode::OwnPenalties, reason, total.clamp(-20, 20)));
+    }
+    modifiers.extend(stats.check_dm_penalties());
+    modifiers
+}
+
+/// The melee skill a parry subtracts (see the module decisions).
+pub(crate) fn melee_level(stats: &Stats) -> i32 {
+    stats.skill_level("melee_combat").max(stats.skill_level("melee")).unwrap_or(0)
+}
+
+/// One of the six characteristics, as a client names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCharacteristicName))]
+#[serde(rename_all = "snake_case")]
+pub enum CharacteristicName {
+    Str,
+    Dex,
+    End,
+    Int,
+    Edu,
+    Soc,
+}
+
+impl CharacteristicName {
+    /// The DM of the characteristic's current value.
+    pub fn dm(self, stats: &Stats) -> i32 {
+        use super::character::Physical;
+        match self {
+            CharacteristicName::Str => stats.current_dm(Physical::Str),
+            CharacteristicName::Dex => stats.current_dm(Physical::Dex),
+            CharacteristicName::End => stats.current_dm(Physical::End),
+            CharacteristicName::Int => characteristic_dm(stats.int),
+            CharacteristicName::Edu => characteristic_dm(stats.edu),
+            CharacteristicName::Soc => characteristic_dm(stats.soc),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            CharacteristicName::Str => "STR",
+            CharacteristicName::Dex => "DEX",
+            CharacteristicName::End => "END",
+            CharacteristicName::Int => "INT",
+            CharacteristicName::Edu => "EDU",
+            CharacteristicName::Soc => "SOC",
+        }
+    }
+}
+
+/// A characteristic value from a current value (always within 0..=30).
+pub(crate) fn characteristic(value: i32) -> Characteristic {
+    Characteristic::new(i64::from(value.clamp(0, 30))).unwrap_or_else(|_| unreachable!("clamped to 0..=30"))
+}
+
+#[cfg(test)]
+mod actions_tests;
+#[cfg(test)]
+mod attack_tests;
+#[cfg(test)]
+mod props_tests;
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod vehicle_recovery_tests;

@@ -1,0 +1,63 @@
+//! Cepheus Engine round hooks (cepheus-engine.txt, "Dynamic Initiative", "Delay"): the end of a
+//! round advances extended actions, undoes the one-round changes that held and applies those
+//! waiting, and sends combatants still delaying first into the next round (decisions in
+//! `dynamic.rs`).
+
+use super::commands::extended::progress_at_end_of_round;
+use crate::encounter::{CombatantId, Encounter, Event};
+use crate::rulesets::{RulesetState, set_initiative};
+
+/// The end of a round: changes that held this round are undone, changes waiting for the next
+/// round apply, and combatants still delaying go first next round (top + 1).
+pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    let ending = encounter.round;
+    progress_at_end_of_round(encounter, ending, events);
+    let ids: Vec<CombatantId> = encounter.combatants.iter().map(|c| c.id.clone()).collect();
+    for id in &ids {
+        let Some(combatant) = encounter.combatant_mut(id) else { continue };
+        let RulesetState::CepheusEngine(state) = &mut combatant.state else { continue };
+        let undo: i32 = state.initiative_changes.iter().filter(|c| c.round == ending).map(|c| c.amount).sum();
+        let apply: i32 =
+            state.initiative_changes.iter().filter(|c| c.round == ending + 1).map(|c| c.amount).sum();
+        state.initiative_changes.retain(|c| c.round > ending);
+        state.check_penalties.retain(|p| p.round > ending);
+        let Some(score) = combatant.initiative.as_ref().map(|i| i.score) else { continue };
+        let reason = format!("one-round changes of round {ending} end");
+        set_initiative(encounter, id, score - undo + apply, &reason, events);
+    }
+    first_next_round(encounter, events);
+}
+
+/// Acting from a delay sets initiative to the count acted on (cepheus-engine.txt, "Delay"): the
+/// one-round changes of this round are then already part of that score and must not be undone
+/// again at the end of the round.
+pub fn settle_this_round(encounter: &mut Encounter, id: &CombatantId) {
+    let round = encounter.round;
+    if let Some(RulesetState::CepheusEngine(state)) = encounter.combatant_mut(id).map(|c| &mut c.state) {
+        state.initiative_changes.retain(|change| change.round != round);
+    }
+}
+
+/// Delay: combatants still holding their action take one more than the current top initiative
+/// among those still in the fight.
+fn first_next_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    let delayers: Vec<CombatantId> =
+        encounter.combatants.iter().filter(|c| c.delaying).map(|c| c.id.clone()).collect();
+    if delayers.is_empty() {
+        return;
+    }
+    let top = encounter
+        .combatants
+        .iter()
+        .filter(|c| !c.delaying && !c.flags.defeated)
+        .filter_map(|c| c.initiative.as_ref().map(|i| i.score))
+        .max();
+    for id in &delayers {
+        if let Some(combatant) = encounter.combatant_mut(id) {
+            combatant.delaying = false;
+        }
+        if let Some(top) = top {
+            set_initiative(encounter, id, top + 1, "delayed to the end of the round: acts first", events);
+        }
+    }
+}
