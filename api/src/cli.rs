@@ -1,5 +1,6 @@
 //! The `skirmish` command line: `skirmish [serve] [SETTINGS]`, `skirmish openapi`,
-//! `skirmish keys create|list|revoke`, `skirmish migrate`, `skirmish healthcheck`. Each subcommand takes, and its
+//! `skirmish keys create|list|revoke`, `skirmish migrate`, `skirmish copy-data`,
+//! `skirmish healthcheck`. Each subcommand takes, and its
 //! `--help` shows, only its own options. The settings may also come before the subcommand
 //! (`skirmish --bind 127.0.0.1:9000 serve`, `skirmish --database-url x.db keys list`); one given
 //! on both sides takes the later value, then come the environment (`SKIRMISH_…`) and defaults.
@@ -10,7 +11,7 @@ use crate::openapi::openapi_json;
 use crate::startup::Application;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use skirmish_db::Store;
+use skirmish_db::{Store, copy_sqlite_to_postgres};
 use std::ffi::OsString;
 use std::process::ExitCode;
 
@@ -34,6 +35,8 @@ enum Command {
     Keys(KeysArgs),
     /// Apply the database's pending migrations and exit (a server applies them at start too).
     Migrate(MigrateArgs),
+    /// Copy everything a SQLite database holds into a PostgreSQL database (see docs/replicas.md).
+    CopyData(CopyDataArgs),
     /// Exit 0 if the server at --bind answers /healthz with 200 (for container health checks).
     Healthcheck(HealthcheckArgs),
 }
@@ -57,6 +60,20 @@ struct MigrateArgs {
 }
 
 #[derive(Args)]
+struct CopyDataArgs {
+    /// The SQLite database to copy: a file path, `sqlite://path` or `sqlite:path` (it must exist;
+    /// no server may be running on it).
+    #[arg(long)]
+    from: String,
+    /// The PostgreSQL database to copy into: `postgres://…` or `postgresql://…` (migrated first).
+    #[arg(long)]
+    to: String,
+    /// Copy even if the target already holds rows (any clashing key fails the whole copy).
+    #[arg(long)]
+    into_non_empty: bool,
+}
+
+#[derive(Args)]
 struct HealthcheckArgs {
     /// The address the server listens on (a wildcard address is asked on loopback).
     #[arg(long, env = "SKIRMISH_BIND", default_value = DEFAULT_BIND)]
@@ -73,6 +90,7 @@ pub async fn run() -> ExitCode {
             .and_then(|store| run_keys(&store, command))
             .map(|text| println!("{text}")),
         Ok(Parsed::Migrate { database_url }) => migrate(&database_url),
+        Ok(Parsed::CopyData(args)) => copy_data(&args),
         Ok(Parsed::Healthcheck { bind }) => crate::healthcheck::check(&bind),
         Err(error) => error.exit(),
     };
@@ -94,6 +112,19 @@ fn migrate(database_url: &str) -> Result<(), String> {
     } else {
         println!("{database}: applied {}", applied.join(", "));
     }
+    Ok(())
+}
+
+/// Copies the SQLite database into PostgreSQL, printing each table's rows as they are inserted
+/// and a summary once the copy is committed.
+fn copy_data(args: &CopyDataArgs) -> Result<(), String> {
+    let target = without_password(&args.to);
+    println!("copying {} into {target}", args.from);
+    let mut progress = |table: &str, rows: usize| println!("  {table}: {rows} rows");
+    let counts = copy_sqlite_to_postgres(&args.from, &args.to, args.into_non_empty, &mut progress)
+        .map_err(|e| format!("copy-data: {e}"))?;
+    let total: usize = counts.iter().map(|(_, rows)| rows).sum();
+    println!("copied {total} rows in {} tables into {target} (committed)", counts.len());
     Ok(())
 }
 
@@ -124,6 +155,7 @@ enum Parsed {
     Openapi,
     Keys { database_url: String, command: KeysCommand },
     Migrate { database_url: String },
+    CopyData(CopyDataArgs),
     Healthcheck { bind: String },
 }
 
@@ -143,6 +175,7 @@ fn parse() -> Result<Parsed, clap::Error> {
         Command::Migrate(migrate) => Parsed::Migrate {
             database_url: later(cli.settings.database_url, migrate.database_url, after, "database_url"),
         },
+        Command::CopyData(args) => Parsed::CopyData(args),
         Command::Healthcheck(check) => {
             Parsed::Healthcheck { bind: later(cli.settings.bind, check.bind, after, "bind") }
         }

@@ -7,6 +7,7 @@
 
 mod backend;
 mod connection;
+mod copy;
 mod error;
 mod exclusive;
 mod rows;
@@ -16,6 +17,11 @@ mod store;
 
 pub use backend::{Backend, DbConnection};
 pub use connection::{PRAGMAS, database_path};
+pub use copy::{
+    ApiKeyRecord, AttemptRecord, CombatantRecord, CopyError, DeliveryRecord, EffectRecord, EncounterRecord,
+    EventRecord, HistoryRecord, IdempotencyRecord, Snapshot, ViewerRecord, WebhookRecord,
+    copy_sqlite_to_postgres, open_connection,
+};
 pub use error::{DbError, MutateError};
 pub use exclusive::{DatabaseLock, lock_path};
 pub use scratch::{DEFAULT_TEST_SERVER, ScratchDatabase, test_server};
