@@ -127,6 +127,14 @@ pub async fn spawn_app_with(
     (start(db, settings).await, keys)
 }
 
+/// Starts the app on the database at `url` (e.g. a copy made by `skirmish copy-data`); the
+/// caller keeps that database alive.
+pub async fn spawn_app_on(url: &str) -> TestApp {
+    let (dir, path) = temp_db();
+    let db = TestDb { url: url.to_owned(), path, _dir: dir, _scratch: None };
+    start(db, Settings::new("127.0.0.1:0", url.to_owned())).await
+}
+
 /// The `skirmish` binary beside this test binary (`cargo test --workspace` builds it; with a
 /// narrower run, `cargo build --bin skirmish` first).
 pub fn skirmish_binary() -> std::path::PathBuf {
@@ -176,6 +184,14 @@ impl TestApp {
         drop(client);
         stop().await;
         start(db, settings).await
+    }
+
+    /// Stops the server and hands back its database (kept until the answer is dropped).
+    pub async fn stop(self) -> TestDb {
+        let TestApp { client, stop, db, .. } = self;
+        drop(client);
+        stop().await;
+        db
     }
 
     /// Another server on the same database, as a second replica (PostgreSQL): it shares no

@@ -19,6 +19,7 @@ mod cepheus_stateless;
 mod combatants;
 mod concurrency;
 mod concurrent_writers;
+mod copy_data;
 mod current_reads;
 mod delay;
 mod dice;

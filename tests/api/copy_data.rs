@@ -1,0 +1,88 @@
+//! `skirmish copy-data` end to end: a SQLite database filled through the API is copied into a
+//! fresh PostgreSQL database by the binary, and a server on the copy answers every GET (lists,
+//! encounters, event logs, viewer links, webhooks) exactly as the server on the original did.
+//! Skipped (loudly) without a PostgreSQL server, except with CI=true.
+
+use crate::helpers::{TestApp, skirmish_binary, spawn_app_on, spawn_app_with, temp_db};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Encounters with combatants, an undo, a viewer link and a webhook, made over HTTP; answers the
+/// GET paths to compare.
+async fn fill(app: &TestApp) -> Vec<String> {
+    let hook = json!({"url": "http://127.0.0.1:9/hook", "kinds": ["encounter_created"]});
+    app.post_json("/v1/webhooks", &hook).await.expect_status(201, "create a webhook");
+    let mut paths = vec!["/v1/encounters?limit=100".to_owned(), "/v1/webhooks".to_owned()];
+    for name in ["Bridge", "Ford", "Keep"] {
+        let encounter = app.create_encounter_id("lur-asko", name).await;
+        for combatant in ["Ash", "Birch"] {
+            app.add_combatant(&encounter, combatant, "side", json!({})).await;
+        }
+        let undo = format!("/v1/encounters/{encounter}/undo");
+        app.post_json(&undo, &json!({})).await.expect_status(200, "undo the last change");
+        let viewers = format!("/v1/encounters/{encounter}/viewers");
+        app.post_json(&viewers, &json!({"label": name})).await.expect_status(201, "create a viewer link");
+        paths.extend([
+            format!("/v1/encounters/{encounter}"),
+            format!("/v1/encounters/{encounter}/events?limit=100"),
+            viewers,
+        ]);
+    }
+    paths
+}
+
+/// The SQLite database at `path` (with its write-ahead log) copied to a new directory: this
+/// process's stopped server may still hold the original's lock, which `copy-data` respects.
+fn file_copy(path: &Path) -> (tempfile::TempDir, String) {
+    let (dir, copy) = temp_db();
+    for suffix in ["", "-wal", "-shm"] {
+        let from = PathBuf::from(format!("{}{suffix}", path.display()));
+        if from.exists() {
+            let to = format!("{}{suffix}", copy.display());
+            std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("cannot copy {}: {e}", from.display()));
+        }
+    }
+    (dir, copy.display().to_string())
+}
+
+async fn answers(app: &TestApp, paths: &[String]) -> Vec<(String, u16, Value)> {
+    let mut answers = Vec::new();
+    for path in paths {
+        let reply = app.get(path).await;
+        answers.push((path.clone(), reply.status, reply.body));
+    }
+    answers
+}
+
+#[tokio::test]
+async fn a_server_on_the_copy_answers_every_get_as_the_original_did() {
+    let Some(server) = skirmish_db::test_server() else { return };
+    let target = skirmish_db::ScratchDatabase::create_empty(&server)
+        .unwrap_or_else(|e| panic!("cannot create an empty database: {e}"));
+    let (app, _) = spawn_app_with(&[], |settings| settings.webhooks.webhooks_allow_private = true).await;
+    let paths = fill(&app).await;
+    let before = answers(&app, &paths).await;
+    let original = app.stop().await;
+    let (_dir, source) = file_copy(&original.path);
+
+    let output = Command::new(skirmish_binary())
+        .args(["copy-data", "--from", &source, "--to", &target.url])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run skirmish copy-data: {e}"));
+    let again = Command::new(skirmish_binary())
+        .args(["copy-data", "--from", &source, "--to", &target.url])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run skirmish copy-data: {e}"));
+    let copy = spawn_app_on(&target.url).await;
+    let after = answers(&copy, &paths).await;
+
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "copy-data failed: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("  events: 12 rows"), "{stdout}");
+    assert!(stdout.contains("tables into"), "{stdout}");
+    assert!(!again.status.success(), "a second copy into the now non-empty target is refused");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--into-non-empty"));
+    assert!(before.iter().all(|(_, status, _)| *status == 200), "{before:?}");
+    assert_eq!(after, before);
+}
