@@ -129,6 +129,7 @@ pub async fn spawn_app_with(
 
 /// Starts the app on the database at `url` (e.g. a copy made by `skirmish copy-data`); the
 /// caller keeps that database alive.
+#[allow(dead_code, reason = "only the SQLite target (tests/api) copies from SQLite")]
 pub async fn spawn_app_on(url: &str) -> TestApp {
     let (dir, path) = temp_db();
     let db = TestDb { url: url.to_owned(), path, _dir: dir, _scratch: None };
@@ -187,6 +188,7 @@ impl TestApp {
     }
 
     /// Stops the server and hands back its database (kept until the answer is dropped).
+    #[allow(dead_code, reason = "only the SQLite target (tests/api) copies from SQLite")]
     pub async fn stop(self) -> TestDb {
         let TestApp { client, stop, db, .. } = self;
         drop(client);
