@@ -47,13 +47,13 @@ async fn a_dead_arrgs_character_takes_no_more_damage_conditions_or_revitalisatio
     assert_eq!(troll_now["defeated"], json!(true));
 }
 
-fn text_of(reply: &crate::helpers::Reply) -> String {
+pub(crate) fn text_of(reply: &crate::helpers::Reply) -> String {
     reply.body["detail"].as_str().unwrap_or_default().to_owned()
 }
 
 /// The one answer for the dead: 409, the field that names the combatant, its name and the rule.
 #[track_caller]
-fn assert_refused(reply: &crate::helpers::Reply, field: &str, name: &str, case: &str) {
+pub(crate) fn assert_refused(reply: &crate::helpers::Reply, field: &str, name: &str, case: &str) {
     reply.assert_problem(409, Some(field), case);
     let detail = text_of(reply);
     assert!(detail.starts_with(&format!("{name} is dead")), "{case}: names the combatant: {detail}");
