@@ -20,7 +20,7 @@ pub use error::{DbError, MutateError};
 pub use exclusive::{DatabaseLock, lock_path};
 pub use scratch::{DEFAULT_TEST_SERVER, ScratchDatabase, test_server};
 pub use store::{
-    AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, MAX_DELIVERIES_PAGE,
+    AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, LEASE_MS, MAX_DELIVERIES_PAGE,
     MAX_WEBHOOKS_PER_TENANT, NewWebhook, PENDING, Webhook, now_ms, utc_text,
 };
 pub use store::{

@@ -178,6 +178,14 @@ impl TestApp {
         start(db, settings).await
     }
 
+    /// Another server on the same database, as a second replica (PostgreSQL): it shares no
+    /// memory with this one; the database is dropped with this app, not with the replica.
+    pub async fn replica(&self) -> TestApp {
+        let (dir, path) = temp_db();
+        let db = TestDb { url: self.db.url.clone(), path, _dir: dir, _scratch: None };
+        start(db, self.settings.clone()).await
+    }
+
     /// A second handle on the running app's database, e.g. to create or revoke keys.
     pub fn store(&self) -> Store {
         Store::open(&self.db.url).unwrap_or_else(|e| panic!("cannot open the store: {e}"))

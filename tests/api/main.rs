@@ -44,6 +44,7 @@ mod migrate;
 mod operations;
 mod persistence;
 mod rate_limits;
+mod replicas;
 mod round_start;
 mod rulesets;
 mod slow_clients;

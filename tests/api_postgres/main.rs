@@ -85,6 +85,8 @@ mod operations;
 mod persistence;
 #[path = "../api/rate_limits.rs"]
 mod rate_limits;
+#[path = "../api/replicas.rs"]
+mod replicas;
 #[path = "../api/round_start.rs"]
 mod round_start;
 #[path = "../api/rulesets.rs"]

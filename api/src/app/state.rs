@@ -25,6 +25,15 @@ pub struct AppState {
 impl AppState {
     pub fn new(store: Store, streams: &StreamSettings, webhooks: Webhooks) -> Self {
         let live = Arc::new(LiveStreams::new(&store, streams));
-        Self { store, rendered: Arc::default(), live, viewers: Arc::default(), webhooks: Arc::new(webhooks) }
+        let viewers = Arc::<ViewerGrants>::default();
+        // A link revoked through another replica (PostgreSQL) stops working here too, and its
+        // open streams here end.
+        let revoked = Arc::downgrade(&viewers);
+        store.when_viewer_revoked_elsewhere(move |viewer_id| {
+            if let Some(viewers) = revoked.upgrade() {
+                viewers.revoked(viewer_id);
+            }
+        });
+        Self { store, rendered: Arc::default(), live, viewers, webhooks: Arc::new(webhooks) }
     }
 }

@@ -7,7 +7,7 @@ use super::feed::ViewerFeeds;
 use super::now_unix;
 use crate::error::ApiError;
 use actix_web::web;
-use skirmish_db::{Store, ViewerGrant, viewer_token_digest};
+use skirmish_db::{Backend, Store, ViewerGrant, viewer_token_digest};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio::sync::{OnceCell, watch};
@@ -83,11 +83,25 @@ impl ViewerGrants {
             .await
     }
 
-    /// What `token` grants now: `None` if it is unknown, revoked or expired.
+    /// What `token` grants now: `None` if it is unknown, revoked or expired. On PostgreSQL a
+    /// token unknown here may have been made through another replica: it is looked up (and kept
+    /// if active).
     pub async fn grant_for(&self, store: &Store, token: &str) -> Result<Option<ViewerGrant>, ApiError> {
-        let held = lock(self.held(store).await?);
-        let grant = held.by_digest.get(&viewer_token_digest(token));
-        Ok(grant.filter(|grant| !expired(grant, now_unix())).cloned())
+        let digest = viewer_token_digest(token);
+        let known = lock(self.held(store).await?).by_digest.get(&digest).cloned();
+        let grant = match known {
+            Some(grant) => Some(grant),
+            None if store.backend() == Backend::Postgres => {
+                let (store, wanted) = (store.clone(), digest.clone());
+                let found = web::block(move || store.viewer_grant(&wanted)).await??;
+                if let (Some(grant), Some(held)) = (&found, self.held.get()) {
+                    lock(held).insert(digest, grant.clone());
+                }
+                found
+            }
+            None => None,
+        };
+        Ok(grant.filter(|grant| !expired(grant, now_unix())))
     }
 
     /// Whether the link `viewer_id` still works (for open streams; no database read).

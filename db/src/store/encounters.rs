@@ -7,6 +7,7 @@ use super::committed::DELETED;
 use super::history::remember_change;
 use super::hot::Kept;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
+use super::postgres::Notice;
 use super::reads::load;
 use super::statements::{InsertEvent, UpdateEncounter};
 use super::types::{Mutation, StoredEncounter, StoredEvent};
@@ -79,6 +80,7 @@ impl Store {
         diesel::insert_into(encounters::table).values(row).execute(conn)?;
         insert_all(conn, encounter)?;
         let events = append_events(conn, id, 0, &now, new_events)?;
+        self.tell_appended(conn, id, &events)?;
         let enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
         let told = self.worth_telling(id, &events);
         let stored =
@@ -243,6 +245,7 @@ impl Store {
         let written = save_changes(conn, Some(&loaded.encounter), &encounter)?;
         remember_change(conn, &loaded.encounter, &encounter, &written)?;
         let events = append_events(conn, id, last_seq, &now, &new_events)?;
+        self.tell_appended(conn, id, &events)?;
         let last_seq = events.last().map_or(last_seq, |event| event.seq);
         let enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
         let told = self.worth_telling(id, &events);
@@ -267,6 +270,22 @@ impl Store {
             self.subscriptions.wake();
         }
         Ok(applied)
+    }
+
+    /// Tells the other replicas (PostgreSQL) that `events` were appended to `id`'s log.
+    fn tell_appended(
+        &self,
+        conn: &mut DbConnection,
+        id: &EncounterId,
+        events: &[StoredEvent],
+    ) -> Result<(), DbError> {
+        match (events.first(), events.last()) {
+            (Some(first), Some(last)) => {
+                let encounter = id.as_str().to_owned();
+                self.tell(conn, &Notice::Appended { encounter, first: first.seq, last: last.seq })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// A copy of `events` if anybody listens to the encounter, else nothing.
@@ -312,6 +331,7 @@ impl Store {
             let deleted = diesel::delete(target).execute(conn)?;
             if deleted > 0 {
                 diesel::delete(records).execute(conn)?;
+                self.tell(conn, &Notice::Deleted { encounter: id.as_str().to_owned() })?;
                 self.writer.note_changed(id.as_str(), DELETED);
             }
             Ok::<_, DbError>(deleted > 0)

@@ -3,6 +3,7 @@
 
 use super::Store;
 use super::clock::utc_now;
+use super::postgres::Notice;
 use crate::error::DbError;
 use crate::schema::api_keys;
 use diesel::prelude::*;
@@ -67,10 +68,12 @@ impl Store {
     pub fn revoke_key(&self, id: &str) -> Result<bool, DbError> {
         let target = api_keys::table.filter(api_keys::id.eq(id).and(api_keys::revoked_at.is_null()));
         let updated = self.write(|conn| {
-            diesel::update(target)
-                .set(api_keys::revoked_at.eq(Some(utc_now())))
-                .execute(conn)
-                .map_err(DbError::from)
+            let updated =
+                diesel::update(target).set(api_keys::revoked_at.eq(Some(utc_now()))).execute(conn)?;
+            if updated > 0 {
+                self.tell(conn, &Notice::KeyRevoked)?;
+            }
+            Ok::<_, DbError>(updated)
         })?;
         self.keys.forget_owners();
         Ok(updated > 0)
@@ -183,7 +186,7 @@ impl KeysKnown {
         (read_at.elapsed() < KEYS_RECHECK).then(|| owner.clone())
     }
 
-    fn forget_owners(&self) {
+    pub(super) fn forget_owners(&self) {
         self.owners().clear();
     }
 }

@@ -16,6 +16,7 @@ mod keys;
 mod line;
 mod observed;
 mod outbox;
+mod postgres;
 mod published;
 mod reads;
 mod reverse_diff;
@@ -32,7 +33,8 @@ pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredRespon
 pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
 pub use observed::WriteObserver;
 pub use outbox::{
-    AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, MAX_DELIVERIES_PAGE, PENDING,
+    AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, LEASE_MS, MAX_DELIVERIES_PAGE,
+    PENDING,
 };
 pub use published::EventSink;
 pub use reads::{EncounterPage, Fresh};
@@ -54,10 +56,23 @@ use diesel::prelude::*;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use hot::HotEncounters;
 use keys::KeysKnown;
+use postgres::Notice;
+use postgres::heard::{Remote, ViewerRevoked};
+use postgres::listener::{self, Listening};
 use published::Published;
 use std::sync::Arc;
 use webhooks::Subscriptions;
 use writer::Writer;
+
+/// A name for a newly opened store, unique across processes and time.
+fn new_origin() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static OPENED: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos());
+    format!("{}-{}-{nanos}", std::process::id(), OPENED.fetch_add(1, Ordering::Relaxed))
+}
 
 pub(crate) const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 pub(crate) const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
@@ -82,6 +97,12 @@ pub struct Store {
     _exclusive: Option<Arc<DatabaseLock>>,
     /// The database's backend: what memory may be trusted depends on it (see `settled_version`).
     backend: Backend,
+    /// Names this store (and its clones) in the notices it sends other replicas.
+    origin: Arc<str>,
+    /// Told of viewer links revoked by other replicas.
+    viewer_revoked: ViewerRevoked,
+    /// The listener of other replicas' notices (PostgreSQL only); stops with the last clone.
+    _listening: Option<Arc<Listening>>,
 }
 
 impl Store {
@@ -119,7 +140,8 @@ impl Store {
             Backend::Postgres => url,
         };
         let committed = CommittedVersions::for_path(known_as);
-        let store = Self {
+        let listen = listener::wanted(&writer);
+        let mut store = Self {
             writer: Arc::new(Writer::new(writer, url, hot.clone(), committed.clone())?),
             readers: open_readers(url)?,
             keys: KeysKnown::for_path(known_as),
@@ -129,8 +151,24 @@ impl Store {
             committed,
             _exclusive: exclusive,
             backend,
+            origin: new_origin().into(),
+            viewer_revoked: ViewerRevoked::default(),
+            _listening: None,
         };
         store.load_subscriptions()?;
+        if listen {
+            let remote = Remote {
+                readers: store.readers.clone(),
+                published: store.published.clone(),
+                hot: store.hot.clone(),
+                keys: store.keys.clone(),
+                subscriptions: store.subscriptions.clone(),
+                viewer_revoked: store.viewer_revoked.clone(),
+            };
+            let listening = listener::listen(url, store.origin.to_string(), remote)
+                .map_err(|e| DbError::WriterStopped(format!("cannot start the listener thread: {e}")))?;
+            store._listening = Some(Arc::new(listening));
+        }
         Ok(store)
     }
 
@@ -138,6 +176,17 @@ impl Store {
     /// events each appended, once durably committed. One sink per store; false if one was set.
     pub fn publish_to(&self, sink: Arc<dyn EventSink>) -> bool {
         self.published.set(sink)
+    }
+
+    /// Calls `revoked` with the id of every viewer link that another replica revokes (this
+    /// store's own revocations are its caller's to handle). One per store; false if set.
+    pub fn when_viewer_revoked_elsewhere(&self, revoked: impl Fn(&str) + Send + Sync + 'static) -> bool {
+        self.viewer_revoked.set(Box::new(revoked)).is_ok()
+    }
+
+    /// Sends `notice` to the other replicas from the transaction on `conn` (PostgreSQL only).
+    pub(crate) fn tell(&self, conn: &mut DbConnection, notice: &Notice) -> Result<(), DbError> {
+        postgres::tell(conn, &self.origin, notice)
     }
 
     /// Tells `observer` how long each write takes and how many changes each commit holds, from

@@ -5,12 +5,13 @@
 use super::Store;
 use super::keys::hex;
 use super::types::{StoredEvent, now_ms};
-use super::webhooks::Webhook;
+use super::webhooks::{Webhook, tenant_webhooks};
 use crate::backend::DbConnection;
 use crate::error::DbError;
 use crate::schema::{events, webhook_attempts, webhook_deliveries, webhooks};
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
+use std::sync::Arc;
 
 /// A delivery's state.
 pub const PENDING: &str = "pending";
@@ -75,6 +76,11 @@ pub struct DeliveryInfo {
     pub created_at: String,
     pub attempts: Vec<Attempt>,
 }
+
+/// How long a delivery taken by a replica (PostgreSQL) is its own before another may take it:
+/// longer than an attempt can last (its timeout), short enough that a dead replica's deliveries
+/// are soon sent by another.
+pub const LEASE_MS: i64 = 60_000;
 
 /// Most deliveries one page lists.
 pub const MAX_DELIVERIES_PAGE: i64 = 100;
@@ -145,9 +151,20 @@ impl Store {
         encounter: &str,
         events: &[StoredEvent],
     ) -> Result<bool, DbError> {
-        match self.subscriptions.of(tenant) {
-            Some(hooks) if !events.is_empty() => enqueue(conn, &hooks, encounter, events, now_ms()),
-            _ => Ok(false),
+        if events.is_empty() {
+            return Ok(false);
+        }
+        // On PostgreSQL another replica may have changed the tenant's subscriptions a moment ago
+        // (its notice may not have arrived yet): they are read in this change's transaction.
+        let hooks = match conn {
+            DbConnection::Pg(_) => {
+                Some(tenant_webhooks(conn, tenant)?.into()).filter(|h: &Arc<[Webhook]>| !h.is_empty())
+            }
+            DbConnection::Sqlite(_) => self.subscriptions.of(tenant),
+        };
+        match hooks {
+            Some(hooks) => enqueue(conn, &hooks, encounter, events, now_ms()),
+            None => Ok(false),
         }
     }
 
@@ -159,6 +176,11 @@ impl Store {
 
     /// Up to `limit` pending deliveries due by `now_ms`, in the order they were written, skipping those of the
     /// subscriptions in `busy` (being sent to already).
+    ///
+    /// On PostgreSQL each is leased to this replica first: its next attempt moves [`LEASE_MS`]
+    /// on, in a transaction that skips rows another replica is leasing (`FOR UPDATE SKIP
+    /// LOCKED`), so one replica sends it; if that replica dies before recording the attempt, the
+    /// delivery is due again when the lease ends, with the same id.
     pub fn due_deliveries(
         &self,
         now_ms: i64,
@@ -166,11 +188,21 @@ impl Store {
         busy: &[String],
     ) -> Result<Vec<DueDelivery>, DbError> {
         use webhook_deliveries as d;
+        let leased = match self.backend() {
+            crate::Backend::Postgres => Some(self.lease(now_ms, limit, busy)?),
+            crate::Backend::Sqlite => None,
+        };
+        let due = d::status.eq(PENDING).and(d::next_attempt_ms.le(now_ms));
+        let chosen: Box<
+            dyn BoxableExpression<_, _, SqlType = diesel::sql_types::Nullable<diesel::sql_types::Bool>>,
+        > = match leased {
+            Some(ns) => Box::new(d::n.eq_any(ns).nullable()),
+            None => Box::new(due.and(d::webhook_id.ne_all(busy))),
+        };
         Ok(d::table
             .inner_join(webhooks::table)
             .left_join(events::table.on(events::encounter_id.eq(d::encounter_id).and(events::seq.eq(d::seq))))
-            .filter(d::status.eq(PENDING).and(d::next_attempt_ms.le(now_ms)))
-            .filter(d::webhook_id.ne_all(busy))
+            .filter(chosen)
             .order(d::n)
             .limit(limit)
             .select((
@@ -190,6 +222,31 @@ impl Store {
                 d::failures,
             ))
             .load(&mut *self.read()?)?)
+    }
+
+    /// Leases up to `limit` due deliveries (see [`Store::due_deliveries`]); their row numbers.
+    fn lease(&self, now_ms: i64, limit: i64, busy: &[String]) -> Result<Vec<i64>, DbError> {
+        #[derive(QueryableByName)]
+        struct Leased {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        use diesel::sql_types::{Array, BigInt, Text};
+        self.write(|conn| {
+            let DbConnection::Pg(pg) = conn else { return Ok(Vec::new()) };
+            let leased: Vec<Leased> = diesel::sql_query(
+                "UPDATE webhook_deliveries SET next_attempt_ms = $1 WHERE n IN (SELECT n FROM \
+                 webhook_deliveries WHERE status = $2 AND next_attempt_ms <= $3 AND webhook_id <> ALL($4) \
+                 ORDER BY n LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING n",
+            )
+            .bind::<BigInt, _>(now_ms.saturating_add(LEASE_MS))
+            .bind::<Text, _>(PENDING)
+            .bind::<BigInt, _>(now_ms)
+            .bind::<Array<Text>, _>(busy)
+            .bind::<BigInt, _>(limit)
+            .load(pg)?;
+            Ok::<_, DbError>(leased.into_iter().map(|row| row.n).collect())
+        })
     }
 
     /// When the next pending delivery is due (unix ms), if any is pending.

@@ -204,7 +204,7 @@ fn stored(
     Ok(StoredEncounter { encounter, created_at, updated_at })
 }
 
-fn stored_event(row: EventRow) -> Result<StoredEvent, DbError> {
+pub(super) fn stored_event(row: EventRow) -> Result<StoredEvent, DbError> {
     let data =
         serde_json::from_str(&row.data).map_err(|e| DbError::Corrupt(format!("event {}: {e}", row.seq)))?;
     Ok(StoredEvent { seq: row.seq, kind: row.kind, data, created_at: row.created_at })

@@ -4,6 +4,7 @@
 use super::Store;
 use super::clock::{unix_seconds, utc_now, utc_text};
 use super::keys::digest;
+use super::postgres::Notice;
 use super::types::now_ms;
 use crate::error::DbError;
 use crate::schema::{encounters, viewers};
@@ -147,12 +148,25 @@ impl Store {
                 .and(viewers::revoked_at.is_null()),
         );
         let updated = self.write(|conn| {
-            diesel::update(target)
-                .set(viewers::revoked_at.eq(Some(utc_now())))
-                .execute(conn)
-                .map_err(DbError::from)
+            let updated =
+                diesel::update(target).set(viewers::revoked_at.eq(Some(utc_now()))).execute(conn)?;
+            if updated > 0 {
+                self.tell(conn, &Notice::ViewerRevoked { viewer: viewer_id.to_owned() })?;
+            }
+            Ok::<_, DbError>(updated)
         })?;
         Ok(updated > 0)
+    }
+
+    /// The viewer link not revoked whose token has `digest` (expired or not: the caller checks
+    /// the time), if any.
+    pub fn viewer_grant(&self, digest: &str) -> Result<Option<ViewerGrant>, DbError> {
+        let row: Option<GrantColumns> = viewers::table
+            .filter(viewers::token_hash.eq(digest).and(viewers::revoked_at.is_null()))
+            .select(grant_columns())
+            .get_result(&mut *self.read()?)
+            .optional()?;
+        Ok(row.map(|row| grant_of(row).1))
     }
 
     /// Every viewer link not revoked (expired ones included: the caller checks the time), by

@@ -4,6 +4,7 @@
 
 use super::Store;
 use super::clock::utc_now;
+use super::postgres::Notice;
 use crate::backend::DbConnection;
 use crate::error::DbError;
 use crate::schema::webhooks;
@@ -92,7 +93,7 @@ impl Subscriptions {
         self.by_tenant.read().unwrap_or_else(PoisonError::into_inner).get(tenant).cloned()
     }
 
-    fn replace(&self, tenant: &str, hooks: Vec<Webhook>) {
+    pub(super) fn replace(&self, tenant: &str, hooks: Vec<Webhook>) {
         let mut by_tenant = self.by_tenant.write().unwrap_or_else(PoisonError::into_inner);
         if hooks.is_empty() {
             by_tenant.remove(tenant);
@@ -161,6 +162,7 @@ impl Store {
                 webhooks::created_at.eq(utc_now()),
             );
             diesel::insert_into(webhooks::table).values(row).execute(conn)?;
+            self.tell(conn, &Notice::WebhooksChanged { tenant: new.tenant.clone() })?;
             let all = tenant_webhooks(conn, &new.tenant)?;
             let made = all.iter().find(|hook| hook.id == new.id).cloned();
             Ok(made.map(|made| (made, all)))
@@ -191,6 +193,9 @@ impl Store {
         let target = webhooks::table.filter(webhooks::id.eq(id).and(webhooks::tenant.eq(tenant)));
         let remaining = self.write(|conn| {
             let deleted = diesel::delete(target).execute(conn)?;
+            if deleted > 0 {
+                self.tell(conn, &Notice::WebhooksChanged { tenant: tenant.to_owned() })?;
+            }
             let remaining = if deleted > 0 { Some(tenant_webhooks(conn, tenant)?) } else { None };
             Ok::<_, DbError>(remaining)
         })?;
@@ -202,7 +207,7 @@ impl Store {
     }
 }
 
-fn tenant_webhooks(conn: &mut DbConnection, tenant: &str) -> Result<Vec<Webhook>, DbError> {
+pub(super) fn tenant_webhooks(conn: &mut DbConnection, tenant: &str) -> Result<Vec<Webhook>, DbError> {
     let rows: Vec<WebhookRow> = webhooks::table
         .filter(webhooks::tenant.eq(tenant))
         .order((webhooks::created_at, webhooks::id))

@@ -271,7 +271,10 @@ impl Shared {
     /// Runs one job in its savepoint of the open transaction (opened if need be).
     fn run(&self, Queued { at, mut job }: Queued, members: &mut Vec<Member>) {
         let started_at = Instant::now();
-        if let Err(error) = lock(&self.line).begin_if_closed() {
+        let begun = lock(&self.line).begin_if_closed();
+        if let Err(error) = begun {
+            // A PostgreSQL server restarted or a connection cut: the next change gets a new one.
+            self.reopen_if_broken(&mut lock(&self.line));
             let timing =
                 WriteTiming { queued: started_at - at, work: Duration::ZERO, durable: Duration::ZERO };
             self.observed.wrote(&timing);

@@ -19,7 +19,7 @@ use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::{CheckRoll, roll_check};
 use super::super::Stats;
 use super::super::state::{CombatState, ExtendedAction};
-use super::actions::ActionReport;
+use super::action_report::ActionReport;
 use super::super::economy::Cost;
 use super::own_check_modifiers;
 use crate::dice::Dice;

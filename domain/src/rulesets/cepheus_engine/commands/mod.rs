@@ -23,17 +23,24 @@
 //!   also loses it: the text says so for aiming for the kill, and both are tracked as one aim.
 //!   Free actions (a shouted warning, comms, hastening, a referee's fatigue) do not break it.
 
+pub mod action_report;
+pub mod action_request;
 pub mod actions;
 pub mod apply;
 pub mod attack;
 pub mod damage;
 pub mod extended;
+mod free_actions;
+mod grapple;
 pub mod inline;
+mod leadership;
 pub mod recovery;
 pub mod request;
 pub mod vehicle_actions;
 
-pub use actions::{Action, ActionReport, act};
+pub use action_report::ActionReport;
+pub use action_request::Action;
+pub use actions::act;
 pub use apply::HitResult;
 pub use attack::{AttackReport, EncounterAttack, StrayHit, attack};
 pub use damage::{DamageReport, EncounterDamage, InlineDamage, damage, damage_inline};

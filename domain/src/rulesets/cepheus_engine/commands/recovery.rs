@@ -40,7 +40,8 @@ use super::super::fatigue::{finish_rest, regain_consciousness as wake, rest_hour
 use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::roll_check;
 use super::CharacteristicName;
-use super::actions::{ActionReport, CheckReport, invalid};
+use super::action_report::{ActionReport, CheckReport};
+use super::actions::invalid;
 use super::apply::apply_hit;
 use super::{combatant, combatant_mut, ensure_can_act, own_check_modifiers, parts, parts_mut};
 use crate::dice::Dice;
