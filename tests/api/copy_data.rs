@@ -4,6 +4,7 @@
 //! Skipped (loudly) without a PostgreSQL server, except with CI=true.
 
 use crate::helpers::{TestApp, skirmish_binary, spawn_app_on, spawn_app_with, temp_db};
+use reqwest::Method;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,8 +20,11 @@ async fn fill(app: &TestApp) -> Vec<String> {
         for combatant in ["Ash", "Birch"] {
             app.add_combatant(&encounter, combatant, "side", json!({})).await;
         }
+        app.add_effect(&encounter, json!({"name": "prone", "ends": {"ends": "end_of_round"}})).await;
         let undo = format!("/v1/encounters/{encounter}/undo");
-        app.post_json(&undo, &json!({})).await.expect_status(200, "undo the last change");
+        let key = [("Idempotency-Key", name)];
+        let undone = app.send(Method::POST, &undo, Some(&json!({})), &key).await;
+        undone.expect_status(200, "undo the last change");
         let viewers = format!("/v1/encounters/{encounter}/viewers");
         app.post_json(&viewers, &json!({"label": name})).await.expect_status(201, "create a viewer link");
         paths.extend([
@@ -46,6 +50,54 @@ fn file_copy(path: &Path) -> (tempfile::TempDir, String) {
     (dir, copy.display().to_string())
 }
 
+/// An event as a stream sends it: its id (seq), its kind and its data (the listed event).
+type Frame = (i64, String, Value);
+
+/// Each encounter's event log, as the original server listed it, in stream frames.
+fn logs(answers: &[(String, u16, Value)]) -> Vec<Vec<Frame>> {
+    let listed = answers.iter().filter(|(path, _, _)| path.ends_with("/events?limit=100"));
+    let frame = |event: &Value| (event["seq"].as_i64().unwrap_or(-1), text(&event["kind"]), event.clone());
+    listed
+        .map(|(_, _, body)| {
+            body["events"].as_array().map(|l| l.iter().map(frame).collect()).unwrap_or_default()
+        })
+        .collect()
+}
+
+fn text(value: &Value) -> String {
+    value.as_str().unwrap_or_default().to_owned()
+}
+
+/// Parses one event block (`id:`, `event:`, `data:` lines).
+fn parse(block: &str) -> Frame {
+    let field = |name: &str| {
+        block.lines().find_map(|line| line.strip_prefix(name)).map(str::trim).unwrap_or_default().to_owned()
+    };
+    let data = serde_json::from_str(&field("data:")).unwrap_or_else(|e| panic!("data in {block:?}: {e}"));
+    (field("id:").parse().unwrap_or(-1), field("event:"), data)
+}
+
+/// The first `count` event frames the encounter's stream replays (heartbeat comments left out).
+async fn replayed(app: &TestApp, encounter: &str, count: usize) -> Vec<Frame> {
+    let path = format!("/v1/encounters/{encounter}/stream");
+    let mut response = app.request(Method::GET, &path).send().await.unwrap_or_else(|e| panic!("{e}"));
+    let mut text = String::new();
+    let read = async {
+        while text.split("\n\n").filter(|block| block.contains("id:")).count() < count
+            || !text.ends_with("\n\n")
+        {
+            let chunk = response.chunk().await.unwrap_or_else(|e| panic!("{e}")).unwrap_or_default();
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(20), read)
+        .await
+        .unwrap_or_else(|_| panic!("the stream of {encounter} did not replay {count} events"));
+    let mut frames: Vec<Frame> = text.split("\n\n").filter(|b| b.contains("id:")).map(parse).collect();
+    frames.truncate(count);
+    frames
+}
+
 async fn answers(app: &TestApp, paths: &[String]) -> Vec<(String, u16, Value)> {
     let mut answers = Vec::new();
     for path in paths {
@@ -53,6 +105,17 @@ async fn answers(app: &TestApp, paths: &[String]) -> Vec<(String, u16, Value)> {
         answers.push((path.clone(), reply.status, reply.body));
     }
     answers
+}
+
+/// Each encounter's replayed stream, as many frames as its event log (read from `answers`).
+async fn streams(app: &TestApp, answers: &[(String, u16, Value)]) -> Vec<Vec<Frame>> {
+    let mut streams = Vec::new();
+    for (path, _, body) in answers.iter().filter(|(path, _, _)| path.ends_with("/events?limit=100")) {
+        let encounter = path.trim_start_matches("/v1/encounters/").trim_end_matches("/events?limit=100");
+        let count = body["events"].as_array().map_or(0, Vec::len);
+        streams.push(replayed(app, encounter, count).await);
+    }
+    streams
 }
 
 #[tokio::test]
@@ -76,13 +139,17 @@ async fn a_server_on_the_copy_answers_every_get_as_the_original_did() {
         .unwrap_or_else(|e| panic!("cannot run skirmish copy-data: {e}"));
     let copy = spawn_app_on(&target.url).await;
     let after = answers(&copy, &paths).await;
+    let streams_after = streams(&copy, &before).await;
 
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "copy-data failed: {}", String::from_utf8_lossy(&output.stderr));
-    assert!(stdout.contains("  events: 12 rows"), "{stdout}");
+    assert!(stdout.contains("  events: 15 rows"), "{stdout}");
     assert!(stdout.contains("tables into"), "{stdout}");
     assert!(!again.status.success(), "a second copy into the now non-empty target is refused");
     assert!(String::from_utf8_lossy(&again.stderr).contains("--into-non-empty"));
     assert!(before.iter().all(|(_, status, _)| *status == 200), "{before:?}");
     assert_eq!(after, before);
+    let logged = logs(&before);
+    assert_eq!(streams_after, logged, "the copy's streams replay the original's logs");
+    assert_eq!(logged.iter().map(Vec::len).sum::<usize>(), 15);
 }
