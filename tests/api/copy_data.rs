@@ -153,3 +153,23 @@ async fn a_server_on_the_copy_answers_every_get_as_the_original_did() {
     assert_eq!(streams_after, logged, "the copy's streams replay the original's logs");
     assert_eq!(logged.iter().map(Vec::len).sum::<usize>(), 15);
 }
+
+#[test]
+fn a_missing_file_or_a_bad_url_fails_with_a_clear_message() {
+    let (_dir, missing) = temp_db();
+    let run = |from: &str, to: &str| {
+        let output = Command::new(skirmish_binary())
+            .args(["copy-data", "--from", from, "--to", to])
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run skirmish copy-data: {e}"));
+        (output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let from = missing.display().to_string();
+
+    let no_file = run(&from, "postgres://postgres@127.0.0.1:5432/postgres");
+    let not_postgres = run(&from, "mysql://127.0.0.1/db");
+
+    assert!(!no_file.0 && no_file.1.contains("there is no SQLite database file at"), "{no_file:?}");
+    assert!(!not_postgres.0 && not_postgres.1.contains("--to must be a postgres://"), "{not_postgres:?}");
+    assert!(!missing.exists(), "no file is created");
+}
