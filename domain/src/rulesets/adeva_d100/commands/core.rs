@@ -32,7 +32,7 @@ use super::super::actions::ActionKind;
 use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::actions::attack_actions::{HitSpread, OtherTarget, Spread, spread_hits};
 use super::super::actions::declared::DeclaredAction;
-use super::super::actions::{ActionSpec, Evasion, HitRule, Weapon, WeaponClass, action_spec};
+use super::super::actions::{ActionSpec, Evasion, HitRule, TestSpec, Weapon, WeaponClass, action_spec};
 use super::super::altitude::{AltitudeAccess, altitude_access};
 use super::super::attack_sequence::{HitResult, SURPRISE_BONUS};
 use super::super::critical::{CriticalInput, check_lethal_table, confirm_critical, wounds_dealt};
@@ -295,37 +295,89 @@ pub(crate) fn resolve(
 ) -> Result<Resolved, RuleError> {
     let weapon = attack_weapon(input.action)?.clone();
     let spec = action_spec(input.action).map_err(|error| within("action", error))?;
+    let test = attack_test_spec(&spec, targets.len())?;
+    let damage_dice = checked_damage_dice(input, &weapon)?;
+    check_client_limits(input)?;
+    let checked = check_targets(attacker, targets, input, &weapon, test)?;
+    let characteristic = effective(attacker.stats, test.characteristic)?;
+    let modifiers = attack_modifiers(test, attacker, input, &targets[0], &checked.access);
+    let purpose = format!("attack test ({})", test.characteristic.label());
+    let attack_test = modified_test(characteristic, &modifiers, dice, &purpose)?;
+    let jammed = test.jams_on.is_some_and(|jam| attack_test.test.roll >= jam);
+    let scored = hits_scored(test, &attack_test, jammed);
+    let allocation = allocate(&spec, targets, &checked.engine_modifiers, scored)?;
+    let strength_bonus_value =
+        effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32)?;
+    let strength_bonus = (weapon.class != WeaponClass::Ranged)
+        .then(|| effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32))
+        .transpose()?;
+    let hit_roll = HitRoll {
+        input,
+        attack_test: &attack_test,
+        characteristic,
+        damage_dice: &damage_dice,
+        strength_bonus_value,
+        strength_bonus,
+    };
+    let mut dos_available = true;
+    let mut outcomes = Vec::new();
+    for ((target, evasion), hits) in targets.iter().zip(&checked.evasions).zip(allocation) {
+        outcomes.push(resolve_target(&hit_roll, target, evasion.as_ref(), hits, &mut dos_available, dice)?);
+    }
+    let notes = attack_notes(&spec, test, attacker, input, &attack_test, jammed, &outcomes);
+    Ok(Resolved {
+        spec,
+        weapon,
+        altitude: checked.access,
+        attack_test,
+        hits_scored: scored,
+        jammed,
+        targets: outcomes,
+        notes,
+    })
+}
+
+/// The action's attack test, refused when it scores no hits or cannot spread them over
+/// `target_count` targets.
+fn attack_test_spec(spec: &ActionSpec, target_count: usize) -> Result<&TestSpec, RuleError> {
     let Some(test) = spec.tests.first() else {
         return Err(RuleError::invalid("action", "this action makes no attack test"));
     };
     if test.hits == HitRule::NoHits {
         return Err(RuleError::invalid("action", "this action scores no hits"));
     }
-    let max_hits = test.hits.attack_max_hits();
-    if targets.len() > 1 && max_hits.is_none() {
+    if target_count > 1 && test.hits.attack_max_hits().is_none() {
         return Err(RuleError::invalid(
             "extra_targets",
             "only a Burst or Flurry may allocate hits to other targets",
         ));
     }
-    let damage_dice = if input.unarmed {
-        if weapon.class != WeaponClass::Melee {
-            return Err(RuleError::invalid("action.weapon.class", "an unarmed attack is a melee attack"));
-        }
-        if input.damage.is_some() || input.penetration != 0 {
-            return Err(RuleError::invalid(
-                "damage",
-                "an unarmed attack deals 1d5 − 3 + SB with no penetration: leave damage and penetration out",
-            ));
-        }
-        UNARMED_DAMAGE
-    } else {
+    Ok(test)
+}
+
+/// The damage dice of the attack: 1d5 − 3 + SB unarmed ("Unarmed Attacks"), else the request's.
+fn checked_damage_dice(input: &AttackInput, weapon: &Weapon) -> Result<DamageDice, RuleError> {
+    if !input.unarmed {
         let Some(damage) = input.damage else {
             return Err(RuleError::invalid("damage", "a weapon attack needs its damage dice"));
         };
         check_damage_dice(&damage).map_err(|error| within("damage", error))?;
-        damage
-    };
+        return Ok(damage);
+    }
+    if weapon.class != WeaponClass::Melee {
+        return Err(RuleError::invalid("action.weapon.class", "an unarmed attack is a melee attack"));
+    }
+    if input.damage.is_some() || input.penetration != 0 {
+        return Err(RuleError::invalid(
+            "damage",
+            "an unarmed attack deals 1d5 − 3 + SB with no penetration: leave damage and penetration out",
+        ));
+    }
+    Ok(UNARMED_DAMAGE)
+}
+
+/// Penetration, the client's modifiers and the Lethal Damage chart, each within its limits.
+fn check_client_limits(input: &AttackInput) -> Result<(), RuleError> {
     if input.penetration > 100 {
         return Err(RuleError::invalid("penetration", "penetration must lie between 0 and 100"));
     }
@@ -345,6 +397,25 @@ pub(crate) fn resolve(
             ));
         }
     }
+    Ok(())
+}
+
+/// What checking the targets found: the main target's altitude access, and per target its
+/// evasion spec and the engine's modifier to attacks against it.
+struct CheckedTargets {
+    access: AltitudeAccess,
+    evasions: Vec<Option<EvasionSpec>>,
+    engine_modifiers: Vec<i32>,
+}
+
+/// Checks each target is alive and reachable (adeva-d100.txt, "Altitude") and its evasion.
+fn check_targets(
+    attacker: &AttackerSide,
+    targets: &[TargetSide],
+    input: &AttackInput,
+    weapon: &Weapon,
+    test: &TestSpec,
+) -> Result<CheckedTargets, RuleError> {
     let reach = if weapon.class == WeaponClass::Melee {
         super::super::altitude::Reach::Melee
     } else {
@@ -354,18 +425,7 @@ pub(crate) fn resolve(
     let mut evasions = Vec::new();
     let mut engine_modifiers = Vec::new();
     for target in targets {
-        match target.stats.wounds {
-            None => {
-                return Err(RuleError::invalid(&target.field, "the target's stat block has no wounds"));
-            }
-            Some(_) if target.stats.current_wounds() == 0 && target.stats.fate_points.n() == 0 => {
-                return Err(RuleError::invalid(
-                    &target.field,
-                    "the target is at 0 wounds without Fate Points: dead",
-                ));
-            }
-            Some(_) => {}
-        }
+        check_target_alive(target)?;
         let reached =
             altitude_access(attacker.stats.altitude, target.stats.altitude, reach, input.long_range_weapon);
         if !reached.allowed {
@@ -380,8 +440,29 @@ pub(crate) fn resolve(
         evasions.push(evasion_spec(target, &test.evasions)?);
     }
     let access = access.ok_or_else(|| RuleError::invalid("target_id", "an attack needs a target"))?;
-    let characteristic = effective(attacker.stats, test.characteristic)?;
-    let main = &targets[0];
+    Ok(CheckedTargets { access, evasions, engine_modifiers })
+}
+
+/// Refuses a target without wounds, or dead (0 wounds and no Fate Points).
+fn check_target_alive(target: &TargetSide) -> Result<(), RuleError> {
+    match target.stats.wounds {
+        None => Err(RuleError::invalid(&target.field, "the target's stat block has no wounds")),
+        Some(_) if target.stats.current_wounds() == 0 && target.stats.fate_points.n() == 0 => Err(
+            RuleError::invalid(&target.field, "the target is at 0 wounds without Fate Points: dead"),
+        ),
+        Some(_) => Ok(()),
+    }
+}
+
+/// The attack test's modifiers: the action's, the aim, the client's, then the engine's against
+/// the main target (Guard Mode, surprise, altitude).
+fn attack_modifiers(
+    test: &TestSpec,
+    attacker: &AttackerSide,
+    input: &AttackInput,
+    main: &TargetSide,
+    access: &AltitudeAccess,
+) -> Vec<Modifier> {
     let mut modifiers = test.modifiers.clone();
     modifiers.extend(attacker.aim.clone());
     modifiers.extend(input.modifiers.iter().cloned());
@@ -390,95 +471,130 @@ pub(crate) fn resolve(
         modifiers.push(Modifier::coded(ModifierCode::Surprise, "target is surprised", SURPRISE_BONUS));
     }
     modifiers.extend(access.modifier.clone());
-    let purpose = format!("attack test ({})", test.characteristic.label());
-    let attack_test = modified_test(characteristic, &modifiers, dice, &purpose)?;
-    let jammed = test.jams_on.is_some_and(|jam| attack_test.test.roll >= jam);
-    let scored = match max_hits {
+    modifiers
+}
+
+/// Hits the attack test scored: none when jammed, a passed Burst or Flurry one per degree up to
+/// its limit, otherwise the test's hit rule.
+fn hits_scored(test: &TestSpec, attack_test: &ModifiedTest, jammed: bool) -> u32 {
+    match test.hits.attack_max_hits() {
         _ if jammed => 0,
         Some(limit) if attack_test.test.passed => attack_test.test.degrees.clamp(1, limit),
         _ => test.hits.hits(attack_test.test.passed, attack_test.test.degrees),
-    };
-    let allocation = allocate(&spec, targets, &engine_modifiers, scored)?;
-    let strength_bonus_value =
-        effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32)?;
-    let strength_bonus = (weapon.class != WeaponClass::Ranged)
-        .then(|| effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32))
-        .transpose()?;
-    let mut dos_available = true;
-    let mut outcomes = Vec::new();
-    for ((target, evasion), hits) in targets.iter().zip(&evasions).zip(allocation) {
-        let evasion = match evasion {
-            Some(spec) if hits > 0 => Some(roll_evasion(spec, target.surprised, hits, dice)?),
-            _ => None,
-        };
-        let landed = evasion.as_ref().map_or(hits, |e| e.outcome.hits_left);
-        let toughness = bonus(effective(target.stats, decay::CharacteristicName::T)?) as u32;
-        let soaked = soak(toughness, target.stats.armour.n(), input.penetration);
-        let before = target.stats.current_wounds();
-        let mut outcome = TargetOutcome {
-            hits_allocated: hits,
-            evasion,
-            hits_landed: landed,
-            soak: soaked,
-            hits: Vec::new(),
-            wounds: WoundsLoss {
-                before,
-                lost: 0,
-                after: before,
-                dead: false,
-                lethal_damage: false,
-                past_zero: 0,
-            },
-            fatigue_levels: 0,
-        };
-        for number in 1..=landed {
-            let label = format!("{}: hit {number}", target.field);
-            let dos = dos_available.then(|| attack_test.test.degrees_of_success());
-            dos_available = false;
-            let (damage, fatigue) = if input.unarmed {
-                let hit =
-                    unarmed_damage(strength_bonus_value, toughness, dos, dice, &format!("damage: {label}"))?;
-                (hit.damage, hit.fatigue)
-            } else {
-                let damage =
-                    roll_hit_damage(&damage_dice, strength_bonus, dos, dice, &format!("damage: {label}"))?;
-                (damage, false)
-            };
-            outcome.fatigue_levels += u32::from(fatigue);
-            let past = past_soak(damage.damage, &outcome.soak);
-            let confirm_modifiers: Vec<Modifier> = target.attacks_against.iter().cloned().collect();
-            let critical = if damage.natural_maximum {
-                let critical_input = CriticalInput {
-                    characteristic,
-                    confirm_modifiers: &confirm_modifiers,
-                    damage_past_soak: past,
-                    lethal_damage_table: input.lethal_damage_table,
-                    label: &label,
-                };
-                Some(confirm_critical(&critical_input, dice)?)
-            } else {
-                None
-            };
-            let lost = wounds_dealt(past, critical.as_ref());
-            let wounds = lose_wounds(outcome.wounds.after, target.stats.fate_points.n(), lost);
-            let total = &mut outcome.wounds;
-            total.lost = total.lost.saturating_add(lost);
-            total.after = wounds.after;
-            total.dead |= wounds.dead;
-            total.lethal_damage |= wounds.lethal_damage;
-            total.past_zero = total.past_zero.saturating_add(wounds.past_zero);
-            outcome.hits.push(HitResult {
-                hit: number,
-                negated: negated(damage.damage, &outcome.soak),
-                past_soak: past,
-                critical,
-                wounds,
-                fatigue,
-                damage,
-            });
-        }
-        outcomes.push(outcome);
     }
+}
+
+/// What every hit of one attack shares.
+struct HitRoll<'a> {
+    input: &'a AttackInput<'a>,
+    attack_test: &'a ModifiedTest,
+    /// The attacker's tested characteristic, which confirms criticals.
+    characteristic: Characteristic,
+    damage_dice: &'a DamageDice,
+    strength_bonus_value: u32,
+    /// SB added to damage (not for ranged weapons).
+    strength_bonus: Option<u32>,
+}
+
+/// One target's evasion, soak and hits; the attack's degrees of success go to the first hit
+/// landed on any target (`dos_available`).
+fn resolve_target(
+    roll: &HitRoll,
+    target: &TargetSide,
+    evasion: Option<&EvasionSpec>,
+    hits: u32,
+    dos_available: &mut bool,
+    dice: &mut Dice,
+) -> Result<TargetOutcome, RuleError> {
+    let evasion = match evasion {
+        Some(spec) if hits > 0 => Some(roll_evasion(spec, target.surprised, hits, dice)?),
+        _ => None,
+    };
+    let landed = evasion.as_ref().map_or(hits, |e| e.outcome.hits_left);
+    let toughness = bonus(effective(target.stats, decay::CharacteristicName::T)?) as u32;
+    let soaked = soak(toughness, target.stats.armour.n(), roll.input.penetration);
+    let before = target.stats.current_wounds();
+    let mut outcome = TargetOutcome {
+        hits_allocated: hits,
+        evasion,
+        hits_landed: landed,
+        soak: soaked,
+        hits: Vec::new(),
+        wounds: WoundsLoss { before, lost: 0, after: before, dead: false, lethal_damage: false, past_zero: 0 },
+        fatigue_levels: 0,
+    };
+    for number in 1..=landed {
+        let dos = dos_available.then(|| roll.attack_test.test.degrees_of_success());
+        *dos_available = false;
+        resolve_hit(roll, target, toughness, number, dos, &mut outcome, dice)?;
+    }
+    Ok(outcome)
+}
+
+/// Rolls one landed hit's damage and critical, and takes its wounds off `outcome`.
+fn resolve_hit(
+    roll: &HitRoll,
+    target: &TargetSide,
+    toughness: u32,
+    number: u32,
+    dos: Option<u32>,
+    outcome: &mut TargetOutcome,
+    dice: &mut Dice,
+) -> Result<(), RuleError> {
+    let label = format!("{}: hit {number}", target.field);
+    let (damage, fatigue) = if roll.input.unarmed {
+        let hit = unarmed_damage(roll.strength_bonus_value, toughness, dos, dice, &format!("damage: {label}"))?;
+        (hit.damage, hit.fatigue)
+    } else {
+        let damage = roll_hit_damage(roll.damage_dice, roll.strength_bonus, dos, dice, &format!("damage: {label}"))?;
+        (damage, false)
+    };
+    outcome.fatigue_levels += u32::from(fatigue);
+    let past = past_soak(damage.damage, &outcome.soak);
+    let confirm_modifiers: Vec<Modifier> = target.attacks_against.iter().cloned().collect();
+    let critical = if damage.natural_maximum {
+        let critical_input = CriticalInput {
+            characteristic: roll.characteristic,
+            confirm_modifiers: &confirm_modifiers,
+            damage_past_soak: past,
+            lethal_damage_table: roll.input.lethal_damage_table,
+            label: &label,
+        };
+        Some(confirm_critical(&critical_input, dice)?)
+    } else {
+        None
+    };
+    let lost = wounds_dealt(past, critical.as_ref());
+    let wounds = lose_wounds(outcome.wounds.after, target.stats.fate_points.n(), lost);
+    let total = &mut outcome.wounds;
+    total.lost = total.lost.saturating_add(lost);
+    total.after = wounds.after;
+    total.dead |= wounds.dead;
+    total.lethal_damage |= wounds.lethal_damage;
+    total.past_zero = total.past_zero.saturating_add(wounds.past_zero);
+    outcome.hits.push(HitResult {
+        hit: number,
+        negated: negated(damage.damage, &outcome.soak),
+        past_soak: past,
+        critical,
+        wounds,
+        fatigue,
+        damage,
+    });
+    Ok(())
+}
+
+/// The attack's notes: the action's, then a jam, an unarmed attack, the attacker's fatigue and
+/// any Lethal Damage to resolve.
+fn attack_notes(
+    spec: &ActionSpec,
+    test: &TestSpec,
+    attacker: &AttackerSide,
+    input: &AttackInput,
+    attack_test: &ModifiedTest,
+    jammed: bool,
+    outcomes: &[TargetOutcome],
+) -> Vec<String> {
     let mut notes = spec.notes.clone();
     if jammed {
         notes.push(format!(
@@ -502,16 +618,7 @@ pub(crate) fn resolve(
     if outcomes.iter().any(|o| o.wounds.lethal_damage) {
         notes.push("a target with Fate Points took damage past 0 wounds: resolve it as Lethal Damage".into());
     }
-    Ok(Resolved {
-        spec,
-        weapon,
-        altitude: access,
-        attack_test,
-        hits_scored: scored,
-        jammed,
-        targets: outcomes,
-        notes,
-    })
+    notes
 }
 
 /// Spreads `scored` hits with `spread_hits`: the first stays on the declared target, extra
