@@ -442,6 +442,43 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
         super::ensure_not_stunned(draft, actor)?;
     }
     match action {
+        Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),
+        Action::GuardMode { actor_id } => declare(draft, actor_id, DeclaredAction::GuardMode {}),
+        Action::Charge { actor_id, charge } => declare(draft, actor_id, DeclaredAction::Charge(charge)),
+        Action::Fall { actor_id } => start_fall(draft, actor_id),
+        Action::ResolveCrash { actor_id } => resolve_crash(draft, actor_id, dice),
+        Action::Fatigue { actor_id, levels } => add_fatigue(draft, actor_id, levels),
+        Action::Decay { actor_id, decay } => add_decay(draft, actor_id, decay),
+        Action::Stand { .. }
+        | Action::Boarding { .. }
+        | Action::Move { .. }
+        | Action::KnockDown { .. }
+        | Action::Disarm { .. }
+        | Action::Feint { .. }
+        | Action::TakeDown { .. }
+        | Action::Ram { .. } => manoeuvre(draft, action, dice),
+        Action::MultipleAttack { .. }
+        | Action::SuppressiveFire { .. }
+        | Action::OverwatchSet { .. }
+        | Action::OverwatchTrigger { .. } => fire_action(draft, action, dice),
+        Action::Grapple { actor_id, target_id, hand_free, dodge } => {
+            grapple::initiate(draft, actor_id, target_id, hand_free, dodge, dice)
+        }
+        Action::GrappleAction { actor_id, grapple_move } => {
+            grapple::grapple_action(draft, actor_id, grapple_move, dice)
+        }
+        Action::ExtendedStart { actor_id, name, turns_needed, restarts_if_interrupted } => {
+            economy::start(draft, actor_id, &name, turns_needed, restarts_if_interrupted)
+        }
+        Action::ExtendedWork { actor_id } => economy::keep_working(draft, actor_id),
+        Action::ExtendedInterrupt { actor_id } => economy::interrupt(draft, actor_id),
+    }
+}
+
+/// A manoeuvre (`manoeuvres.rs`): standing, boarding, moving, Knock Down, Disarm, Feint, Take
+/// Down or Ram; any other action is refused on `action`.
+fn manoeuvre(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
+    match action {
         Action::Stand { actor_id } => manoeuvres::stand(draft, actor_id),
         Action::Boarding { actor_id, target_id, boarding, damage, evasion, evasion_modifiers } => {
             let request = manoeuvres::BoardingRequest {
@@ -454,60 +491,6 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             };
             manoeuvres::boarding(draft, request, dice)
         }
-        Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),
-        Action::GuardMode { actor_id } => declare(draft, actor_id, DeclaredAction::GuardMode {}),
-        Action::Charge { actor_id, charge } => declare(draft, actor_id, DeclaredAction::Charge(charge)),
-        Action::Fall { actor_id } => {
-            let (stats, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
-            if stats.altitude == AltitudeBand::Ground || stats.falling {
-                return Err(EncounterError::invalid(
-                    "actor_id",
-                    "only a flier not already falling can start to fall",
-                ));
-            }
-            stats.falling = true;
-            state.fall_started_at = Some(stats.altitude);
-            let from = stats.altitude;
-            Ok((
-                actor_id,
-                "fall".into(),
-                ActionOutcome::FallStarted { from },
-                vec!["drops one band at the end of each round".into()],
-            ))
-        }
-        Action::ResolveCrash { actor_id } => {
-            let (stats, state, flags) = parts_mut(draft, &actor_id, "actor_id")?;
-            let Some(started) = state.pending_crash else {
-                return Err(EncounterError::invalid("actor_id", "no crash is pending for this combatant"));
-            };
-            let die = dice.roll(10, format!("falling damage: crash after a fall from {started:?}"))?;
-            let damage = die + crash_squares(started);
-            let (_, wounds, notes) = apply(stats, damage, true, 0, "actor_id")?;
-            stats.set_wounds_left(wounds.after);
-            state.pending_crash = None;
-            flags.defeated |= wounds.dead;
-            let outcome =
-                ActionOutcome::Crash { damage, wounds_after: wounds.after, defeated: flags.defeated };
-            Ok((actor_id, "resolve_crash".into(), outcome, notes))
-        }
-        Action::Fatigue { actor_id, levels } => {
-            ensure_alive(draft, &actor_id)?;
-            let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
-            if levels == 0 || levels > 100 {
-                return Err(EncounterError::invalid("levels", "between 1 and 100 levels"));
-            }
-            stats.add_fatigue(levels);
-            Ok((actor_id, "fatigue".into(), ActionOutcome::Fatigue { levels: stats.fatigue.n() }, Vec::new()))
-        }
-        Action::Decay { actor_id, decay } => {
-            ensure_alive(draft, &actor_id)?;
-            let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
-            let mut decays = stats.decays.clone();
-            decays.push(decay);
-            check_decays("decay", &decays)?;
-            stats.decays = decays.clone();
-            Ok((actor_id, "decay".into(), ActionOutcome::Decay { decays }, Vec::new()))
-        }
         Action::Move { actor_id, kind, altitude_to } => {
             manoeuvres::movement(draft, actor_id, kind, altitude_to)
         }
@@ -519,6 +502,38 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             manoeuvres::disarm(draft, actor_id, target_id, input, object, dice)
         }
         Action::Feint { actor_id, target_id } => manoeuvres::feint(draft, actor_id, target_id, dice),
+        Action::TakeDown {
+            actor_id,
+            target_id,
+            weapon,
+            has_talent,
+            damage,
+            penetration,
+            dodge,
+            modifiers,
+        } => {
+            let request = manoeuvres::TakeDownRequest {
+                actor: actor_id,
+                target: target_id,
+                input: TakeDown { weapon, has_talent },
+                damage,
+                penetration,
+                dodge,
+                modifiers: caller(&modifiers),
+            };
+            manoeuvres::take_down(draft, request, dice)
+        }
+        Action::Ram { actor_id, target_id, ram, dodge, modifiers } => {
+            manoeuvres::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
+        }
+        _ => Err(EncounterError::invalid("action", "not a manoeuvre")),
+    }
+}
+
+/// A firing action (`fire.rs`): Multiple Attack, Suppressive Fire, setting or triggering an
+/// Overwatch; any other action is refused on `action`.
+fn fire_action(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
+    match action {
         Action::MultipleAttack { actor_id, target_id, equipped_weapons, weapons, modifiers } => {
             fire::multiple_attack(draft, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
         }
@@ -554,42 +569,70 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
             };
             fire::overwatch_trigger(draft, input, dice)
         }
-        Action::Grapple { actor_id, target_id, hand_free, dodge } => {
-            grapple::initiate(draft, actor_id, target_id, hand_free, dodge, dice)
-        }
-        Action::GrappleAction { actor_id, grapple_move } => {
-            grapple::grapple_action(draft, actor_id, grapple_move, dice)
-        }
-        Action::TakeDown {
-            actor_id,
-            target_id,
-            weapon,
-            has_talent,
-            damage,
-            penetration,
-            dodge,
-            modifiers,
-        } => {
-            let request = manoeuvres::TakeDownRequest {
-                actor: actor_id,
-                target: target_id,
-                input: TakeDown { weapon, has_talent },
-                damage,
-                penetration,
-                dodge,
-                modifiers: caller(&modifiers),
-            };
-            manoeuvres::take_down(draft, request, dice)
-        }
-        Action::Ram { actor_id, target_id, ram, dodge, modifiers } => {
-            manoeuvres::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
-        }
-        Action::ExtendedStart { actor_id, name, turns_needed, restarts_if_interrupted } => {
-            economy::start(draft, actor_id, &name, turns_needed, restarts_if_interrupted)
-        }
-        Action::ExtendedWork { actor_id } => economy::keep_working(draft, actor_id),
-        Action::ExtendedInterrupt { actor_id } => economy::interrupt(draft, actor_id),
+        _ => Err(EncounterError::invalid("action", "not a firing action")),
     }
+}
+
+/// The GM starts a flier's fall from its band ("Altitude").
+fn start_fall(draft: &mut Encounter, actor_id: CombatantId) -> Result<Ran, EncounterError> {
+    let (stats, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
+    if stats.altitude == AltitudeBand::Ground || stats.falling {
+        return Err(EncounterError::invalid(
+            "actor_id",
+            "only a flier not already falling can start to fall",
+        ));
+    }
+    stats.falling = true;
+    state.fall_started_at = Some(stats.altitude);
+    let from = stats.altitude;
+    Ok((
+        actor_id,
+        "fall".into(),
+        ActionOutcome::FallStarted { from },
+        vec!["drops one band at the end of each round".into()],
+    ))
+}
+
+/// Rolls and applies a pending crash: 1d10 + squares fallen, soaked by TB + AP ("Altitude").
+fn resolve_crash(draft: &mut Encounter, actor_id: CombatantId, dice: &mut Dice) -> Result<Ran, EncounterError> {
+    let (stats, state, flags) = parts_mut(draft, &actor_id, "actor_id")?;
+    let Some(started) = state.pending_crash else {
+        return Err(EncounterError::invalid("actor_id", "no crash is pending for this combatant"));
+    };
+    let die = dice.roll(10, format!("falling damage: crash after a fall from {started:?}"))?;
+    let damage = die + crash_squares(started);
+    let (_, wounds, notes) = apply(stats, damage, true, 0, "actor_id")?;
+    stats.set_wounds_left(wounds.after);
+    state.pending_crash = None;
+    flags.defeated |= wounds.dead;
+    let outcome = ActionOutcome::Crash { damage, wounds_after: wounds.after, defeated: flags.defeated };
+    Ok((actor_id, "resolve_crash".into(), outcome, notes))
+}
+
+/// The GM adds 1 to 100 levels of fatigue.
+fn add_fatigue(draft: &mut Encounter, actor_id: CombatantId, levels: u32) -> Result<Ran, EncounterError> {
+    ensure_alive(draft, &actor_id)?;
+    let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
+    if levels == 0 || levels > 100 {
+        return Err(EncounterError::invalid("levels", "between 1 and 100 levels"));
+    }
+    stats.add_fatigue(levels);
+    Ok((actor_id, "fatigue".into(), ActionOutcome::Fatigue { levels: stats.fatigue.n() }, Vec::new()))
+}
+
+/// The GM adds a characteristic decay ("Characteristic Decay").
+fn add_decay(
+    draft: &mut Encounter,
+    actor_id: CombatantId,
+    decay: CharacteristicDecay,
+) -> Result<Ran, EncounterError> {
+    ensure_alive(draft, &actor_id)?;
+    let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
+    let mut decays = stats.decays.clone();
+    decays.push(decay);
+    check_decays("decay", &decays)?;
+    stats.decays = decays.clone();
+    Ok((actor_id, "decay".into(), ActionOutcome::Decay { decays }, Vec::new()))
 }
 
 /// Spends an Action List action that rolls nothing here (Aim, Guard Mode, a Charge ending in a
