@@ -36,7 +36,9 @@
 
 pub mod actions;
 pub mod attack;
+mod attack_checks;
 pub mod core;
+mod hits;
 pub mod damage;
 mod economy;
 mod fire;
