@@ -50,17 +50,16 @@ use super::super::modifier::{Modifier, ModifierCode};
 use super::super::stance::Stance;
 use super::super::{CepheusEngine, state::CombatState};
 use super::super::economy::{ActionEconomy, Cost, spend};
-use super::extended;
-use super::recovery::{self, HealRequest};
-use super::vehicle_actions::{self, Occupants};
+use super::extended::{abandon_extended_action, start_extended_action};
 use super::{
     CharacteristicName, combatant, ensure_can_act, ensure_turn,
     own_check_modifiers, parts, state_mut,
 };
+use super::delegated_actions::{recovery_action, vehicle_action};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{RulesetReport, plugin};
-use crate::score::{Measure, Score};
+use crate::score::Measure;
 use super::action_request::{Action, MAX_NOTE_CHARS};
 use super::action_report::{ActionReport, AimReport};
 use super::leadership::{leadership, skill_modifier, tactics};
@@ -300,45 +299,6 @@ fn comms(
     Ok(report)
 }
 
-/// Starts an extended action, a significant action; this round is its first.
-fn start_extended_action(
-    encounter: &mut Encounter,
-    id: &CombatantId,
-    skill: &str,
-    rounds: u32,
-    mut report: ActionReport,
-) -> Result<ActionReport, EncounterError> {
-    report.economy = Some(turn_action(encounter, id, Cost::Significant, "an extended action", false)?);
-    lose_aim(encounter, id, &mut report)?;
-    let round = encounter.round;
-    let state = state_mut(encounter, id, "combatant_id")?;
-    let started = extended::start(state, skill, rounds, round)?;
-    report.description = format!(
-        "{} starts an extended action ({}) of {} rounds; this round is the first",
-        report.name, started.skill, started.rounds
-    );
-    report.extended = Some(started);
-    Ok(report)
-}
-
-/// Abandons the extended action under way, at any time.
-fn abandon_extended_action(
-    encounter: &mut Encounter,
-    id: &CombatantId,
-    mut report: ActionReport,
-) -> Result<ActionReport, EncounterError> {
-    let state = state_mut(encounter, id, "combatant_id")?;
-    let Some(abandoned) = state.extended.take() else {
-        return Err(invalid("action", format!("{} has no extended action to abandon", report.name)));
-    };
-    report.description = format!(
-        "{} abandons the extended action ({}) after {} of {} rounds",
-        report.name, abandoned.skill, abandoned.completed, abandoned.rounds
-    );
-    report.extended = Some(abandoned);
-    Ok(report)
-}
-
 /// Another minor or significant action, with an optional note.
 fn other_action(
     encounter: &mut Encounter,
@@ -366,100 +326,6 @@ fn free_action(
     ensure_can_act(combatant(encounter, id, "combatant_id")?, "combatant_id")?;
     report.description = format!("{}: {note}", report.name);
     Ok(report)
-}
-
-/// A vehicle action (`vehicle_actions.rs`); any other action is refused on `action`.
-fn vehicle_action(
-    encounter: &mut Encounter,
-    id: &CombatantId,
-    action: &Action,
-    new: impl Fn(Cost) -> ActionReport,
-    dice: &mut Dice,
-) -> Result<ActionReport, EncounterError> {
-    match action {
-        Action::Collision { speed_kph, target_ids, unsecured_ids, secured_ids, overflow_to, .. } => {
-            let occupants = Occupants { targets: target_ids, unsecured: unsecured_ids, secured: secured_ids };
-            vehicle_actions::collision(encounter, speed_kph.get(), &occupants, *overflow_to, new(Cost::Free), dice)
-        }
-        Action::EvasiveAction { skill, characteristic, .. } => vehicle_actions::evasive_action(
-            encounter,
-            id,
-            skill,
-            *characteristic,
-            new(Cost::Significant),
-            dice,
-        ),
-        Action::Ram {
-            skill,
-            target_id,
-            speed_kph,
-            characteristic,
-            dm,
-            target_solid,
-            unsecured_ids,
-            secured_ids,
-            overflow_to,
-            ..
-        } => {
-            let occupants = Occupants { targets: &[], unsecured: unsecured_ids, secured: secured_ids };
-            vehicle_actions::ram(
-                encounter,
-                id,
-                skill,
-                *characteristic,
-                target_id,
-                speed_kph.get(),
-                dm.get(),
-                *target_solid,
-                &occupants,
-                *overflow_to,
-                new(Cost::Significant),
-                dice,
-            )
-        }
-        Action::Stunt { skill, characteristic, dm, .. } => {
-            vehicle_actions::stunt(encounter, id, skill, *characteristic, dm.get(), new(Cost::Significant), dice)
-        }
-        Action::Weave { skill, weaving_number, speed_kph, characteristic, .. } => vehicle_actions::weave(
-            encounter,
-            id,
-            skill,
-            *characteristic,
-            weaving_number.get(),
-            speed_kph.get(),
-            new(Cost::Significant),
-            dice,
-        ),
-        Action::Drive { demanding, .. } => vehicle_actions::drive(encounter, id, *demanding, new(Cost::Minor)),
-        _ => Err(invalid("action", "not a vehicle action")),
-    }
-}
-
-/// A recovery action (`recovery.rs`); any other action is refused on `action`.
-fn recovery_action(
-    encounter: &mut Encounter,
-    id: &CombatantId,
-    action: &Action,
-    new: impl Fn(Cost) -> ActionReport,
-    dice: &mut Dice,
-) -> Result<ActionReport, EncounterError> {
-    match action {
-        Action::RegainConsciousness { failed_checks, .. } => {
-            recovery::regain_consciousness(encounter, id, failed_checks.get().unsigned_abs(), new(Cost::Free), dice)
-        }
-        Action::Rest { .. } => recovery::rest(encounter, id, new(Cost::Free)),
-        Action::Heal { method, days, medic_id, medic_skill, split, .. } => {
-            let request = HealRequest {
-                method: *method,
-                days: days.map(|days| days.get().unsigned_abs()),
-                medic_id: medic_id.as_ref(),
-                medic_skill: medic_skill.map(Score::get),
-                split: split.map(Into::into),
-            };
-            recovery::heal(encounter, id, &request, new(Cost::Free), dice)
-        }
-        _ => Err(invalid("action", "not a recovery action")),
-    }
 }
 
 pub(super) fn simple(
