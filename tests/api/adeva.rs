@@ -204,7 +204,7 @@ async fn a_charge_takes_its_reach_from_the_stat_block_not_from_the_caller() {
 }
 
 /// Issue 12, item 11: a dead combatant still took a characteristic decay (200). Now it is refused
-/// like an attack on it.
+/// like an attack on it: by the ruleset's one rule for the dead, 409 (issue 30 item 6; was 422).
 #[tokio::test]
 async fn a_dead_combatant_takes_no_decay_or_fatigue() {
     let app = spawn_app().await;
@@ -219,9 +219,9 @@ async fn a_dead_combatant_takes_no_decay_or_fatigue() {
     let decay = json!({"action": "decay", "actor_id": bo,
         "decay": {"characteristic": "ag", "amount": 5, "reason": "poison"}});
     let reply = app.post_json(&path, &decay).await;
-    assert_eq!((reply.status, &reply.body["field"]), (422, &json!("actor_id")), "{}", reply.body);
+    assert_eq!((reply.status, &reply.body["field"]), (409, &json!("actor_id")), "{}", reply.body);
     let fatigue = json!({"action": "fatigue", "actor_id": bo, "levels": 1});
     let reply = app.post_json(&path, &fatigue).await;
-    assert_eq!((reply.status, &reply.body["field"]), (422, &json!("actor_id")), "{}", reply.body);
+    assert_eq!((reply.status, &reply.body["field"]), (409, &json!("actor_id")), "{}", reply.body);
     assert_eq!(app.snapshot(&encounter).await, before, "nothing stored");
 }

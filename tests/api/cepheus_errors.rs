@@ -368,9 +368,10 @@ async fn a_dead_combatant_takes_no_fatigue_rest_comms_or_tactics() {
         json!({"action": "free", "combatant_id": kell, "note": "last words"}),
     ] {
         let case = format!("{} on a dead combatant", action["action"]);
-        refused(&app, &encounter, "actions", action, (422, "combatant_id"), &case).await;
+        // The ruleset's one rule for the dead (issue 30 item 6): 409, as for damage on the dead.
+        refused(&app, &encounter, "actions", action, (409, "combatant_id"), &case).await;
     }
     let tactics = json!({"action": "tactics", "combatant_id": vasquez, "unit_ids": [kell], "rolls": [6, 6]});
-    refused(&app, &encounter, "actions", tactics, (422, "unit_ids[0]"), "tactics for a dead unit member")
+    refused(&app, &encounter, "actions", tactics, (409, "unit_ids[0]"), "tactics for a dead unit member")
         .await;
 }

@@ -47,13 +47,13 @@ async fn a_dead_arrgs_character_takes_no_more_damage_conditions_or_revitalisatio
     assert_eq!(troll_now["defeated"], json!(true));
 }
 
-fn text_of(reply: &crate::helpers::Reply) -> String {
+pub(crate) fn text_of(reply: &crate::helpers::Reply) -> String {
     reply.body["detail"].as_str().unwrap_or_default().to_owned()
 }
 
 /// The one answer for the dead: 409, the field that names the combatant, its name and the rule.
 #[track_caller]
-fn assert_refused(reply: &crate::helpers::Reply, field: &str, name: &str, case: &str) {
+pub(crate) fn assert_refused(reply: &crate::helpers::Reply, field: &str, name: &str, case: &str) {
     reply.assert_problem(409, Some(field), case);
     let detail = text_of(reply);
     assert!(detail.starts_with(&format!("{name} is dead")), "{case}: names the combatant: {detail}");
@@ -288,4 +288,34 @@ async fn lur_asko_war_fever_rolls_owed_stay_within_the_published_bound_stored_an
             "{name}.{at} publishes the bound"
         );
     }
+}
+
+/// The generic effects route asks the target's ruleset too: a condition on the dead is the same
+/// 409 as the ruleset commands give; the living, and a dead combatant named only as the source,
+/// are unchanged.
+#[tokio::test]
+async fn the_generic_effects_route_puts_nothing_on_the_dead() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("arrgs", "Crypt").await;
+    let stats = json!({"agility": 8, "vitality": 10});
+    let troll = app.add_combatant(&encounter, "Troll", "monsters", stats.clone()).await;
+    let knight = app.add_combatant(&encounter, "Knight", "heroes", stats).await;
+    app.post_json(
+        &format!("/v1/encounters/{encounter}/arrgs/damage"),
+        &json!({"target_id": troll, "amount": 100}),
+    )
+    .await
+    .expect_status(200, "the killing blow");
+    let path = format!("/v1/encounters/{encounter}/effects");
+    let effect = |target: &str, source: &str| json!({"name": "Bleeding", "target_id": target, "source_id": source, "ends": {"ends": "end_of_encounter"}});
+    let dead = app.snapshot(&encounter).await;
+
+    let on_the_dead = app.post_json(&path, &effect(&troll, &knight)).await;
+    let unchanged = app.snapshot(&encounter).await;
+    let on_the_living = app.post_json(&path, &effect(&knight, &troll)).await;
+
+    assert_refused(&on_the_dead, "target_id", "Troll", "an effect on the dead");
+    assert!(text_of(&on_the_dead).contains("a condition"), "{}", on_the_dead.body);
+    assert_eq!(unchanged, dead, "nothing changed");
+    on_the_living.expect_status(201, "an effect on the living, from the dead");
 }

@@ -29,6 +29,7 @@ mod events;
 mod full_encounter;
 mod group_commit;
 mod hardening;
+mod hardening_acting;
 mod hardening_connections;
 mod hardening_rulesets;
 mod hardening_viewers;

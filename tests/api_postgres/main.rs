@@ -57,6 +57,8 @@ mod full_encounter;
 mod group_commit;
 #[path = "../api/hardening.rs"]
 mod hardening;
+#[path = "../api/hardening_acting.rs"]
+mod hardening_acting;
 #[path = "../api/hardening_connections.rs"]
 mod hardening_connections;
 #[path = "../api/hardening_rulesets.rs"]

@@ -166,16 +166,27 @@ impl Deliverer {
 
     /// Sends one subscription's due deliveries in order, stopping at a rate-limit answer.
     async fn send_group(self: Arc<Self>, webhook: String, group: Vec<DueDelivery>) {
-        for delivery in group {
-            let outcome = self.attempt(&delivery).await;
-            let rate_limited = matches!(outcome, Outcome::RateLimited { .. });
-            if let Outcome::RateLimited { wait, .. } = outcome {
+        for (sent, delivery) in group.iter().enumerate() {
+            let outcome = self.attempt(delivery).await;
+            let held_for = match outcome {
+                Outcome::RateLimited { wait, .. } => Some(wait),
+                _ => None,
+            };
+            if let Some(wait) = held_for {
                 self.hold(&webhook, wait);
             }
-            if let Err(error) = self.record_outcome(&delivery, outcome).await {
+            if let Err(error) = self.record_outcome(delivery, outcome).await {
                 log::error!("webhook deliverer: cannot record an attempt at {}: {error}", delivery.id);
             }
-            if rate_limited {
+            if let Some(wait) = held_for {
+                // The rest of the group was leased to this replica (PostgreSQL): give it back,
+                // due when the hold ends.
+                let rest: Vec<i64> = group[sent + 1..].iter().map(|later| later.n).collect();
+                let at = now_ms().saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX));
+                let store = self.store.clone();
+                if let Err(error) = blocking(move || store.release_deliveries(&rest, at)).await {
+                    log::error!("webhook deliverer: cannot give deliveries back: {error}");
+                }
                 break;
             }
         }

@@ -249,6 +249,20 @@ impl Store {
         })
     }
 
+    /// Gives back deliveries `ns` that [`Store::due_deliveries`] leased and that were not
+    /// attempted: due again at `at_ms` (PostgreSQL; nothing to give back on SQLite).
+    pub fn release_deliveries(&self, ns: &[i64], at_ms: i64) -> Result<(), DbError> {
+        use webhook_deliveries as d;
+        if self.backend() == crate::Backend::Sqlite || ns.is_empty() {
+            return Ok(());
+        }
+        let leased = d::table.filter(d::n.eq_any(ns).and(d::status.eq(PENDING)));
+        self.write(|conn| {
+            diesel::update(leased).set(d::next_attempt_ms.eq(at_ms)).execute(conn)?;
+            Ok(())
+        })
+    }
+
     /// When the next pending delivery is due (unix ms), if any is pending.
     pub fn next_due_ms(&self) -> Result<Option<i64>, DbError> {
         use webhook_deliveries as d;

@@ -6,6 +6,7 @@
 use super::error::EncounterError;
 use super::events::Event;
 use super::model::{CombatantId, EffectId, Encounter, EncounterStatus, MAX_EFFECTS, validate_name};
+use crate::rulesets::receiving::{self, Delivery, Receipt};
 use serde::{Deserialize, Serialize};
 
 /// Longest count an expiry may carry (turns or rounds).
@@ -175,6 +176,10 @@ fn validate_new_effect(encounter: &Encounter, new: &NewEffect) -> Result<(), Enc
         && !(1..=MAX_DURATION).contains(&remaining)
     {
         return Err(EncounterError::invalid("ends", format!("the count must be 1 to {MAX_DURATION}")));
+    }
+    // The effect's target receives a condition: its ruleset's one rule for the dead answers.
+    if let Some(target) = &new.target {
+        receiving::check(encounter, &Delivery::new(target, "target_id", Receipt::Condition))?;
     }
     Ok(())
 }

@@ -9,8 +9,8 @@
 //! decides it on its own; a refusal is a [`Refusal`] naming the field and the combatant, and
 //! nothing changes.
 
+use super::RuleError;
 use super::plugin::{Command, Registered, Ruleset, Stateless, combatant};
-use super::{RuleError, RulesetState};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use std::borrow::Cow;
@@ -72,6 +72,17 @@ fn refused(name: &str, receipt: Receipt, refusal: Refusal) -> String {
     format!("{name} is {} and may not receive {}", refusal.0, receipt.noun())
 }
 
+/// Asks the stored combatant's own ruleset whether it may receive what `delivery` brings; the
+/// one check for ruleset commands ([`run`]) and the generic routes (an effect put on a
+/// combatant, `crate::encounter::add_effect`).
+pub fn check(encounter: &Encounter, delivery: &Delivery<'_>) -> Result<(), EncounterError> {
+    let found = combatant(encounter, delivery.combatant, &delivery.field)?;
+    found.stats.may_receive(&found.state, delivery.receipt).map_err(|refusal| EncounterError::Refused {
+        field: delivery.field.clone(),
+        message: refused(&found.name, delivery.receipt, refusal),
+    })
+}
+
 /// Asks the ruleset about each stored combatant the request names, then runs the operation.
 pub fn run<C: Command>(
     encounter: &mut Encounter,
@@ -81,18 +92,10 @@ pub fn run<C: Command>(
     for delivery in C::deliveries(&request) {
         let found = combatant(encounter, delivery.combatant, &delivery.field)?;
         // A combatant of another ruleset is left to the operation, which refuses it by name.
-        let Some(stats) = C::Ruleset::stats(&found.stats) else { continue };
-        let state = match &found.state {
-            RulesetState::None => Cow::Owned(Default::default()),
-            state => match C::Ruleset::state(state) {
-                Some(state) => Cow::Borrowed(state),
-                None => continue,
-            },
-        };
-        if let Err(refusal) = C::Ruleset::may_receive(stats, &state, delivery.receipt) {
-            let message = refused(&found.name, delivery.receipt, refusal);
-            return Err(EncounterError::Refused { field: delivery.field, message });
+        if C::Ruleset::stats(&found.stats).is_none() {
+            continue;
         }
+        check(encounter, &delivery)?;
     }
     C::run(encounter, request, dice)
 }

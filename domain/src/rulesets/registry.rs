@@ -128,6 +128,27 @@ macro_rules! registry {
                     $(Self::$variant(stats) => <$module::$plugin as Ruleset>::tie_keys(stats)),+
                 }
             }
+
+            /// Whether a combatant with this stat block and combat state may receive `receipt`,
+            /// answered by its own ruleset ([`Ruleset::may_receive`]). A combatant stored before
+            /// its ruleset kept any state is asked with the default state; one whose state
+            /// belongs to another ruleset is not refused here.
+            pub fn may_receive(&self, state: &RulesetState, receipt: Receipt) -> Result<(), Refusal> {
+                match self {
+                    $(Self::$variant(stats) => match state {
+                        RulesetState::None => <$module::$plugin as Ruleset>::may_receive(
+                            stats,
+                            &Default::default(),
+                            receipt,
+                        ),
+                        RulesetState::$variant(state) => {
+                            <$module::$plugin as Ruleset>::may_receive(stats, state, receipt)
+                        }
+                        #[allow(unreachable_patterns, reason = "one-ruleset builds")]
+                        _ => Ok(()),
+                    }),+
+                }
+            }
         }
 
         /// What a ruleset tracks per combatant during a fight, beside the client's stat block.

@@ -195,6 +195,10 @@ impl Command for Actions {
     type Request = ops::Action;
     type Report = ActionReport;
 
+    fn deliveries(request: &Self::Request) -> Vec<Delivery<'_>> {
+        ops::actions::delivery(request).into_iter().collect()
+    }
+
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,

@@ -67,12 +67,11 @@ pub fn remaining(fighter: &Fighter, scene: &Scene) -> Points {
     }
 }
 
-/// Refuses any action by a combatant who cannot act: dead, Unconscious, or Surprised in the
-/// surprise round (arrgs.txt, "Death", "Unconscious", "Surprise Round").
+/// Refuses any action by a combatant who cannot act: Unconscious, or Surprised in the surprise
+/// round (arrgs.txt, "Unconscious", "Surprise Round"). The dead are refused before any operation
+/// runs, by the ruleset's one rule (`Arrgs::may_receive`, asked by `rulesets::receiving`).
 pub fn ensure_can_act(fighter: &Fighter, scene: &Scene) -> Result<(), RuleError> {
-    let why = if fighter.is_dead() {
-        Some("is dead")
-    } else if fighter.state.unconscious {
+    let why = if fighter.state.unconscious {
         Some("is Unconscious and may not take any actions")
     } else if scene.surprise_round && fighter.surprised {
         Some("is Surprised and may not act in the surprise round")

@@ -99,10 +99,12 @@ fn disabled_uses_two_points_a_round_and_dying_one() {
 
 #[test]
 fn the_dead_and_the_unconscious_do_not_act() {
+    use crate::rulesets::{Receipt, Ruleset, arrgs::Arrgs};
     let mut dead = fighter("Dead", json!({"agility": 10, "vitality": 5}));
     dead.state.vitality_lost = 10;
     assert!(dead.is_dead());
-    assert_eq!(field(spend(&mut dead, &turn_of("Dead"), Pace::Standard, 1, "pace").unwrap_err()), "dead_id");
+    // The dead are refused by the ruleset's one rule, before any operation spends a point.
+    assert!(Arrgs::may_receive(&dead.stats, &dead.state, Receipt::Action).is_err());
     let mut out = fighter("Out", json!({"agility": 10, "vitality": 5}));
     out.state.unconscious = true;
     assert_eq!(field(spend(&mut out, &turn_of("Out"), Pace::Standard, 1, "pace").unwrap_err()), "out_id");

@@ -44,7 +44,7 @@ use super::action_groups::{fire_action, manoeuvre};
 use super::gm_actions::{add_decay, add_fatigue, resolve_crash, start_fall};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
-use crate::rulesets::{RulesetReport, plugin};
+use crate::rulesets::{Delivery, Receipt, RulesetReport, plugin};
 use serde::{Deserialize, Serialize};
 
 /// POST /v1/encounters/{id}/actions for adeva-d100.
@@ -406,6 +406,17 @@ pub fn act(
 }
 
 pub(super) type Ran = (CombatantId, String, ActionOutcome, Vec<String>);
+
+/// What the action delivers, and to whom: the actor takes an action of its own; the GM's
+/// fatigue and decay put a condition on it; the GM's other actions are left to their own rules.
+/// Asked of `AdevaD100::may_receive` before the action runs (`receiving::run`).
+pub fn delivery(action: &Action) -> Option<Delivery<'_>> {
+    let (id, receipt) = match action {
+        Action::Fatigue { actor_id, .. } | Action::Decay { actor_id, .. } => (actor_id, Receipt::Condition),
+        _ => (acting(action)?, Receipt::Action),
+    };
+    Some(Delivery::new(id, "actor_id", receipt))
+}
 
 /// Who takes the action, for the actions a combatant takes itself (not the GM's).
 fn acting(action: &Action) -> Option<&CombatantId> {

@@ -6,12 +6,12 @@ use super::super::economy::Pace;
 use super::super::manoeuvres::{ActionReport, Cast, Manoeuvre, ManoeuvreResult, take};
 use super::super::table::{ensure_distinct, fighter, scene, store};
 use super::super::{Arrgs, Report};
-use super::attacks::MAX_OPPORTUNITIES;
+use super::attacks::{MAX_OPPORTUNITIES, opportunists};
 use super::event_report;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::plugin::ensure_active;
-use crate::rulesets::{Command, Summary};
+use crate::rulesets::{Command, Delivery, Receipt, Summary};
 use serde::{Deserialize, Serialize};
 
 /// A manoeuvre by a stored combatant.
@@ -85,6 +85,13 @@ impl Command for Actions {
         r#"{"combatant_id": "cmb_attacker", "manoeuvre": {"type": "movement", "squares": 5}}"#;
     type Request = ActionRequest;
     type Report = ActionReport;
+
+    /// The actor and each opportunist act.
+    fn deliveries(request: &ActionRequest) -> Vec<Delivery<'_>> {
+        let mut deliveries = vec![Delivery::new(&request.combatant_id, "combatant_id", Receipt::Action)];
+        deliveries.extend(opportunists(&request.opportunities));
+        deliveries
+    }
 
     fn run(encounter: &mut Encounter, request: ActionRequest, dice: &mut Dice) -> Result<(Vec<Event>, ActionReport), EncounterError> {
         ensure_active::<Arrgs>(encounter)?;

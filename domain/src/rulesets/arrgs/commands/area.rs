@@ -125,13 +125,13 @@ impl Command for AreaAttacks {
     type Request = AreaRequest;
     type Report = AreaReport;
 
+    /// The attacker acts; each occupant receives the attack.
     fn deliveries(request: &AreaRequest) -> Vec<Delivery<'_>> {
         let (Stage::Attack { occupants, .. } | Stage::Scatter { occupants }) = &request.stage;
-        occupants
-            .iter()
-            .enumerate()
-            .map(|(index, occupant)| Delivery::new(&occupant.combatant_id, format!("stage.occupants[{index}].combatant_id"), Receipt::Damage))
-            .collect()
+        let occupants = occupants.iter().enumerate().map(|(index, occupant)| {
+            Delivery::new(&occupant.combatant_id, format!("stage.occupants[{index}].combatant_id"), Receipt::Damage)
+        });
+        std::iter::once(Delivery::new(&request.attacker_id, "attacker_id", Receipt::Action)).chain(occupants).collect()
     }
 
     fn run(encounter: &mut Encounter, request: AreaRequest, dice: &mut Dice) -> Result<(Vec<Event>, AreaReport), EncounterError> {

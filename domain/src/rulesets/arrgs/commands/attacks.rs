@@ -199,8 +199,17 @@ impl Command for Attacks {
     type Request = AttackRequest;
     type Report = AttackReport;
 
+    /// The target receives the attack; the attacker, each opportunist and a counterspeller act.
     fn deliveries(request: &AttackRequest) -> Vec<Delivery<'_>> {
-        vec![Delivery::new(&request.target_id, "target_id", Receipt::Damage)]
+        let mut deliveries = vec![
+            Delivery::new(&request.attacker_id, "attacker_id", Receipt::Action),
+            Delivery::new(&request.target_id, "target_id", Receipt::Damage),
+        ];
+        deliveries.extend(opportunists(&request.opportunities));
+        if let Some(counter) = &request.counterspell {
+            deliveries.push(Delivery::new(&counter.combatant_id, "counterspell.combatant_id", Receipt::Action));
+        }
+        deliveries
     }
 
     fn run(encounter: &mut Encounter, request: AttackRequest, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
@@ -269,6 +278,13 @@ impl Command for Attacks {
     }
 }
 
+/// Each opportunist takes an action (an Opportunity attack), as `rulesets::receiving` asks about it.
+pub(super) fn opportunists(opportunities: &[Opportunity]) -> impl Iterator<Item = Delivery<'_>> {
+    opportunities.iter().enumerate().map(|(index, opportunity)| {
+        Delivery::new(&opportunity.combatant_id, format!("opportunities[{index}].combatant_id"), Receipt::Action)
+    })
+}
+
 /// The counterspeller: the target itself, or a combatant not otherwise in the attack.
 fn counter(encounter: &Encounter, request: &AttackRequest, action: &CounterspellAction) -> Result<Counter, EncounterError> {
     let field = "counterspell.combatant_id";
@@ -290,7 +306,7 @@ impl Stateless for Attacks {
         "weapon": {"name": "Axe", "damage": 7, "types": ["slashing"]}}"#;
 
     fn inline_deliveries(request: &InlineAttackRequest) -> Vec<InlineDelivery<'_, Arrgs>> {
-        vec![request.target.delivery("target", Receipt::Damage)]
+        vec![request.attacker.delivery("attacker", Receipt::Action), request.target.delivery("target", Receipt::Damage)]
     }
 
     fn run_inline(request: InlineAttackRequest, dice: &mut Dice) -> Result<AttackReport, RuleError> {

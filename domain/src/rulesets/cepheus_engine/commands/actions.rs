@@ -39,8 +39,9 @@
 //!   armour, then allocated.
 //! - Fatigue on a fatigued combatant knocks it out: it is marked defeated.
 //! - A dead combatant takes no action at all, free ones included (fatigue, rest, comms, tactics,
-//!   healing): refused on `combatant_id`, as attacks and damage are; a dead unit member named in
-//!   a Tactics check is refused on its `unit_ids[i]`.
+//!   healing), and a dead unit member named in a Tactics check receives no bonus: the ruleset's
+//!   one rule answers before the action runs (`CepheusEngine::may_receive`, asked by
+//!   `receiving::run`), 409 on `combatant_id` or `unit_ids[i]`, as for attacks and damage.
 
 use super::super::allocation::AllocationChoice;
 use super::super::circumstances::MAX_AIM;
@@ -184,11 +185,8 @@ pub(super) fn perform(
 ) -> Result<ActionReport, EncounterError> {
     let id = action.combatant_id().clone();
     let found = combatant(encounter, &id, "combatant_id")?;
-    let (stats, _) = parts(found, "combatant_id")?;
+    let _ = parts(found, "combatant_id")?;
     let name = found.name.clone();
-    if stats.status() == Status::Dead {
-        return Err(invalid("combatant_id", format!("{name} is dead and takes no actions")));
-    }
     let new = |cost| ActionReport::new(&id, &name, action.name(), cost);
     match action {
         Action::Hasten { .. } => hasten_action(encounter, &id, new(Cost::Free), events),

@@ -3,7 +3,7 @@
 //! `actions.rs`).
 
 use super::super::allocation::AllocationChoice;
-use super::super::damage::{Status, apply_armour};
+use super::super::damage::apply_armour;
 use super::super::dynamic::react;
 use super::super::explosion::{
     ExplosionResponse, check_can_react, resolve_explosion_exposure,
@@ -99,9 +99,6 @@ pub(super) fn explosion(
     let found = combatant(encounter, id, "combatant_id")?;
     let (stats, state) = parts(found, "combatant_id")?;
     let name = found.name.clone();
-    if stats.status() == Status::Dead {
-        return Err(invalid("combatant_id", format!("{name} is already dead")));
-    }
     let armour = u32::try_from(stats.armour.get()).unwrap_or(0);
     if response != ExplosionResponse::None {
         if !stats.status().can_act() || found.flags.defeated {

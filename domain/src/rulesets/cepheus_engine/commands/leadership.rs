@@ -1,7 +1,6 @@
 //! Skill checks of declared actions, and the two that move initiative: Leadership and Tactics
 //! (cepheus-engine.txt, "Tactics and Leadership"; decisions in `actions.rs`).
 
-use super::super::damage::Status;
 use super::super::dynamic::{leadership_boost, tactics_boost};
 use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::roll_check;
@@ -113,10 +112,7 @@ pub(super) fn tactics(
     for (index, member) in unit.iter().enumerate() {
         let field = format!("unit_ids[{index}]");
         let found = combatant(encounter, member, &field)?;
-        let (stats, state) = parts(found, &field)?;
-        if stats.status() == Status::Dead {
-            return Err(invalid(&field, format!("{} is dead", found.name)));
-        }
+        let (_, state) = parts(found, &field)?;
         if unit[..index].contains(member) {
             return Err(invalid(&field, format!("{} is listed twice", found.name)));
         }

@@ -241,9 +241,6 @@ fn validate_heal(
 ) -> Result<u32, EncounterError> {
     let stats = stats_of(encounter, id)?;
     let name = encounter.name_of(id);
-    if stats.status() == Status::Dead {
-        return Err(invalid("combatant_id", format!("{name} is dead")));
-    }
     if !stats.has_been_damaged() {
         return Err(invalid("combatant_id", format!("{name} has no damage to heal")));
     }
