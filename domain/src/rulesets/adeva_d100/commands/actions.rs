@@ -12,36 +12,36 @@
 use super::super::actions::aim::Aim;
 use super::super::actions::attack_actions::Charge;
 use super::super::actions::{ActionType, ExtendedAction};
-use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::actions::Weapon;
 use super::super::actions::declared::DeclaredAction;
 use super::super::actions::economy::Interruption;
 use super::super::actions::grapple::GrappleMove;
-use super::super::actions::manoeuvres::{Disarm, DisarmOutcome, KnockDownOutcome};
-use super::super::actions::manoeuvres::{TakeDown, TakeDownResult};
+use super::super::actions::manoeuvres::{DisarmOutcome, KnockDownOutcome};
+use super::super::actions::manoeuvres::TakeDownResult;
 use super::super::actions::overwatch::{
     FirstToAct, Overwatch, OverwatchAttack, OverwatchTrigger, TriggerVerdict,
 };
 use super::super::actions::pinning::PinningOutcome;
 use super::super::actions::starship::{Boarding, Ram, RamDamage};
-use super::super::actions::suppressive::{AutoMode, SuppressiveFire, SuppressiveOutcome};
+use super::super::actions::suppressive::{AutoMode, SuppressiveOutcome};
 use super::super::actions::{ActionSpec, LingeringEffect, action_spec};
-use super::super::altitude::{AltitudeBand, AltitudeChange, crash_squares};
+use super::super::altitude::{AltitudeBand, AltitudeChange};
 use super::super::damage::{DamageDice, HitDamage};
-use super::super::decay::{CharacteristicDecay, check_decays};
+use super::super::decay::CharacteristicDecay;
 use super::super::movement::{MoveKind, MovementBands};
 use super::super::opposed::OpposedResult;
-use super::super::test_modifiers::{CallerModifier, caller};
+use super::super::test_modifiers::CallerModifier;
 use super::super::test_roll::ModifiedTest;
 use super::attack::AttackReport;
 use super::core::EvasionChoice;
-use super::damage::apply;
 use super::economy;
-use super::fire::{self, Observed, ReadiedAttack, Trigger, WeaponAttack};
+use super::fire::{self, Observed, WeaponAttack};
 use super::grapple;
-use super::manoeuvres::{self, BoardingEvasion};
+use super::manoeuvres::BoardingEvasion;
 use super::super::AdevaD100;
 use super::{ensure_turn, parts_mut, snapshot};
+use super::action_groups::{fire_action, manoeuvre};
+use super::gm_actions::{add_decay, add_fatigue, resolve_crash, start_fall};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{Delivery, Receipt, RulesetReport, plugin};
@@ -405,7 +405,7 @@ pub fn act(
     Ok((events, report))
 }
 
-type Ran = (CombatantId, String, ActionOutcome, Vec<String>);
+pub(super) type Ran = (CombatantId, String, ActionOutcome, Vec<String>);
 
 /// What the action delivers, and to whom: the actor takes an action of its own; the GM's
 /// fatigue and decay put a condition on it; the GM's other actions are left to their own rules.
@@ -453,147 +453,30 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
         super::ensure_not_stunned(draft, actor)?;
     }
     match action {
-        Action::Stand { actor_id } => manoeuvres::stand(draft, actor_id),
-        Action::Boarding { actor_id, target_id, boarding, damage, evasion, evasion_modifiers } => {
-            let request = manoeuvres::BoardingRequest {
-                actor: actor_id,
-                target: target_id,
-                input: boarding,
-                damage,
-                evasion,
-                evasion_modifiers: caller(&evasion_modifiers),
-            };
-            manoeuvres::boarding(draft, request, dice)
-        }
         Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),
         Action::GuardMode { actor_id } => declare(draft, actor_id, DeclaredAction::GuardMode {}),
         Action::Charge { actor_id, charge } => declare(draft, actor_id, DeclaredAction::Charge(charge)),
-        Action::Fall { actor_id } => {
-            let (stats, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
-            if stats.altitude == AltitudeBand::Ground || stats.falling {
-                return Err(EncounterError::invalid(
-                    "actor_id",
-                    "only a flier not already falling can start to fall",
-                ));
-            }
-            stats.falling = true;
-            state.fall_started_at = Some(stats.altitude);
-            let from = stats.altitude;
-            Ok((
-                actor_id,
-                "fall".into(),
-                ActionOutcome::FallStarted { from },
-                vec!["drops one band at the end of each round".into()],
-            ))
-        }
-        Action::ResolveCrash { actor_id } => {
-            let (stats, state, flags) = parts_mut(draft, &actor_id, "actor_id")?;
-            let Some(started) = state.pending_crash else {
-                return Err(EncounterError::invalid("actor_id", "no crash is pending for this combatant"));
-            };
-            let die = dice.roll(10, format!("falling damage: crash after a fall from {started:?}"))?;
-            let damage = die + crash_squares(started);
-            let (_, wounds, notes) = apply(stats, damage, true, 0, "actor_id")?;
-            stats.set_wounds_left(wounds.after);
-            state.pending_crash = None;
-            flags.defeated |= wounds.dead;
-            let outcome =
-                ActionOutcome::Crash { damage, wounds_after: wounds.after, defeated: flags.defeated };
-            Ok((actor_id, "resolve_crash".into(), outcome, notes))
-        }
-        Action::Fatigue { actor_id, levels } => {
-            ensure_alive(draft, &actor_id)?;
-            let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
-            if levels == 0 || levels > 100 {
-                return Err(EncounterError::invalid("levels", "between 1 and 100 levels"));
-            }
-            stats.add_fatigue(levels);
-            Ok((actor_id, "fatigue".into(), ActionOutcome::Fatigue { levels: stats.fatigue.n() }, Vec::new()))
-        }
-        Action::Decay { actor_id, decay } => {
-            ensure_alive(draft, &actor_id)?;
-            let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
-            let mut decays = stats.decays.clone();
-            decays.push(decay);
-            check_decays("decay", &decays)?;
-            stats.decays = decays.clone();
-            Ok((actor_id, "decay".into(), ActionOutcome::Decay { decays }, Vec::new()))
-        }
-        Action::Move { actor_id, kind, altitude_to } => {
-            manoeuvres::movement(draft, actor_id, kind, altitude_to)
-        }
-        Action::KnockDown { actor_id, target_id, after_half_move } => {
-            manoeuvres::knock_down(draft, actor_id, target_id, after_half_move, dice)
-        }
-        Action::Disarm { actor_id, target_id, has_talent, advanced_disarm, object } => {
-            let input = Disarm { has_talent, advanced_disarm };
-            manoeuvres::disarm(draft, actor_id, target_id, input, object, dice)
-        }
-        Action::Feint { actor_id, target_id } => manoeuvres::feint(draft, actor_id, target_id, dice),
-        Action::MultipleAttack { actor_id, target_id, equipped_weapons, weapons, modifiers } => {
-            fire::multiple_attack(draft, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
-        }
-        Action::SuppressiveFire { actor_id, weapon, mode, victims, penalties, damage, penetration } => {
-            let volley = fire::Volley { victims, penalties: caller(&penalties), damage, penetration };
-            fire::suppressive_fire(draft, actor_id, SuppressiveFire { weapon, mode }, volley, dice)
-        }
-        Action::OverwatchSet { actor_id, weapon, kill_zone_radius_squares, attack, triggers } => {
-            let input = Overwatch { weapon, kill_zone_radius_squares, attack, triggers };
-            fire::overwatch_set(draft, actor_id, input)
-        }
-        Action::OverwatchTrigger {
-            actor_id,
-            target_id,
-            observed,
-            simultaneous,
-            ally_yields,
-            gm_fires,
-            damage,
-            penetration,
-            evasion,
-            modifiers,
-        } => {
-            let attack = ReadiedAttack { damage, penetration, evasion, modifiers };
-            let input = Trigger {
-                actor: actor_id,
-                target: target_id,
-                observed,
-                simultaneous,
-                ally_yields,
-                gm_fires,
-                attack,
-            };
-            fire::overwatch_trigger(draft, input, dice)
-        }
+        Action::Fall { actor_id } => start_fall(draft, actor_id),
+        Action::ResolveCrash { actor_id } => resolve_crash(draft, actor_id, dice),
+        Action::Fatigue { actor_id, levels } => add_fatigue(draft, actor_id, levels),
+        Action::Decay { actor_id, decay } => add_decay(draft, actor_id, decay),
+        Action::Stand { .. }
+        | Action::Boarding { .. }
+        | Action::Move { .. }
+        | Action::KnockDown { .. }
+        | Action::Disarm { .. }
+        | Action::Feint { .. }
+        | Action::TakeDown { .. }
+        | Action::Ram { .. } => manoeuvre(draft, action, dice),
+        Action::MultipleAttack { .. }
+        | Action::SuppressiveFire { .. }
+        | Action::OverwatchSet { .. }
+        | Action::OverwatchTrigger { .. } => fire_action(draft, action, dice),
         Action::Grapple { actor_id, target_id, hand_free, dodge } => {
             grapple::initiate(draft, actor_id, target_id, hand_free, dodge, dice)
         }
         Action::GrappleAction { actor_id, grapple_move } => {
             grapple::grapple_action(draft, actor_id, grapple_move, dice)
-        }
-        Action::TakeDown {
-            actor_id,
-            target_id,
-            weapon,
-            has_talent,
-            damage,
-            penetration,
-            dodge,
-            modifiers,
-        } => {
-            let request = manoeuvres::TakeDownRequest {
-                actor: actor_id,
-                target: target_id,
-                input: TakeDown { weapon, has_talent },
-                damage,
-                penetration,
-                dodge,
-                modifiers: caller(&modifiers),
-            };
-            manoeuvres::take_down(draft, request, dice)
-        }
-        Action::Ram { actor_id, target_id, ram, dodge, modifiers } => {
-            manoeuvres::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
         }
         Action::ExtendedStart { actor_id, name, turns_needed, restarts_if_interrupted } => {
             economy::start(draft, actor_id, &name, turns_needed, restarts_if_interrupted)
@@ -622,14 +505,4 @@ fn declare(draft: &mut Encounter, actor_id: CombatantId, declared: DeclaredActio
     }
     let notes = spec.notes.clone();
     Ok((actor_id, spec.name(), ActionOutcome::Declared { spec: Box::new(spec) }, notes))
-}
-
-/// A defeated combatant takes no more state changes (issue 12, item 11), as it takes no attacks.
-fn ensure_alive(draft: &Encounter, actor_id: &CombatantId) -> Result<(), EncounterError> {
-    match draft.combatant(actor_id) {
-        Some(combatant) if combatant.flags.defeated => {
-            Err(EncounterError::invalid("actor_id", format!("{} is defeated", combatant.name)))
-        }
-        _ => Ok(()),
-    }
 }

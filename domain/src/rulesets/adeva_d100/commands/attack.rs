@@ -2,6 +2,7 @@
 
 use super::super::actions::declared::DeclaredAction;
 use super::super::Stats;
+use super::super::state::CombatState;
 use super::super::actions::{ActionKind, LingeringEffect, TurnBudget, WeaponClass};
 use super::super::altitude::AltitudeAccess;
 use super::super::damage::DamageDice;
@@ -170,6 +171,9 @@ pub(super) fn overwatch_attack(
     run(draft, request, dice, Mode::Overwatch)
 }
 
+/// One named target: its id, the field naming it and the field naming its evasion.
+type NamedTarget = (CombatantId, String, String);
+
 fn run(
     draft: &mut Encounter,
     request: &EncounterAttack,
@@ -187,6 +191,59 @@ fn run(
     super::ensure_not_stunned(draft, &request.attacker_id)?;
     let (attacker_stats, mut attacker_state, _) = snapshot(draft, &request.attacker_id, "attacker_id")?;
     let action = super::core::with_movement(&request.action, &attacker_stats)?;
+    let ids = named_targets(request);
+    let snapshots = target_snapshots(draft, request, &ids)?;
+    let sides = target_sides(request, &ids, &snapshots);
+    let lethal = crate::rulesets::plugin::options::<super::super::AdevaD100>(draft).lethal_damage_table;
+    let mut modifiers = request.engine_modifiers.clone();
+    modifiers.extend(caller(&request.modifiers));
+    let input = AttackInput {
+        action: &action,
+        damage: request.damage,
+        penetration: request.penetration,
+        modifiers: &modifiers,
+        long_range_weapon: request.long_range_weapon,
+        unarmed: request.unarmed || super::core::named_unarmed(&request.action),
+        lethal_damage_table: lethal.as_deref(),
+    };
+    let aim = spend_attack(draft, request, &action, &mut attacker_state, free, mode)?;
+    let attacker = AttackerSide { stats: &attacker_stats, aim };
+    let resolved = resolve(&attacker, &sides, &input, dice)?;
+    // Store: attacker budget and lingering effects.
+    for effect in &resolved.spec.lingering {
+        if let LingeringEffect::OwnEvasion { modifier, .. } = effect {
+            attacker_state.own_evasion = Some(modifier.clone());
+        }
+    }
+    {
+        let (_, state, _) = parts_mut(draft, &request.attacker_id, "attacker_id")?;
+        *state = attacker_state.clone();
+    }
+    let targets = store_outcomes(draft, request, &ids, &sides, resolved.targets)?;
+    let mut notes = resolved.notes;
+    if resolved.spec.action == ActionKind::HeavyAttack {
+        notes.push(
+            "Heavy Attack: −30 to the attacker's Evasion tests until the start of its next turn".into(),
+        );
+    }
+    Ok(AttackReport {
+        attacker_id: Some(request.attacker_id.clone()),
+        attacker_name: draft.name_of(&request.attacker_id),
+        action: resolved.spec.name(),
+        weapon: resolved.weapon.name,
+        altitude: resolved.altitude,
+        attack_test: resolved.attack_test,
+        hits_scored: resolved.hits_scored,
+        jammed: resolved.jammed,
+        targets,
+        lingering: resolved.spec.lingering,
+        budget: Some(attacker_state.budget),
+        notes,
+    })
+}
+
+/// The main target, then the extra targets in order.
+fn named_targets(request: &EncounterAttack) -> Vec<NamedTarget> {
     let mut ids = vec![(request.target_id.clone(), "target_id".to_string(), "evasion".to_string())];
     for (index, extra) in request.extra_targets.iter().enumerate() {
         ids.push((
@@ -195,15 +252,34 @@ fn run(
             format!("extra_targets[{index}].evasion"),
         ));
     }
+    ids
+}
+
+/// Each target's stats, state and surprise; a combatant named twice (the attacker included) is
+/// refused.
+fn target_snapshots(
+    draft: &mut Encounter,
+    request: &EncounterAttack,
+    ids: &[NamedTarget],
+) -> Result<Vec<(Stats, CombatState, bool)>, EncounterError> {
     let mut seen = vec![request.attacker_id.clone()];
     let mut snapshots = Vec::new();
-    for (id, field, _) in &ids {
+    for (id, field, _) in ids {
         if seen.contains(id) {
             return Err(EncounterError::invalid(field, "a combatant may be named only once in an attack"));
         }
         seen.push(id.clone());
         snapshots.push(snapshot(draft, id, field)?);
     }
+    Ok(snapshots)
+}
+
+/// The targets' sides of the attack, with their evasions and the attacker's feints.
+fn target_sides<'a>(
+    request: &EncounterAttack,
+    ids: &[NamedTarget],
+    snapshots: &'a [(Stats, CombatState, bool)],
+) -> Vec<TargetSide<'a>> {
     // Feint: only a melee Standard Attack or Called Shot profits (adeva-d100.txt, "Feint").
     let feint_applies = match &request.action {
         DeclaredAction::StandardAttack(a) => a.weapon.class == WeaponClass::Melee,
@@ -212,7 +288,7 @@ fn run(
     };
     let mut sides = Vec::new();
     for (index, ((_, field, evasion_field), (stats, state, surprised))) in
-        ids.iter().zip(&snapshots).enumerate()
+        ids.iter().zip(snapshots).enumerate()
     {
         let (evasion, evasion_modifiers, wanted) = if index == 0 {
             (request.evasion, caller(&request.evasion_modifiers), None)
@@ -238,20 +314,20 @@ fn run(
             attack_modifier: extra.map_or(0, |e| e.attack_modifier),
         });
     }
-    let lethal = crate::rulesets::plugin::options::<super::super::AdevaD100>(draft).lethal_damage_table;
-    let mut modifiers = request.engine_modifiers.clone();
-    modifiers.extend(caller(&request.modifiers));
-    let input = AttackInput {
-        action: &action,
-        damage: request.damage,
-        penetration: request.penetration,
-        modifiers: &modifiers,
-        long_range_weapon: request.long_range_weapon,
-        unarmed: request.unarmed || super::core::named_unarmed(&request.action),
-        lethal_damage_table: lethal.as_deref(),
-    };
-    // Spend first (on a copy) so a refused action rolls nothing.
-    let spec = super::super::actions::action_spec(&action)
+    sides
+}
+
+/// Spends the attack from the attacker's state (a copy, so a refused action rolls nothing) and
+/// returns its pending aim; a firing Overwatch spends nothing but is used up.
+fn spend_attack(
+    draft: &Encounter,
+    request: &EncounterAttack,
+    action: &DeclaredAction,
+    attacker_state: &mut CombatState,
+    free: bool,
+    mode: Mode,
+) -> Result<Option<Modifier>, EncounterError> {
+    let spec = super::super::actions::action_spec(action)
         .map_err(|error| super::super::test_modifiers::within("action", error))?;
     super::ensure_may_move(draft, &request.attacker_id, &spec)?;
     if !free && attacker_state.budget.turn_lost {
@@ -272,20 +348,19 @@ fn run(
         // The Overwatch is used up once it fires.
         attacker_state.overwatch = None;
     }
-    let attacker = AttackerSide { stats: &attacker_stats, aim };
-    let resolved = resolve(&attacker, &sides, &input, dice)?;
-    // Store: attacker budget and lingering effects.
-    for effect in &resolved.spec.lingering {
-        if let LingeringEffect::OwnEvasion { modifier, .. } = effect {
-            attacker_state.own_evasion = Some(modifier.clone());
-        }
-    }
-    {
-        let (_, state, _) = parts_mut(draft, &request.attacker_id, "attacker_id")?;
-        *state = attacker_state.clone();
-    }
+    Ok(aim)
+}
+
+/// Stores each target's outcome (wounds, reaction spent, feint used, defeat) and reports it.
+fn store_outcomes(
+    draft: &mut Encounter,
+    request: &EncounterAttack,
+    ids: &[NamedTarget],
+    sides: &[TargetSide],
+    outcomes: Vec<TargetOutcome>,
+) -> Result<Vec<TargetReport>, EncounterError> {
     let mut targets = Vec::new();
-    for (((id, field, _), side), outcome) in ids.iter().zip(&sides).zip(resolved.targets) {
+    for (((id, field, _), side), outcome) in ids.iter().zip(sides).zip(outcomes) {
         let reacted = side.evasion.is_reaction() && outcome.evasion.is_some();
         let surprised = side.surprised;
         let (stats, state, flags) = parts_mut(draft, id, field)?;
@@ -307,24 +382,5 @@ fn run(
         let target_name = draft.name_of(id);
         targets.push(TargetReport { target_id: Some(id.clone()), target_name, surprised, outcome, stats_after });
     }
-    let mut notes = resolved.notes;
-    if resolved.spec.action == ActionKind::HeavyAttack {
-        notes.push(
-            "Heavy Attack: −30 to the attacker's Evasion tests until the start of its next turn".into(),
-        );
-    }
-    Ok(AttackReport {
-        attacker_id: Some(request.attacker_id.clone()),
-        attacker_name: draft.name_of(&request.attacker_id),
-        action: resolved.spec.name(),
-        weapon: resolved.weapon.name,
-        altitude: resolved.altitude,
-        attack_test: resolved.attack_test,
-        hits_scored: resolved.hits_scored,
-        jammed: resolved.jammed,
-        targets,
-        lingering: resolved.spec.lingering,
-        budget: Some(attacker_state.budget),
-        notes,
-    })
+    Ok(targets)
 }

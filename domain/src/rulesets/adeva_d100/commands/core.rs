@@ -32,18 +32,19 @@ use super::super::actions::ActionKind;
 use crate::rulesets::adeva_d100::bounds::Unsigned;
 use super::super::actions::attack_actions::{HitSpread, OtherTarget, Spread, spread_hits};
 use super::super::actions::declared::DeclaredAction;
-use super::super::actions::{ActionSpec, Evasion, HitRule, Weapon, WeaponClass, action_spec};
-use super::super::altitude::{AltitudeAccess, altitude_access};
+use super::super::actions::{ActionSpec, TestSpec, Weapon, WeaponClass, action_spec};
+use super::super::altitude::AltitudeAccess;
 use super::super::attack_sequence::{HitResult, SURPRISE_BONUS};
-use super::super::critical::{CriticalInput, check_lethal_table, confirm_critical, wounds_dealt};
-use super::super::damage::{DamageDice, check_damage_dice, roll_hit_damage};
+use super::super::damage::DamageDice;
 use super::super::decay::{self, effective_characteristic};
-use super::super::evasion::{EvasionKind, EvasionResult, EvasionSpec, check_evasion, roll_evasion};
-use super::super::test_modifiers::{Modifier, ModifierCode, check_modifiers, within};
+use super::super::evasion::{EvasionKind, EvasionResult};
+use super::super::test_modifiers::{Modifier, ModifierCode, within};
 use super::super::test_roll::{ModifiedTest, modified_test};
-use super::super::unarmed::{UNARMED_DAMAGE, UNARMED_QUALITIES, unarmed_damage};
-use super::super::wounds::{Soak, WoundsLoss, lose_wounds, negated, past_soak, soak};
+use super::super::unarmed::UNARMED_QUALITIES;
+use super::super::wounds::{Soak, WoundsLoss};
 use super::super::{Characteristic, Stats, bonus};
+use super::attack_checks::{attack_test_spec, check_client_limits, check_targets, checked_damage_dice};
+use super::hits::{HitRoll, resolve_target};
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};
@@ -67,7 +68,7 @@ pub enum EvasionChoice {
 }
 
 impl EvasionChoice {
-    fn kind(self) -> Option<EvasionKind> {
+    pub(super) fn kind(self) -> Option<EvasionKind> {
         match self {
             Self::None => None,
             Self::Dodge => Some(EvasionKind::Dodge),
@@ -224,68 +225,6 @@ pub(crate) fn effective(stats: &Stats, name: decay::CharacteristicName) -> Resul
     Ok(effective_characteristic(name.value(stats), name, &stats.decays)?.value)
 }
 
-fn evasion_characteristic(kind: EvasionKind) -> Option<decay::CharacteristicName> {
-    match kind {
-        EvasionKind::Dodge => Some(decay::CharacteristicName::Ag),
-        EvasionKind::Parry => Some(decay::CharacteristicName::Ws),
-        EvasionKind::PointDefence => Some(decay::CharacteristicName::Bs),
-        EvasionKind::Deflect => None,
-    }
-}
-
-/// The evasion spec of a target, checked (errors name `evasion_field`).
-fn evasion_spec(target: &TargetSide, allowed: &[Evasion]) -> Result<Option<EvasionSpec>, RuleError> {
-    let field = target.evasion_field.as_str();
-    let Some(kind) = target.evasion.kind() else { return Ok(None) };
-    if kind.is_reaction() && target.surprised {
-        return Err(RuleError::invalid(
-            field,
-            "refused: a reaction by a surprised character (only a Deflector, a free action, may evade)",
-        ));
-    }
-    if kind.is_reaction() && target.reaction_spent {
-        return Err(RuleError::invalid(
-            field,
-            "refused: the target has already used its Reaction this round",
-        ));
-    }
-    if target.feinted && matches!(kind, EvasionKind::Dodge | EvasionKind::Parry) {
-        return Err(RuleError::invalid(
-            field,
-            "refused: the attacker's Feint won, so this attack may not be parried or dodged (Feint)",
-        ));
-    }
-    if target.evasion_modifiers.len() > MAX_CLIENT_MODIFIERS {
-        return Err(RuleError::invalid(
-            format!("{field}_modifiers"),
-            format!("at most {MAX_CLIENT_MODIFIERS} modifiers may be sent"),
-        ));
-    }
-    if !allowed.contains(&Evasion::from(kind)) {
-        return Err(RuleError::invalid(field, "this evasion is not allowed against this attack"));
-    }
-    if kind == EvasionKind::Deflect && target.stats.deflectors.is_empty() {
-        return Err(RuleError::invalid(field, "the target has no Deflectors in its stat block"));
-    }
-    let mut modifiers = target.evasion_modifiers.clone();
-    modifiers.extend(target.own_evasion.clone());
-    let characteristic =
-        evasion_characteristic(kind).map(|name| effective(target.stats, name)).transpose()?;
-    let spec = EvasionSpec {
-        kind,
-        characteristic,
-        modifiers,
-        deflector_strengths: if kind == EvasionKind::Deflect {
-            target.stats.deflectors.iter().map(|d| d.n()).collect()
-        } else {
-            Vec::new()
-        },
-        deflector_weakening: 0,
-    };
-    check_evasion(&spec, target.surprised).map_err(|error| within(field, error))?;
-    Ok(Some(spec))
-}
-
 /// Checks everything, then rolls the attack (see the operations decisions).
 pub(crate) fn resolve(
     attacker: &AttackerSide,
@@ -295,93 +234,57 @@ pub(crate) fn resolve(
 ) -> Result<Resolved, RuleError> {
     let weapon = attack_weapon(input.action)?.clone();
     let spec = action_spec(input.action).map_err(|error| within("action", error))?;
-    let Some(test) = spec.tests.first() else {
-        return Err(RuleError::invalid("action", "this action makes no attack test"));
-    };
-    if test.hits == HitRule::NoHits {
-        return Err(RuleError::invalid("action", "this action scores no hits"));
-    }
-    let max_hits = test.hits.attack_max_hits();
-    if targets.len() > 1 && max_hits.is_none() {
-        return Err(RuleError::invalid(
-            "extra_targets",
-            "only a Burst or Flurry may allocate hits to other targets",
-        ));
-    }
-    let damage_dice = if input.unarmed {
-        if weapon.class != WeaponClass::Melee {
-            return Err(RuleError::invalid("action.weapon.class", "an unarmed attack is a melee attack"));
-        }
-        if input.damage.is_some() || input.penetration != 0 {
-            return Err(RuleError::invalid(
-                "damage",
-                "an unarmed attack deals 1d5 − 3 + SB with no penetration: leave damage and penetration out",
-            ));
-        }
-        UNARMED_DAMAGE
-    } else {
-        let Some(damage) = input.damage else {
-            return Err(RuleError::invalid("damage", "a weapon attack needs its damage dice"));
-        };
-        check_damage_dice(&damage).map_err(|error| within("damage", error))?;
-        damage
-    };
-    if input.penetration > 100 {
-        return Err(RuleError::invalid("penetration", "penetration must lie between 0 and 100"));
-    }
-    check_modifiers("modifiers", input.modifiers)?;
-    if input.modifiers.len() > MAX_CLIENT_MODIFIERS {
-        return Err(RuleError::invalid(
-            "modifiers",
-            format!("at most {MAX_CLIENT_MODIFIERS} modifiers may be sent"),
-        ));
-    }
-    if let Some(table) = input.lethal_damage_table {
-        check_lethal_table("lethal_damage_table", table)?;
-        if let Some(index) = table.iter().position(|name| name.chars().count() > MAX_LETHAL_NAME_CHARS) {
-            return Err(RuleError::invalid(
-                format!("lethal_damage_table[{index}]"),
-                format!("a chart entry name has at most {MAX_LETHAL_NAME_CHARS} characters"),
-            ));
-        }
-    }
-    let reach = if weapon.class == WeaponClass::Melee {
-        super::super::altitude::Reach::Melee
-    } else {
-        super::super::altitude::Reach::Ranged
-    };
-    let mut access = None;
-    let mut evasions = Vec::new();
-    let mut engine_modifiers = Vec::new();
-    for target in targets {
-        match target.stats.wounds {
-            None => {
-                return Err(RuleError::invalid(&target.field, "the target's stat block has no wounds"));
-            }
-            Some(_) if target.stats.current_wounds() == 0 && target.stats.fate_points.n() == 0 => {
-                return Err(RuleError::invalid(
-                    &target.field,
-                    "the target is at 0 wounds without Fate Points: dead",
-                ));
-            }
-            Some(_) => {}
-        }
-        let reached =
-            altitude_access(attacker.stats.altitude, target.stats.altitude, reach, input.long_range_weapon);
-        if !reached.allowed {
-            return Err(RuleError::invalid(&target.field, reached.reason));
-        }
-        let engine: i32 = target.attacks_against.iter().map(|m| m.value).sum::<i32>()
-            + if target.surprised { SURPRISE_BONUS } else { 0 }
-            + reached.modifier.iter().map(|m| m.value).sum::<i32>()
-            + target.attack_modifier;
-        engine_modifiers.push(engine);
-        access.get_or_insert(reached);
-        evasions.push(evasion_spec(target, &test.evasions)?);
-    }
-    let access = access.ok_or_else(|| RuleError::invalid("target_id", "an attack needs a target"))?;
+    let test = attack_test_spec(&spec, targets.len())?;
+    let damage_dice = checked_damage_dice(input, &weapon)?;
+    check_client_limits(input)?;
+    let checked = check_targets(attacker, targets, input, &weapon, test)?;
     let characteristic = effective(attacker.stats, test.characteristic)?;
-    let main = &targets[0];
+    let modifiers = attack_modifiers(test, attacker, input, &targets[0], &checked.access);
+    let purpose = format!("attack test ({})", test.characteristic.label());
+    let attack_test = modified_test(characteristic, &modifiers, dice, &purpose)?;
+    let jammed = test.jams_on.is_some_and(|jam| attack_test.test.roll >= jam);
+    let scored = hits_scored(test, &attack_test, jammed);
+    let allocation = allocate(&spec, targets, &checked.engine_modifiers, scored)?;
+    let strength_bonus_value =
+        effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32)?;
+    let strength_bonus = (weapon.class != WeaponClass::Ranged)
+        .then(|| effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32))
+        .transpose()?;
+    let hit_roll = HitRoll {
+        input,
+        attack_test: &attack_test,
+        characteristic,
+        damage_dice: &damage_dice,
+        strength_bonus_value,
+        strength_bonus,
+    };
+    let mut dos_available = true;
+    let mut outcomes = Vec::new();
+    for ((target, evasion), hits) in targets.iter().zip(&checked.evasions).zip(allocation) {
+        outcomes.push(resolve_target(&hit_roll, target, evasion.as_ref(), hits, &mut dos_available, dice)?);
+    }
+    let notes = attack_notes(&spec, test, attacker, input, &attack_test, jammed, &outcomes);
+    Ok(Resolved {
+        spec,
+        weapon,
+        altitude: checked.access,
+        attack_test,
+        hits_scored: scored,
+        jammed,
+        targets: outcomes,
+        notes,
+    })
+}
+
+/// The attack test's modifiers: the action's, the aim, the client's, then the engine's against
+/// the main target (Guard Mode, surprise, altitude).
+fn attack_modifiers(
+    test: &TestSpec,
+    attacker: &AttackerSide,
+    input: &AttackInput,
+    main: &TargetSide,
+    access: &AltitudeAccess,
+) -> Vec<Modifier> {
     let mut modifiers = test.modifiers.clone();
     modifiers.extend(attacker.aim.clone());
     modifiers.extend(input.modifiers.iter().cloned());
@@ -390,95 +293,30 @@ pub(crate) fn resolve(
         modifiers.push(Modifier::coded(ModifierCode::Surprise, "target is surprised", SURPRISE_BONUS));
     }
     modifiers.extend(access.modifier.clone());
-    let purpose = format!("attack test ({})", test.characteristic.label());
-    let attack_test = modified_test(characteristic, &modifiers, dice, &purpose)?;
-    let jammed = test.jams_on.is_some_and(|jam| attack_test.test.roll >= jam);
-    let scored = match max_hits {
+    modifiers
+}
+
+/// Hits the attack test scored: none when jammed, a passed Burst or Flurry one per degree up to
+/// its limit, otherwise the test's hit rule.
+fn hits_scored(test: &TestSpec, attack_test: &ModifiedTest, jammed: bool) -> u32 {
+    match test.hits.attack_max_hits() {
         _ if jammed => 0,
         Some(limit) if attack_test.test.passed => attack_test.test.degrees.clamp(1, limit),
         _ => test.hits.hits(attack_test.test.passed, attack_test.test.degrees),
-    };
-    let allocation = allocate(&spec, targets, &engine_modifiers, scored)?;
-    let strength_bonus_value =
-        effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32)?;
-    let strength_bonus = (weapon.class != WeaponClass::Ranged)
-        .then(|| effective(attacker.stats, decay::CharacteristicName::S).map(|s| bonus(s) as u32))
-        .transpose()?;
-    let mut dos_available = true;
-    let mut outcomes = Vec::new();
-    for ((target, evasion), hits) in targets.iter().zip(&evasions).zip(allocation) {
-        let evasion = match evasion {
-            Some(spec) if hits > 0 => Some(roll_evasion(spec, target.surprised, hits, dice)?),
-            _ => None,
-        };
-        let landed = evasion.as_ref().map_or(hits, |e| e.outcome.hits_left);
-        let toughness = bonus(effective(target.stats, decay::CharacteristicName::T)?) as u32;
-        let soaked = soak(toughness, target.stats.armour.n(), input.penetration);
-        let before = target.stats.current_wounds();
-        let mut outcome = TargetOutcome {
-            hits_allocated: hits,
-            evasion,
-            hits_landed: landed,
-            soak: soaked,
-            hits: Vec::new(),
-            wounds: WoundsLoss {
-                before,
-                lost: 0,
-                after: before,
-                dead: false,
-                lethal_damage: false,
-                past_zero: 0,
-            },
-            fatigue_levels: 0,
-        };
-        for number in 1..=landed {
-            let label = format!("{}: hit {number}", target.field);
-            let dos = dos_available.then(|| attack_test.test.degrees_of_success());
-            dos_available = false;
-            let (damage, fatigue) = if input.unarmed {
-                let hit =
-                    unarmed_damage(strength_bonus_value, toughness, dos, dice, &format!("damage: {label}"))?;
-                (hit.damage, hit.fatigue)
-            } else {
-                let damage =
-                    roll_hit_damage(&damage_dice, strength_bonus, dos, dice, &format!("damage: {label}"))?;
-                (damage, false)
-            };
-            outcome.fatigue_levels += u32::from(fatigue);
-            let past = past_soak(damage.damage, &outcome.soak);
-            let confirm_modifiers: Vec<Modifier> = target.attacks_against.iter().cloned().collect();
-            let critical = if damage.natural_maximum {
-                let critical_input = CriticalInput {
-                    characteristic,
-                    confirm_modifiers: &confirm_modifiers,
-                    damage_past_soak: past,
-                    lethal_damage_table: input.lethal_damage_table,
-                    label: &label,
-                };
-                Some(confirm_critical(&critical_input, dice)?)
-            } else {
-                None
-            };
-            let lost = wounds_dealt(past, critical.as_ref());
-            let wounds = lose_wounds(outcome.wounds.after, target.stats.fate_points.n(), lost);
-            let total = &mut outcome.wounds;
-            total.lost = total.lost.saturating_add(lost);
-            total.after = wounds.after;
-            total.dead |= wounds.dead;
-            total.lethal_damage |= wounds.lethal_damage;
-            total.past_zero = total.past_zero.saturating_add(wounds.past_zero);
-            outcome.hits.push(HitResult {
-                hit: number,
-                negated: negated(damage.damage, &outcome.soak),
-                past_soak: past,
-                critical,
-                wounds,
-                fatigue,
-                damage,
-            });
-        }
-        outcomes.push(outcome);
     }
+}
+
+/// The attack's notes: the action's, then a jam, an unarmed attack, the attacker's fatigue and
+/// any Lethal Damage to resolve.
+fn attack_notes(
+    spec: &ActionSpec,
+    test: &TestSpec,
+    attacker: &AttackerSide,
+    input: &AttackInput,
+    attack_test: &ModifiedTest,
+    jammed: bool,
+    outcomes: &[TargetOutcome],
+) -> Vec<String> {
     let mut notes = spec.notes.clone();
     if jammed {
         notes.push(format!(
@@ -502,16 +340,7 @@ pub(crate) fn resolve(
     if outcomes.iter().any(|o| o.wounds.lethal_damage) {
         notes.push("a target with Fate Points took damage past 0 wounds: resolve it as Lethal Damage".into());
     }
-    Ok(Resolved {
-        spec,
-        weapon,
-        altitude: access,
-        attack_test,
-        hits_scored: scored,
-        jammed,
-        targets: outcomes,
-        notes,
-    })
+    notes
 }
 
 /// Spreads `scored` hits with `spread_hits`: the first stays on the declared target, extra

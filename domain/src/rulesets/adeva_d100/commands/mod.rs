@@ -34,12 +34,16 @@
 //! - Heavy Attack leaves −30 on the attacker's own Evasion, Guard Mode leaves its modifier on
 //!   attacks against the actor; both end at the start of the actor's next turn (`dynamic.rs`).
 
+mod action_groups;
 pub mod actions;
 pub mod attack;
+mod attack_checks;
 pub mod core;
+mod hits;
 pub mod damage;
 mod economy;
 mod fire;
+mod gm_actions;
 mod grapple;
 pub mod inline;
 mod manoeuvres;

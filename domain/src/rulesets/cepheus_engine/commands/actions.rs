@@ -51,17 +51,16 @@ use super::super::modifier::{Modifier, ModifierCode};
 use super::super::stance::Stance;
 use super::super::{CepheusEngine, state::CombatState};
 use super::super::economy::{ActionEconomy, Cost, spend};
-use super::extended;
-use super::recovery::{self, HealRequest};
-use super::vehicle_actions::{self, Occupants};
+use super::extended::{abandon_extended_action, start_extended_action};
 use super::{
     CharacteristicName, combatant, ensure_can_act, ensure_turn,
     own_check_modifiers, parts, state_mut,
 };
+use super::delegated_actions::{recovery_action, vehicle_action};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{RulesetReport, plugin};
-use crate::score::{Measure, Score};
+use crate::score::Measure;
 use super::action_request::{Action, MAX_NOTE_CHARS};
 use super::action_report::{ActionReport, AimReport};
 use super::leadership::{leadership, skill_modifier, tactics};
@@ -176,6 +175,8 @@ pub(super) fn skill_check_with(
     Ok(modifiers)
 }
 
+/// Carries out one declared action of a living combatant: the turn's own actions here, vehicle
+/// and recovery actions through `vehicle_action` and `recovery_action`.
 pub(super) fn perform(
     encounter: &mut Encounter,
     action: &Action,
@@ -188,32 +189,13 @@ pub(super) fn perform(
     let name = found.name.clone();
     let new = |cost| ActionReport::new(&id, &name, action.name(), cost);
     match action {
-        Action::Hasten { .. } => {
-            ensure_can_act(found, "combatant_id")?;
-            hasten(encounter, &id, events)?;
-            let mut report = new(Cost::Free);
-            report.description =
-                format!("{name} acts hastily: +2 Initiative and −1 DM on all checks this round");
-            Ok(report)
-        }
+        Action::Hasten { .. } => hasten_action(encounter, &id, new(Cost::Free), events),
         Action::React { reaction, .. } => {
             standalone_reaction(encounter, &id, *reaction, new(Cost::Free), events)
         }
         Action::Aim { target_id, .. } => aim(encounter, &id, target_id, false, new(Cost::Minor)),
         Action::AimForKill { target_id, .. } => aim(encounter, &id, target_id, true, new(Cost::Minor)),
-        Action::ChangeStance { stance, .. } => {
-            let (_, state) = parts(found, "combatant_id")?;
-            if state.stance == *stance {
-                return Err(invalid("stance", format!("{name} is already {}", stance.label())));
-            }
-            let mut report = new(Cost::Minor);
-            report.economy = Some(turn_action(encounter, &id, Cost::Minor, "changing stance", false)?);
-            lose_aim(encounter, &id, &mut report)?;
-            state_mut(encounter, &id, "combatant_id")?.stance = *stance;
-            report.stance = Some(*stance);
-            report.description = format!("{name} is now {}", stance.label());
-            Ok(report)
-        }
+        Action::ChangeStance { stance, .. } => change_stance(encounter, &id, *stance, new(Cost::Minor)),
         Action::Leadership { target_id, characteristic, .. } => leadership(
             encounter,
             &id,
@@ -232,45 +214,12 @@ pub(super) fn perform(
             dice,
             events,
         ),
-        Action::Comms { in_contact, .. } => {
-            set_comms(encounter, &id, *in_contact, events)?;
-            let mut report = new(Cost::Free);
-            report.description = if *in_contact {
-                format!("{name} is in communication with its unit and commander")
-            } else {
-                format!("{name} is cut off: no Tactics or Leadership benefit until contact returns")
-            };
-            Ok(report)
-        }
+        Action::Comms { in_contact, .. } => comms(encounter, &id, *in_contact, new(Cost::Free), events),
         Action::Fatigue { .. } => fatigue(encounter, &id, new(Cost::Free)),
         Action::StartExtendedAction { skill, rounds, .. } => {
-            let mut report = new(Cost::Significant);
-            report.economy =
-                Some(turn_action(encounter, &id, Cost::Significant, "an extended action", false)?);
-            lose_aim(encounter, &id, &mut report)?;
-            let round = encounter.round;
-            let state = state_mut(encounter, &id, "combatant_id")?;
-            let started = extended::start(state, skill, rounds.get().unsigned_abs(), round)?;
-            report.description = format!(
-                "{name} starts an extended action ({}) of {} rounds; this round is the first",
-                started.skill, started.rounds
-            );
-            report.extended = Some(started);
-            Ok(report)
+            start_extended_action(encounter, &id, skill, rounds.get().unsigned_abs(), new(Cost::Significant))
         }
-        Action::AbandonExtendedAction { .. } => {
-            let state = state_mut(encounter, &id, "combatant_id")?;
-            let Some(abandoned) = state.extended.take() else {
-                return Err(invalid("action", format!("{name} has no extended action to abandon")));
-            };
-            let mut report = new(Cost::Free);
-            report.description = format!(
-                "{name} abandons the extended action ({}) after {} of {} rounds",
-                abandoned.skill, abandoned.completed, abandoned.rounds
-            );
-            report.extended = Some(abandoned);
-            Ok(report)
-        }
+        Action::AbandonExtendedAction { .. } => abandon_extended_action(encounter, &id, new(Cost::Free)),
         Action::Grapple { .. } => grapple(encounter, action, new(Cost::Significant), dice),
         Action::Explosion { damage, response, overflow_to, allocation, .. } => {
             let choice = AllocationChoice { overflow_to: *overflow_to, allocation: allocation.map(Into::into) };
@@ -280,93 +229,101 @@ pub(super) fn perform(
         Action::DrawOrReload { .. } => {
             simple(encounter, &id, Cost::Minor, new(Cost::Minor), format!("{name} draws or reloads a weapon"))
         }
-        Action::OtherMinor { note, .. } | Action::OtherSignificant { note, .. } => {
-            let cost =
-                if matches!(action, Action::OtherMinor { .. }) { Cost::Minor } else { Cost::Significant };
-            if let Some(note) = note {
-                check_note("note", note)?;
-            }
-            let what = note.clone().unwrap_or_else(|| "something else".to_string());
-            simple(encounter, &id, cost, new(cost), format!("{name}: {what}"))
+        Action::OtherMinor { note, .. } => other_action(encounter, &id, Cost::Minor, note.as_deref(), new(Cost::Minor)),
+        Action::OtherSignificant { note, .. } => {
+            other_action(encounter, &id, Cost::Significant, note.as_deref(), new(Cost::Significant))
         }
-        Action::Free { note, .. } => {
-            check_note("note", note)?;
-            ensure_can_act(found, "combatant_id")?;
-            let mut report = new(Cost::Free);
-            report.description = format!("{name}: {note}");
-            Ok(report)
-        }
-        Action::Collision { speed_kph, target_ids, unsecured_ids, secured_ids, overflow_to, .. } => {
-            let occupants = Occupants { targets: target_ids, unsecured: unsecured_ids, secured: secured_ids };
-            vehicle_actions::collision(encounter, speed_kph.get(), &occupants, *overflow_to, new(Cost::Free), dice)
-        }
-        Action::EvasiveAction { skill, characteristic, .. } => vehicle_actions::evasive_action(
-            encounter,
-            &id,
-            skill,
-            *characteristic,
-            new(Cost::Significant),
-            dice,
-        ),
-        Action::Ram {
-            skill,
-            target_id,
-            speed_kph,
-            characteristic,
-            dm,
-            target_solid,
-            unsecured_ids,
-            secured_ids,
-            overflow_to,
-            ..
-        } => {
-            let occupants = Occupants { targets: &[], unsecured: unsecured_ids, secured: secured_ids };
-            vehicle_actions::ram(
-                encounter,
-                &id,
-                skill,
-                *characteristic,
-                target_id,
-                speed_kph.get(),
-                dm.get(),
-                *target_solid,
-                &occupants,
-                *overflow_to,
-                new(Cost::Significant),
-                dice,
-            )
-        }
-        Action::Stunt { skill, characteristic, dm, .. } => {
-            vehicle_actions::stunt(encounter, &id, skill, *characteristic, dm.get(), new(Cost::Significant), dice)
-        }
-        Action::Weave { skill, weaving_number, speed_kph, characteristic, .. } => vehicle_actions::weave(
-            encounter,
-            &id,
-            skill,
-            *characteristic,
-            weaving_number.get(),
-            speed_kph.get(),
-            new(Cost::Significant),
-            dice,
-        ),
-        Action::Drive { demanding, .. } => {
-            vehicle_actions::drive(encounter, &id, *demanding, new(Cost::Minor))
-        }
-        Action::RegainConsciousness { failed_checks, .. } => {
-            recovery::regain_consciousness(encounter, &id, failed_checks.get().unsigned_abs(), new(Cost::Free), dice)
-        }
-        Action::Rest { .. } => recovery::rest(encounter, &id, new(Cost::Free)),
-        Action::Heal { method, days, medic_id, medic_skill, split, .. } => {
-            let request = HealRequest {
-                method: *method,
-                days: days.map(|days| days.get().unsigned_abs()),
-                medic_id: medic_id.as_ref(),
-                medic_skill: medic_skill.map(Score::get),
-                split: split.map(Into::into),
-            };
-            recovery::heal(encounter, &id, &request, new(Cost::Free), dice)
+        Action::Free { note, .. } => free_action(encounter, &id, note, new(Cost::Free)),
+        Action::Collision { .. }
+        | Action::EvasiveAction { .. }
+        | Action::Ram { .. }
+        | Action::Stunt { .. }
+        | Action::Weave { .. }
+        | Action::Drive { .. } => vehicle_action(encounter, &id, action, new, dice),
+        Action::RegainConsciousness { .. } | Action::Rest { .. } | Action::Heal { .. } => {
+            recovery_action(encounter, &id, action, new, dice)
         }
     }
+}
+
+/// Hasten: +2 Initiative and −1 DM on all checks this round (`dynamic::hasten`).
+fn hasten_action(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    mut report: ActionReport,
+    events: &mut Vec<Event>,
+) -> Result<ActionReport, EncounterError> {
+    ensure_can_act(combatant(encounter, id, "combatant_id")?, "combatant_id")?;
+    hasten(encounter, id, events)?;
+    report.description =
+        format!("{} acts hastily: +2 Initiative and −1 DM on all checks this round", report.name);
+    Ok(report)
+}
+
+/// Changing stance, a minor action; the stance already held is refused (field `stance`).
+fn change_stance(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    stance: Stance,
+    mut report: ActionReport,
+) -> Result<ActionReport, EncounterError> {
+    let (_, state) = parts(combatant(encounter, id, "combatant_id")?, "combatant_id")?;
+    if state.stance == stance {
+        return Err(invalid("stance", format!("{} is already {}", report.name, stance.label())));
+    }
+    report.economy = Some(turn_action(encounter, id, Cost::Minor, "changing stance", false)?);
+    lose_aim(encounter, id, &mut report)?;
+    state_mut(encounter, id, "combatant_id")?.stance = stance;
+    report.stance = Some(stance);
+    report.description = format!("{} is now {}", report.name, stance.label());
+    Ok(report)
+}
+
+/// Battlefield Comms: in contact with its unit and commander, or cut off.
+fn comms(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    in_contact: bool,
+    mut report: ActionReport,
+    events: &mut Vec<Event>,
+) -> Result<ActionReport, EncounterError> {
+    set_comms(encounter, id, in_contact, events)?;
+    let name = &report.name;
+    report.description = if in_contact {
+        format!("{name} is in communication with its unit and commander")
+    } else {
+        format!("{name} is cut off: no Tactics or Leadership benefit until contact returns")
+    };
+    Ok(report)
+}
+
+/// Another minor or significant action, with an optional note.
+fn other_action(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    cost: Cost,
+    note: Option<&str>,
+    report: ActionReport,
+) -> Result<ActionReport, EncounterError> {
+    if let Some(note) = note {
+        check_note("note", note)?;
+    }
+    let what = note.unwrap_or("something else");
+    let description = format!("{}: {what}", report.name);
+    simple(encounter, id, cost, report, description)
+}
+
+/// A free action with its note (1 to 200 characters), for a combatant able to act.
+fn free_action(
+    encounter: &Encounter,
+    id: &CombatantId,
+    note: &str,
+    mut report: ActionReport,
+) -> Result<ActionReport, EncounterError> {
+    check_note("note", note)?;
+    ensure_can_act(combatant(encounter, id, "combatant_id")?, "combatant_id")?;
+    report.description = format!("{}: {note}", report.name);
+    Ok(report)
 }
 
 pub(super) fn simple(

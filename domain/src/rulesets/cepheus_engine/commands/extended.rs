@@ -21,7 +21,8 @@ use super::super::Stats;
 use super::super::state::{CombatState, ExtendedAction};
 use super::action_report::ActionReport;
 use super::super::economy::Cost;
-use super::own_check_modifiers;
+use super::actions::{invalid, lose_aim, turn_action};
+use super::{own_check_modifiers, state_mut};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{RuleError, RulesetReport, RulesetState};
@@ -152,4 +153,43 @@ pub fn progress_at_end_of_round(encounter: &mut Encounter, ending: u32, events: 
             dice: Vec::new(),
         });
     }
+}
+
+/// Starts an extended action, a significant action; this round is its first.
+pub(super) fn start_extended_action(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    skill: &str,
+    rounds: u32,
+    mut report: ActionReport,
+) -> Result<ActionReport, EncounterError> {
+    report.economy = Some(turn_action(encounter, id, Cost::Significant, "an extended action", false)?);
+    lose_aim(encounter, id, &mut report)?;
+    let round = encounter.round;
+    let state = state_mut(encounter, id, "combatant_id")?;
+    let started = start(state, skill, rounds, round)?;
+    report.description = format!(
+        "{} starts an extended action ({}) of {} rounds; this round is the first",
+        report.name, started.skill, started.rounds
+    );
+    report.extended = Some(started);
+    Ok(report)
+}
+
+/// Abandons the extended action under way, at any time.
+pub(super) fn abandon_extended_action(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    mut report: ActionReport,
+) -> Result<ActionReport, EncounterError> {
+    let state = state_mut(encounter, id, "combatant_id")?;
+    let Some(abandoned) = state.extended.take() else {
+        return Err(invalid("action", format!("{} has no extended action to abandon", report.name)));
+    };
+    report.description = format!(
+        "{} abandons the extended action ({}) after {} of {} rounds",
+        report.name, abandoned.skill, abandoned.completed, abandoned.rounds
+    );
+    report.extended = Some(abandoned);
+    Ok(report)
 }

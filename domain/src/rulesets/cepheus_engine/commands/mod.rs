@@ -29,6 +29,7 @@ pub mod actions;
 pub mod apply;
 pub mod attack;
 pub mod damage;
+mod delegated_actions;
 pub mod extended;
 mod free_actions;
 mod grapple;
