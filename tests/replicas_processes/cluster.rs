@@ -20,7 +20,12 @@ pub struct Cluster {
 /// An HTTP client for the tests: no proxy, no redirects, `timeout` per request if any.
 pub fn http_client(timeout: Option<Duration>) -> Client {
     install_tls_provider();
-    let builder = Client::builder().no_proxy().redirect(reqwest::redirect::Policy::none());
+    // A pooled connection idle for 1 s is dropped: the server closes idle keep-alive connections
+    // after 5 s, and a client that reuses one as it is being closed gets no answer at all.
+    let builder = Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .pool_idle_timeout(Duration::from_secs(1));
     let builder = match timeout {
         Some(timeout) => builder.timeout(timeout),
         None => builder,
