@@ -233,3 +233,23 @@ fn serve_takes_settings_from_both_sides_of_the_subcommand() {
     assert!(wait_until_healthy(address), "`skirmish --bind {address} serve` serves there");
     assert!(Path::new(&db).exists());
 }
+
+#[test]
+fn a_webhook_lease_outside_its_bounds_is_refused_before_anything_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = path_text(&dir.path().join("lease.db"));
+    let address = free_loopback_port().to_string();
+
+    for lease in ["0", "999", "3600001"] {
+        let refused =
+            run(&["serve", "--bind", &address, "--database-url", &db, "--webhooks-lease-ms", lease]);
+        let said = String::from_utf8_lossy(&refused.stderr);
+
+        assert_eq!(refused.status.code(), Some(2), "lease {lease}: {said}");
+        assert!(
+            said.contains("--webhooks-lease-ms") && said.contains("1000..=3600000"),
+            "lease {lease}: {said}"
+        );
+    }
+    assert!(!Path::new(&db).exists(), "nothing was created");
+}
