@@ -33,6 +33,7 @@ mod delegated_actions;
 pub mod extended;
 mod free_actions;
 mod grapple;
+pub mod healing;
 pub mod inline;
 mod leadership;
 pub mod recovery;
