@@ -22,7 +22,7 @@ use super::damage_types::{DamageSteps, apply_resistance};
 use super::damage_types::DamageType;
 use super::fighter::{Fighter, Standing};
 use super::state::RoundUse;
-use super::stats::CheckKind;
+use super::bonuses::CheckKind;
 use super::table::{fighter, scene, store};
 use super::vitality::{SurvivalCheck, SurvivalReason, dying_check, staggered_check};
 use super::{Arrgs, Report};
