@@ -246,6 +246,35 @@ fn lose(
     Ok(points)
 }
 
+/// What a heal request has done so far: the split's wishes still open, the points restored and
+/// lost, and a description of each day or check.
+struct Progress {
+    wishes: Split,
+    restored: Split,
+    lost: i32,
+    descriptions: Vec<String>,
+}
+
+impl Progress {
+    /// Restores `points` to the patient: one at a time round the damaged characteristics
+    /// (`evenly`, medical care) or the split's wishes first.
+    fn restore(
+        &mut self,
+        encounter: &mut Encounter,
+        id: &CombatantId,
+        points: i32,
+        evenly: bool,
+    ) -> Result<(), EncounterError> {
+        let (stats, _) = parts_mut(combatant_mut(encounter, id, "combatant_id")?, "combatant_id")?;
+        if evenly {
+            restore_evenly(stats, points, &mut self.restored)
+        } else {
+            restore(stats, points, &mut self.wishes, &mut self.restored)
+        }
+        Ok(())
+    }
+}
+
 /// Natural healing and medical treatment (cepheus-engine.txt, "Injury and Recovery", "Natural
 /// Healing", "Medical Treatment").
 pub(super) fn heal(
@@ -257,66 +286,18 @@ pub(super) fn heal(
 ) -> Result<ActionReport, EncounterError> {
     let days = validate_heal(encounter, id, request)?;
     let status_before = stats_of(encounter, id)?.status();
-    let mut wishes = request.split.unwrap_or_default();
-    let mut restored = Split::default();
-    let mut lost = 0;
-    let mut descriptions = Vec::new();
-    let mut heal_points = |encounter: &mut Encounter,
-                           points: i32,
-                           restored: &mut Split,
-                           evenly: bool|
-     -> Result<(), EncounterError> {
-        let (stats, _) = parts_mut(combatant_mut(encounter, id, "combatant_id")?, "combatant_id")?;
-        if evenly {
-            restore_evenly(stats, points, restored)
-        } else {
-            restore(stats, points, &mut wishes, restored)
-        }
-        Ok(())
+    let mut progress = Progress {
+        wishes: request.split.unwrap_or_default(),
+        restored: Split::default(),
+        lost: 0,
+        descriptions: Vec::new(),
     };
     match request.method {
         HealMethod::NaturalRest | HealMethod::NaturalActive | HealMethod::MedicalCare => {
-            let medicine = match (request.medic_skill, request.medic_id) {
-                (Some(level), _) => level,
-                (None, Some(medic)) => stats_of(encounter, medic)?.skill_dm("medicine"),
-                (None, None) => 0,
-            };
-            for day in 1..=days {
-                let stats = stats_of(encounter, id)?;
-                if stats.status() == Status::Dead || !stats.has_been_damaged() {
-                    break;
-                }
-                let end_dm = CharacteristicName::End.dm(stats);
-                let seriously = stats.status() == Status::SeriouslyWounded;
-                let points = match request.method {
-                    HealMethod::MedicalCare => (2 + end_dm + medicine).max(0),
-                    _ if seriously => end_dm,
-                    HealMethod::NaturalRest => dice.roll(6, "natural healing")? as i32 + end_dm,
-                    _ => 1 + end_dm,
-                };
-                if points >= 0 {
-                    heal_points(encounter, points, &mut restored, request.method == HealMethod::MedicalCare)?;
-                } else {
-                    lost += lose(encounter, id, -points, dice)?;
-                }
-                descriptions.push(format!("day {day}: {points:+}"));
-            }
+            heal_days(encounter, id, request, days, &mut progress, dice)?;
         }
         HealMethod::FirstAid | HealMethod::FirstAidLate | HealMethod::Surgery => {
-            let modifiers = medic_modifiers(encounter, id, request)?;
-            let roll = roll_check(total_dm(&modifiers), dice, "Medicine check")?;
-            let effect = roll.effect;
-            let points = if request.method == HealMethod::FirstAidLate { effect } else { 2 * effect };
-            if roll.success {
-                heal_points(encounter, points.max(0), &mut restored, false)?;
-                descriptions.push(format!("Medicine Effect {effect:+}: {} points", points.max(0)));
-            } else if request.method == HealMethod::Surgery {
-                lost += lose(encounter, id, -effect, dice)?;
-                descriptions.push(format!("surgery fails (Effect {effect:+}): {} points lost", -effect));
-            } else {
-                descriptions.push(format!("Medicine check fails (Effect {effect:+}): nothing restored"));
-            }
-            report.check = Some(CheckReport { purpose: "Medicine check".into(), modifiers, roll });
+            report.check = Some(treat(encounter, id, request, &mut progress, dice)?);
         }
     }
     let combatant = combatant_mut(encounter, id, "combatant_id")?;
@@ -327,6 +308,7 @@ pub(super) fn heal(
     } else if !status_before.can_act() {
         combatant.flags.defeated = false;
     }
+    let Progress { restored, lost, descriptions, .. } = progress;
     report.description = format!(
         "{} heals ({:?}): {}; restored {} points, lost {lost}",
         report.name,
@@ -344,4 +326,66 @@ pub(super) fn heal(
         stats_after,
     });
     Ok(report)
+}
+
+/// Natural healing and medical care, day by day until the patient is whole or dead
+/// (cepheus-engine.txt, "Natural Healing", "Medical Treatment").
+fn heal_days(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    request: &HealRequest,
+    days: u32,
+    progress: &mut Progress,
+    dice: &mut Dice,
+) -> Result<(), EncounterError> {
+    let medicine = match (request.medic_skill, request.medic_id) {
+        (Some(level), _) => level,
+        (None, Some(medic)) => stats_of(encounter, medic)?.skill_dm("medicine"),
+        (None, None) => 0,
+    };
+    for day in 1..=days {
+        let stats = stats_of(encounter, id)?;
+        if stats.status() == Status::Dead || !stats.has_been_damaged() {
+            break;
+        }
+        let end_dm = CharacteristicName::End.dm(stats);
+        let seriously = stats.status() == Status::SeriouslyWounded;
+        let points = match request.method {
+            HealMethod::MedicalCare => (2 + end_dm + medicine).max(0),
+            _ if seriously => end_dm,
+            HealMethod::NaturalRest => dice.roll(6, "natural healing")? as i32 + end_dm,
+            _ => 1 + end_dm,
+        };
+        if points >= 0 {
+            progress.restore(encounter, id, points, request.method == HealMethod::MedicalCare)?;
+        } else {
+            progress.lost += lose(encounter, id, -points, dice)?;
+        }
+        progress.descriptions.push(format!("day {day}: {points:+}"));
+    }
+    Ok(())
+}
+
+/// First aid and surgery: the medic's Medicine check (cepheus-engine.txt, "Medical Treatment").
+fn treat(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    request: &HealRequest,
+    progress: &mut Progress,
+    dice: &mut Dice,
+) -> Result<CheckReport, EncounterError> {
+    let modifiers = medic_modifiers(encounter, id, request)?;
+    let roll = roll_check(total_dm(&modifiers), dice, "Medicine check")?;
+    let effect = roll.effect;
+    let points = if request.method == HealMethod::FirstAidLate { effect } else { 2 * effect };
+    if roll.success {
+        progress.restore(encounter, id, points.max(0), false)?;
+        progress.descriptions.push(format!("Medicine Effect {effect:+}: {} points", points.max(0)));
+    } else if request.method == HealMethod::Surgery {
+        progress.lost += lose(encounter, id, -effect, dice)?;
+        progress.descriptions.push(format!("surgery fails (Effect {effect:+}): {} points lost", -effect));
+    } else {
+        progress.descriptions.push(format!("Medicine check fails (Effect {effect:+}): nothing restored"));
+    }
+    Ok(CheckReport { purpose: "Medicine check".into(), modifiers, roll })
 }
