@@ -75,6 +75,11 @@ pub fn act(
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, ActionReport), EncounterError> {
     plugin::ensure_active::<CepheusEngine>(encounter)?;
+    // A copy, which `Command::run`'s contract makes unnecessary for the store: some actions refuse
+    // only after they have changed the encounter. An explosion spends the reaction before the
+    // response roll, and its split `allocation` is checked against the rolled damage afterwards;
+    // grapple damage is allocated after the check. The rules tests check that a refused direct
+    // call changes nothing (`props_tests`). It goes once each action rolls before it spends.
     let mut draft = encounter.clone();
     let mut consequences = Vec::new();
     let start = dice.rolls().len();
