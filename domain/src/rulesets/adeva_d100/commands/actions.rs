@@ -10,7 +10,7 @@
 //!   adds a characteristic decay. These three are the GM's and need no turn.
 
 use super::super::actions::aim::Aim;
-use super::super::actions::attack_actions::Charge;
+use super::super::actions::charge::Charge;
 use super::super::actions::{ActionType, ExtendedAction};
 use super::super::actions::Weapon;
 use super::super::actions::declared::DeclaredAction;
