@@ -2,7 +2,7 @@
 //! and `recovery.rs` (cepheus-engine.txt, "Vehicle Combat", "Injury and Recovery").
 
 use super::action_report::ActionReport;
-use super::actions::invalid;
+use super::invalid;
 use super::action_request::Action;
 use super::healing::{self, HealRequest};
 use super::recovery;

@@ -34,7 +34,7 @@ use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::roll_check;
 use super::CharacteristicName;
 use super::action_report::{ActionReport, CheckReport};
-use super::actions::invalid;
+use super::invalid;
 use super::apply::apply_hit;
 use super::{combatant, combatant_mut, ensure_can_act, own_check_modifiers, parts, parts_mut};
 use crate::dice::Dice;

@@ -17,7 +17,7 @@ use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::roll_check;
 use super::CharacteristicName;
 use super::action_report::{ActionReport, CheckReport};
-use super::actions::invalid;
+use super::invalid;
 use super::{combatant, combatant_mut, parts, parts_mut};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
