@@ -132,27 +132,7 @@ pub(super) fn overwatch_trigger(
     if matches!(&first, Some(f) if !f.overwatch_first) {
         notes.push("the other character's action went first; the Overwatch fires after it".into());
     }
-    let weapon = overwatch.weapon.clone();
-    let action = match overwatch.attack {
-        OverwatchAttack::Standard {} => DeclaredAction::StandardAttack(SingleAttack { weapon }),
-        OverwatchAttack::Burst { declared_hits } => {
-            DeclaredAction::Burst(MultiHitAttack { weapon, declared_hits })
-        }
-    };
-    let request = EncounterAttack {
-        attacker_id: actor.clone(),
-        target_id: target.clone(),
-        action,
-        damage: readied.damage,
-        penetration: readied.penetration,
-        evasion: readied.evasion,
-        evasion_modifiers: Vec::new(),
-        modifiers: readied.modifiers,
-        extra_targets: Vec::new(),
-        long_range_weapon: false,
-        unarmed: false,
-        engine_modifiers: Vec::new(),
-    };
+    let request = readied_request(&actor, &target, &overwatch, readied);
     let report = overwatch_attack(draft, &request, dice)?;
     let mut subject = subject(&target, target_stats)?;
     subject.location = observed.location.clone();
@@ -167,4 +147,36 @@ pub(super) fn overwatch_trigger(
         pinning: pinning.into_iter().next().map(Box::new),
     };
     Ok((actor, "overwatch trigger".into(), outcome, notes))
+}
+
+/// The Overwatch's readied attack against the observed enemy, as the attack path takes it: its
+/// weapon on a Standard Attack or a Burst, with what the trigger carries (adeva-d100.txt,
+/// "Overwatch").
+fn readied_request(
+    actor: &CombatantId,
+    target: &CombatantId,
+    overwatch: &Overwatch,
+    readied: ReadiedAttack,
+) -> EncounterAttack {
+    let weapon = overwatch.weapon.clone();
+    let action = match overwatch.attack {
+        OverwatchAttack::Standard {} => DeclaredAction::StandardAttack(SingleAttack { weapon }),
+        OverwatchAttack::Burst { declared_hits } => {
+            DeclaredAction::Burst(MultiHitAttack { weapon, declared_hits })
+        }
+    };
+    EncounterAttack {
+        attacker_id: actor.clone(),
+        target_id: target.clone(),
+        action,
+        damage: readied.damage,
+        penetration: readied.penetration,
+        evasion: readied.evasion,
+        evasion_modifiers: Vec::new(),
+        modifiers: readied.modifiers,
+        extra_targets: Vec::new(),
+        long_range_weapon: false,
+        unarmed: false,
+        engine_modifiers: Vec::new(),
+    }
 }
