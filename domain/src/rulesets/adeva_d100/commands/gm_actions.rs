@@ -1,7 +1,7 @@
 //! The GM's actions, which need no turn: starting a fall, resolving a crash, adding fatigue or a
 //! characteristic decay (adeva-d100.txt, "Altitude", "Fatigue", "Characteristic Decay").
 
-use super::actions::{ActionOutcome, Ran};
+use super::action_outcome::{ActionOutcome, Ran};
 use super::damage::apply;
 use super::parts_mut;
 use super::super::altitude::{AltitudeBand, crash_squares};

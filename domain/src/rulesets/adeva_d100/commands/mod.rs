@@ -35,6 +35,7 @@
 //!   attacks against the actor; both end at the start of the actor's next turn (`dynamic.rs`).
 
 mod action_groups;
+pub mod action_outcome;
 pub mod actions;
 pub mod attack;
 mod attack_checks;
@@ -47,8 +48,11 @@ mod gm_actions;
 mod grapple;
 pub mod inline;
 mod manoeuvres;
+mod overwatch;
+mod starship;
 
-pub use actions::{Action, ActionOutcome, ActionReport, act};
+pub use action_outcome::{ActionOutcome, ActionReport};
+pub use actions::{Action, act};
 pub use attack::{AttackReport, EncounterAttack, ExtraTarget, TargetReport, attack};
 pub use core::{EvasionChoice, TargetOutcome};
 pub use damage::{DamageReport, EncounterDamage, damage};
