@@ -171,6 +171,12 @@ pub struct WebhookSettings {
     /// Milliseconds one delivery request may take in all (connecting included).
     #[arg(long, env = "SKIRMISH_WEBHOOKS_TIMEOUT_MS", default_value_t = 10_000)]
     pub webhooks_timeout_ms: u64,
+    /// Milliseconds a replica (PostgreSQL) holds the deliveries it took before another replica
+    /// may send them, from 1000 to 3600000 (keep it well above the timeout). SQLite has no
+    /// leases.
+    #[arg(long, env = "SKIRMISH_WEBHOOKS_LEASE_MS", default_value_t = skirmish_db::LEASE_MS,
+        value_parser = clap::value_parser!(i64).range(skirmish_db::MIN_LEASE_MS..=skirmish_db::MAX_LEASE_MS))]
+    pub webhooks_lease_ms: i64,
 }
 
 impl Default for WebhookSettings {
@@ -180,6 +186,7 @@ impl Default for WebhookSettings {
             webhooks_retry_base_ms: 5_000,
             webhooks_max_attempts: 12,
             webhooks_timeout_ms: 10_000,
+            webhooks_lease_ms: skirmish_db::LEASE_MS,
         }
     }
 }

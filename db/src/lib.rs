@@ -27,7 +27,7 @@ pub use exclusive::{DatabaseLock, lock_path};
 pub use scratch::{DEFAULT_TEST_SERVER, ScratchDatabase, test_server};
 pub use store::{
     AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, LEASE_MS, MAX_DELIVERIES_PAGE,
-    MAX_WEBHOOKS_PER_TENANT, NewWebhook, PENDING, Webhook, now_ms, utc_text,
+    MAX_LEASE_MS, MAX_WEBHOOKS_PER_TENANT, MIN_LEASE_MS, NewWebhook, PENDING, Webhook, now_ms, utc_text,
 };
 pub use store::{
     ApiKeyInfo, DELETED, EncounterPage, EventSink, Fresh, HISTORY_DEPTH, IDEMPOTENCY_TTL_HOURS,

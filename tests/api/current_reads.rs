@@ -4,13 +4,12 @@
 //! to another tenant, and a second server on the same database file (which could change it
 //! behind the first one's back) is refused at start.
 
-use crate::helpers::{Reply, skirmish_binary, spawn_app, spawn_app_with_keys, temp_db};
+use crate::binary::{Binary, free_port};
+use crate::helpers::{Reply, spawn_app, spawn_app_with_keys, temp_db};
 use reqwest::{Client, Method};
 use serde_json::{Value, json};
-use std::process::{Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 async fn send(client: &Client, method: Method, url: &str, body: Option<&Value>) -> Reply {
     let mut request = client.request(method.clone(), url);
@@ -166,69 +165,26 @@ async fn a_read_after_an_undo_shows_the_state_put_back() {
     assert_eq!(after.body["combatants"], json!([]), "the state of version 1 is back");
 }
 
-/// `skirmish serve` on `db` and a free port, its stderr kept.
-fn serve(db: &std::path::Path, port: u16) -> std::process::Child {
-    Command::new(skirmish_binary())
-        .arg("serve")
-        .env("SKIRMISH_BIND", format!("127.0.0.1:{port}"))
-        .env("SKIRMISH_DATABASE_URL", db.display().to_string())
-        .env("RUST_LOG", "error")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start the server: {e}"))
-}
-
-fn free_port() -> u16 {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port());
-    port.unwrap_or_else(|e| panic!("no free port: {e}"))
-}
-
-/// Waits (at most 20 s) for `child` to exit; kills it and panics if it does not.
-async fn exit_of(child: &mut std::process::Child, what: &str) -> ExitStatus {
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(20) {
-        if let Some(status) = child.try_wait().unwrap_or_else(|e| panic!("{what}: {e}")) {
-            return status;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("{what} did not exit");
-}
-
-async fn answers(client: &Client, port: u16) -> bool {
-    let url = format!("http://127.0.0.1:{port}/healthz");
-    for _ in 0..200 {
-        if client.get(&url).send().await.is_ok_and(|r| r.status().is_success()) {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    false
+/// `skirmish serve` on the SQLite file `db` and `port`, not waited for.
+fn serve(db: &std::path::Path, port: u16) -> Binary {
+    let env = [("SKIRMISH_DATABASE_URL", db.display().to_string()), ("RUST_LOG", "error".to_owned())];
+    Binary::spawn(port, &env)
 }
 
 #[tokio::test]
 async fn a_second_server_on_the_same_database_file_is_refused_at_start() {
     let (_dir, db) = temp_db();
-    let client = Client::builder().no_proxy().build().unwrap_or_else(|e| panic!("{e}"));
-    let first_port = free_port();
-    let mut first = serve(&db, first_port);
-    let first_up = answers(&client, first_port).await;
+    let mut first = serve(&db, free_port());
+    let first_up = first.answers().await;
 
     let mut second = serve(&db, free_port());
-    let refused = exit_of(&mut second, "the second server").await;
-    let mut said = String::new();
-    std::io::Read::read_to_string(&mut second.stderr.take().unwrap(), &mut said).unwrap();
-    let first_still_up = answers(&client, first_port).await;
-    let _ = first.kill();
-    let _ = first.wait();
-    let third_port = free_port();
-    let mut third = serve(&db, third_port);
-    let third_up = answers(&client, third_port).await;
-    let _ = third.kill();
-    let _ = third.wait();
+    let refused = second.exit("the second server").await;
+    let said = second.log();
+    let first_still_up = first.answers().await;
+    first.kill();
+    let mut third = serve(&db, free_port());
+    let third_up = third.answers().await;
+    third.kill();
 
     assert!(first_up, "the first server started");
     assert!(!refused.success(), "the second server must not start: {refused:?}");

@@ -4,10 +4,11 @@
 //! from a process with no CA store. Items needing the real binary (its log, its environment)
 //! start it as a child process.
 
-use crate::helpers::{cepheus, skirmish_binary, spawn_app, spawn_app_with, spawn_app_with_keys, text};
+use crate::binary::Binary;
+use crate::helpers::{cepheus, spawn_app, spawn_app_with, spawn_app_with_keys, text};
 use crate::webhook_receiver::{Receiver, plain};
 use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
@@ -147,69 +148,6 @@ async fn a_receivers_huge_429_body_is_read_only_up_to_the_cap() {
     // Half the delivery timeout: far from it even on a loaded machine, yet a server that read
     // to the timeout would fail.
     assert!(took < Duration::from_secs(30), "closed at once, not at the timeout: {took:?}");
-}
-
-/// `skirmish serve` as a child process on a free port, with extra environment, its log in a
-/// file; killed when dropped.
-struct Binary {
-    child: std::process::Child,
-    address: String,
-    log: std::path::PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Binary {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Binary {
-    async fn start(env: &[(&str, String)]) -> Self {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port());
-        let port = port.unwrap_or_else(|e| panic!("no free port: {e}"));
-        let log = dir.path().join("server.log");
-        let log_file = std::fs::File::create(&log).unwrap_or_else(|e| panic!("{e}"));
-        let mut command = std::process::Command::new(skirmish_binary());
-        command
-            .arg("serve")
-            .env("SKIRMISH_BIND", format!("127.0.0.1:{port}"))
-            .env("SKIRMISH_DATABASE_URL", dir.path().join("s.db").display().to_string())
-            .env("RUST_LOG", "info")
-            .stdout(std::process::Stdio::null())
-            .stderr(log_file);
-        for (name, value) in env {
-            command.env(name, value);
-        }
-        let child = command.spawn().unwrap_or_else(|e| panic!("cannot start the server: {e}"));
-        let binary = Binary { child, address: format!("http://127.0.0.1:{port}"), log, _dir: dir };
-        let client = reqwest::Client::builder().no_proxy().build().unwrap_or_else(|e| panic!("{e}"));
-        for _ in 0..200 {
-            let health = client.get(format!("{}/healthz", binary.address)).send().await;
-            if health.is_ok_and(|r| r.status().is_success()) {
-                return binary;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("the server never answered /healthz");
-    }
-
-    async fn send(&self, method: Method, path: &str, body: Option<Value>) -> (u16, Value) {
-        let client = reqwest::Client::builder().no_proxy().build().unwrap_or_else(|e| panic!("{e}"));
-        let mut request = client.request(method, format!("{}{path}", self.address));
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap_or_else(|e| panic!("{path}: {e}"));
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_else(|e| panic!("{e}"))
-    }
 }
 
 #[tokio::test]

@@ -13,6 +13,8 @@ use std::pin::Pin;
 use std::time::Duration;
 use tempfile::TempDir;
 
+pub use crate::binary::skirmish_binary;
+
 type StopServer = Box<dyn FnOnce() -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
 
 /// A running app, its database and a client bound to it.
@@ -134,17 +136,6 @@ pub async fn spawn_app_on(url: &str) -> TestApp {
     let (dir, path) = temp_db();
     let db = TestDb { url: url.to_owned(), path, _dir: dir, _scratch: None };
     start(db, Settings::new("127.0.0.1:0", url.to_owned())).await
-}
-
-/// The `skirmish` binary beside this test binary (`cargo test --workspace` builds it; with a
-/// narrower run, `cargo build --bin skirmish` first).
-pub fn skirmish_binary() -> std::path::PathBuf {
-    let test_binary = std::env::current_exe().unwrap_or_else(|e| panic!("no test binary path: {e}"));
-    let debug_dir =
-        test_binary.parent().and_then(|deps| deps.parent()).unwrap_or_else(|| panic!("no target dir"));
-    let binary = debug_dir.join("skirmish");
-    assert!(binary.exists(), "{} is missing: run `cargo build --bin skirmish` first", binary.display());
-    binary
 }
 
 /// A fresh directory and the path of a database file in it (not created yet).

@@ -12,6 +12,7 @@ mod arrgs_attack_manoeuvres;
 mod arrgs_fight;
 mod arrgs_spells_and_items;
 mod arrgs_support;
+mod binary;
 mod cepheus_actions;
 mod cepheus_errors;
 mod cepheus_fight;

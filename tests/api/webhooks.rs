@@ -2,9 +2,8 @@
 //! with the same `webhook-id`, deliveries resumed after a SIGKILL, Discord's body and limits, and
 //! the destination rule. A receiver on 127.0.0.1 (`webhook_receiver.rs`) plays the subscriber.
 
-use crate::helpers::{
-    TestApp, cepheus, skirmish_binary, spawn_app, spawn_app_with, spawn_app_with_keys, text,
-};
+use crate::binary::Binary;
+use crate::helpers::{TestApp, cepheus, spawn_app, spawn_app_with, spawn_app_with_keys, text};
 use crate::webhook_receiver::{Received, Receiver, plain, signature_is_valid};
 use base64::Engine;
 use reqwest::Method;
@@ -379,50 +378,18 @@ async fn discord_bodies_fit_every_limit_even_for_a_huge_summary_and_a_429_retry_
 
 // ---- a real binary killed with SIGKILL ----
 
-/// A server process, killed when dropped.
-struct Server {
-    child: std::process::Child,
-    address: String,
+/// `skirmish serve` on the SQLite file `db`, delivering to loopback and retrying after 50 ms.
+async fn start_server(db: &std::path::Path) -> Binary {
+    let env = [
+        ("SKIRMISH_DATABASE_URL", db.display().to_string()),
+        ("SKIRMISH_WEBHOOKS_ALLOW_PRIVATE", "true".to_owned()),
+        ("SKIRMISH_WEBHOOKS_RETRY_BASE_MS", "50".to_owned()),
+        ("RUST_LOG", "error".to_owned()),
+    ];
+    Binary::start(&env).await
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-async fn start_server(db: &std::path::Path) -> Server {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port());
-    let port = port.unwrap_or_else(|e| panic!("no free port: {e}"));
-    let child = std::process::Command::new(skirmish_binary())
-        .arg("serve")
-        .env("SKIRMISH_BIND", format!("127.0.0.1:{port}"))
-        .env("SKIRMISH_DATABASE_URL", db.display().to_string())
-        .env("SKIRMISH_WEBHOOKS_ALLOW_PRIVATE", "true")
-        .env("SKIRMISH_WEBHOOKS_RETRY_BASE_MS", "50")
-        .env("RUST_LOG", "error")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start the server: {e}"));
-    let server = Server { child, address: format!("http://127.0.0.1:{port}") };
-    let client = reqwest::Client::builder().no_proxy().build().unwrap_or_else(|e| panic!("{e}"));
-    for _ in 0..200 {
-        if client
-            .get(format!("{}/healthz", server.address))
-            .send()
-            .await
-            .is_ok_and(|r| r.status().is_success())
-        {
-            return server;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the server never answered /healthz");
-}
-
-async fn post(client: &reqwest::Client, server: &Server, path: &str, body: Value) -> Value {
+async fn post(client: &reqwest::Client, server: &Binary, path: &str, body: Value) -> Value {
     let response = client.post(format!("{}{path}", server.address)).json(&body).send().await;
     let response = response.unwrap_or_else(|e| panic!("POST {path}: {e}"));
     assert!(response.status().is_success(), "POST {path}: {}", response.status());
@@ -449,8 +416,7 @@ async fn deliveries_pending_when_the_server_is_killed_are_delivered_after_a_rest
     });
     let before = before.await;
 
-    server.child.kill().unwrap_or_else(|e| panic!("cannot SIGKILL the server: {e}"));
-    server.child.wait().unwrap_or_else(|e| panic!("{e}"));
+    server.kill();
     drop(server);
     receiver.answer_with(|_, _| plain(200, "ok"));
     let restarted = start_server(&db).await;

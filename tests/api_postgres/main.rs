@@ -23,6 +23,8 @@ mod arrgs_fight;
 mod arrgs_spells_and_items;
 #[path = "../api/arrgs_support.rs"]
 mod arrgs_support;
+#[path = "../api/binary.rs"]
+mod binary;
 #[path = "../api/cepheus_actions.rs"]
 mod cepheus_actions;
 #[path = "../api/cepheus_errors.rs"]

@@ -61,6 +61,8 @@ pub(crate) struct Deliverer {
     allow_private: bool,
     retry_base: Duration,
     max_failures: i32,
+    /// How long the deliveries taken from the outbox are this replica's (PostgreSQL).
+    lease_ms: i64,
     pub(crate) wake: Arc<Notify>,
     /// Subscriptions being sent to now.
     busy: Mutex<HashSet<String>>,
@@ -88,6 +90,7 @@ impl Deliverer {
             allow_private: settings.webhooks_allow_private,
             retry_base: Duration::from_millis(settings.webhooks_retry_base_ms.max(1)),
             max_failures: i32::try_from(settings.webhooks_max_attempts.max(1)).unwrap_or(i32::MAX),
+            lease_ms: settings.webhooks_lease_ms,
             wake: Arc::new(Notify::new()),
             busy: Mutex::default(),
             held: Mutex::default(),
@@ -144,7 +147,8 @@ impl Deliverer {
         let store = self.store.clone();
         let now = now_ms();
         let (skipped, hold_ends) = self.skipped(now);
-        let due = blocking(move || store.due_deliveries(now, BATCH, &skipped)).await?;
+        let lease = self.lease_ms;
+        let due = blocking(move || store.due_deliveries_leased_for(now, BATCH, &skipped, lease)).await?;
         if !due.is_empty() {
             for (webhook, group) in by_webhook(due) {
                 if self.busy().insert(webhook.clone()) {

@@ -34,7 +34,7 @@ pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
 pub use observed::WriteObserver;
 pub use outbox::{
     AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, LEASE_MS, MAX_DELIVERIES_PAGE,
-    PENDING,
+    MAX_LEASE_MS, MIN_LEASE_MS, PENDING,
 };
 pub use published::EventSink;
 pub use reads::{EncounterPage, Fresh};

@@ -77,10 +77,17 @@ pub struct DeliveryInfo {
     pub attempts: Vec<Attempt>,
 }
 
-/// How long a delivery taken by a replica (PostgreSQL) is its own before another may take it:
-/// longer than an attempt can last (its timeout), short enough that a dead replica's deliveries
-/// are soon sent by another.
+/// How long a delivery taken by a replica (PostgreSQL) is its own before another may take it, by
+/// default: longer than an attempt can last (its timeout), short enough that a dead replica's
+/// deliveries are soon sent by another. A server may choose another lease within
+/// [`MIN_LEASE_MS`]..=[`MAX_LEASE_MS`] (`--webhooks-lease-ms`).
 pub const LEASE_MS: i64 = 60_000;
+
+/// The shortest lease a server may choose: one second.
+pub const MIN_LEASE_MS: i64 = 1_000;
+
+/// The longest lease a server may choose: one hour.
+pub const MAX_LEASE_MS: i64 = 3_600_000;
 
 /// Most deliveries one page lists.
 pub const MAX_DELIVERIES_PAGE: i64 = 100;
@@ -187,9 +194,22 @@ impl Store {
         limit: i64,
         busy: &[String],
     ) -> Result<Vec<DueDelivery>, DbError> {
+        self.due_deliveries_leased_for(now_ms, limit, busy, LEASE_MS)
+    }
+
+    /// [`Store::due_deliveries`] with a lease of `lease_ms` (kept within [`MIN_LEASE_MS`] and
+    /// [`MAX_LEASE_MS`]) instead of [`LEASE_MS`].
+    pub fn due_deliveries_leased_for(
+        &self,
+        now_ms: i64,
+        limit: i64,
+        busy: &[String],
+        lease_ms: i64,
+    ) -> Result<Vec<DueDelivery>, DbError> {
         use webhook_deliveries as d;
+        let lease_ms = lease_ms.clamp(MIN_LEASE_MS, MAX_LEASE_MS);
         let leased = match self.backend() {
-            crate::Backend::Postgres => Some(self.lease(now_ms, limit, busy)?),
+            crate::Backend::Postgres => Some(self.lease(now_ms, limit, busy, lease_ms)?),
             crate::Backend::Sqlite => None,
         };
         let due = d::status.eq(PENDING).and(d::next_attempt_ms.le(now_ms));
@@ -225,7 +245,7 @@ impl Store {
     }
 
     /// Leases up to `limit` due deliveries (see [`Store::due_deliveries`]); their row numbers.
-    fn lease(&self, now_ms: i64, limit: i64, busy: &[String]) -> Result<Vec<i64>, DbError> {
+    fn lease(&self, now_ms: i64, limit: i64, busy: &[String], lease_ms: i64) -> Result<Vec<i64>, DbError> {
         #[derive(QueryableByName)]
         struct Leased {
             #[diesel(sql_type = diesel::sql_types::BigInt)]
@@ -239,7 +259,7 @@ impl Store {
                  webhook_deliveries WHERE status = $2 AND next_attempt_ms <= $3 AND webhook_id <> ALL($4) \
                  ORDER BY n LIMIT $5 FOR UPDATE SKIP LOCKED) RETURNING n",
             )
-            .bind::<BigInt, _>(now_ms.saturating_add(LEASE_MS))
+            .bind::<BigInt, _>(now_ms.saturating_add(lease_ms))
             .bind::<Text, _>(PENDING)
             .bind::<BigInt, _>(now_ms)
             .bind::<Array<Text>, _>(busy)
