@@ -105,6 +105,12 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         super::hooks::forfeit_delayed_actions(encounter, events);
     }
 
+    /// A combatant's turn ends (or is skipped, or a delaying combatant's held turn ends with the
+    /// round), just before the end-of-turn moment expires the effects that last "until the end
+    /// of" that turn: what the combatant was during the turn is still recorded. Nothing by
+    /// default.
+    fn end_of_turn(_encounter: &mut Encounter, _id: &CombatantId, _events: &mut Vec<Event>) {}
+
     /// A delaying combatant acts now, on the count `count`; by default its initiative becomes
     /// that count.
     fn act_from_delay(encounter: &mut Encounter, id: &CombatantId, count: i32, events: &mut Vec<Event>) {

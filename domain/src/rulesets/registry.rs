@@ -69,6 +69,13 @@ macro_rules! registry {
                 }
             }
 
+            /// A combatant's turn ends, before the end-of-turn moment passes.
+            pub fn end_of_turn(self, encounter: &mut Encounter, id: &CombatantId, events: &mut Vec<Event>) {
+                match self {
+                    $(Self::$variant => <$module::$plugin as Ruleset>::end_of_turn(encounter, id, events)),+
+                }
+            }
+
             /// A delaying combatant acts now, on the count `count`.
             pub fn act_from_delay(
                 self,
