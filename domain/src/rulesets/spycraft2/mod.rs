@@ -18,6 +18,7 @@ pub mod outcome;
 mod plugin;
 pub mod round;
 pub mod saves;
+pub mod skill;
 pub mod state;
 pub mod stats;
 pub mod surprise;

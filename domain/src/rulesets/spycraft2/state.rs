@@ -72,6 +72,9 @@ pub struct CombatState {
     /// The first half of a split full-action skill check, to be finished as this round's first
     /// action (its name).
     pub split_check: Option<String>,
+    /// The split check's bonus, DC and modifiers, rolled when its second half resolves it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_check: Option<super::skill::PendingCheck>,
     /// This round's fluid-initiative entries, settled at the end of the round.
     pub fluid: Vec<FluidEntry>,
     /// Weapons already charged the non-proficiency row this round.
