@@ -94,6 +94,24 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     /// Keys compared, highest first, when two initiative scores are equal.
     fn tie_keys(stats: &Self::Stats) -> Vec<i32>;
 
+    /// Spends `count` of the combatant's own resources (Spycraft 2.0's Action Dice) to boost the
+    /// Initiative check just rolled: `score` is what it adds, `explanation` its working.
+    /// `had_count`: the combatant already held a Count in the running fight. Refused by default
+    /// (422 naming `dice`): the other texts have no such rule.
+    fn boost_initiative(
+        _stats: &Self::Stats,
+        _state: &mut Self::State,
+        _count: u32,
+        _had_count: bool,
+        _dice: &mut Dice,
+        _purpose: &str,
+    ) -> Result<InitiativeRoll, RuleError> {
+        Err(RuleError::invalid(
+            "dice",
+            format!("{} has no resource to spend on the initiative roll", Self::ID.as_str()),
+        ))
+    }
+
     /// Checks settings the types cannot.
     fn validate_options(_options: &Self::Options) -> Result<(), RuleError> {
         Ok(())

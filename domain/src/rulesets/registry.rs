@@ -129,6 +129,34 @@ macro_rules! registry {
                 }
             }
 
+            /// Spends `count` of the combatant's own resources on its Initiative check
+            /// ([`Ruleset::boost_initiative`]); a combatant stored before its ruleset kept any
+            /// state starts from the default state. `had_count`: it already held a Count in the
+            /// running fight.
+            pub fn boost_initiative(
+                &self,
+                state: &mut RulesetState,
+                count: u32,
+                had_count: bool,
+                dice: &mut Dice,
+                purpose: &str,
+            ) -> Result<InitiativeRoll, RuleError> {
+                match self {
+                    $(Self::$variant(stats) => {
+                        if matches!(state, RulesetState::None) {
+                            *state = RulesetState::$variant(Default::default());
+                        }
+                        match state {
+                            RulesetState::$variant(state) => <$module::$plugin as Ruleset>::boost_initiative(
+                                stats, state, count, had_count, dice, purpose,
+                            ),
+                            #[allow(unreachable_patterns, reason = "one-ruleset builds")]
+                            _ => Err(RuleError::invalid("combatant_id", "its combat state belongs to another ruleset")),
+                        }
+                    }),+
+                }
+            }
+
             /// Keys compared, highest first, when two initiative scores are equal.
             pub fn tie_keys(&self) -> Vec<i32> {
                 match self {

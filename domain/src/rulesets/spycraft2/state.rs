@@ -81,6 +81,8 @@ pub struct CombatState {
     pub non_proficient_weapons: Vec<String>,
     /// Reeling was set at the end of this round; it clears at the end of the next one.
     pub reeling_since_round: Option<u32>,
+    /// Action Dice spent in this fight, of the stat block's `action_dice`.
+    pub action_dice_spent: u32,
 }
 
 impl Default for CombatState {
@@ -95,9 +97,11 @@ impl Default for CombatState {
             press_required: false,
             budget: Budget::default(),
             split_check: None,
+            pending_check: None,
             fluid: Vec::new(),
             non_proficient_weapons: Vec::new(),
             reeling_since_round: None,
+            action_dice_spent: 0,
         }
     }
 }
