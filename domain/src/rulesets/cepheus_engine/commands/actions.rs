@@ -45,7 +45,6 @@
 
 use super::super::allocation::AllocationChoice;
 use super::super::circumstances::MAX_AIM;
-use super::super::damage::Status;
 use super::super::dynamic::{hasten, set_comms};
 use super::super::modifier::{Modifier, ModifierCode};
 use super::super::stance::Stance;
@@ -135,19 +134,17 @@ pub(super) fn lose_aim(
     Ok(())
 }
 
-/// Another combatant of the encounter, able to be targeted (not the actor, not dead).
+/// Another combatant of the encounter than the actor (a dead one is refused before the action
+/// runs, by the one rule: `receivers.rs`).
 pub(super) fn other(
     encounter: &Encounter,
     actor: &CombatantId,
     target: &CombatantId,
 ) -> Result<String, EncounterError> {
     let found = combatant(encounter, target, "target_id")?;
-    let (stats, _) = parts(found, "target_id")?;
+    parts(found, "target_id")?;
     if actor == target {
         return Err(invalid("target_id", "the target must be another combatant"));
-    }
-    if stats.status() == Status::Dead {
-        return Err(invalid("target_id", format!("{} is dead", found.name)));
     }
     Ok(found.name.clone())
 }

@@ -35,6 +35,7 @@ mod free_actions;
 mod grapple;
 pub mod inline;
 mod leadership;
+pub mod receivers;
 pub mod recovery;
 pub mod request;
 pub mod vehicle_actions;
