@@ -278,11 +278,16 @@ pub fn act(
 }
 
 /// What the action delivers, and to whom: the actor takes an action of its own; the GM's
-/// fatigue and decay put a condition on it; the GM's other actions are left to their own rules.
-/// Asked of `AdevaD100::may_receive` before the action runs (`receiving::run`).
+/// fatigue, decay, fall and interruption put a condition on it, and a crash deals it falling
+/// damage ("Altitude"). Asked of `AdevaD100::may_receive` before the action runs
+/// (`receiving::run`); whom an action reaches besides is asked by `snapshot` (`mod.rs`).
 pub fn delivery(action: &Action) -> Option<Delivery<'_>> {
     let (id, receipt) = match action {
-        Action::Fatigue { actor_id, .. } | Action::Decay { actor_id, .. } => (actor_id, Receipt::Condition),
+        Action::Fatigue { actor_id, .. }
+        | Action::Decay { actor_id, .. }
+        | Action::Fall { actor_id }
+        | Action::ExtendedInterrupt { actor_id } => (actor_id, Receipt::Condition),
+        Action::ResolveCrash { actor_id } => (actor_id, Receipt::Damage),
         _ => (acting(action)?, Receipt::Action),
     };
     Some(Delivery::new(id, "actor_id", receipt))

@@ -38,6 +38,7 @@ mod grapple;
 pub mod healing;
 pub mod inline;
 mod leadership;
+pub mod receivers;
 pub mod recovery;
 pub mod request;
 pub mod vehicle_actions;
@@ -52,7 +53,6 @@ pub use extended::{ExtendedCheck, ExtendedCheckOutcome};
 pub use inline::{InlineAttack, attack_inline};
 pub use request::{Reaction, Weapon};
 
-use super::damage::Status;
 use super::dynamic::check_penalties;
 use super::economy::{ActionEconomy, Cost, spend};
 use super::state::CombatState;
@@ -160,19 +160,17 @@ pub(crate) fn lose_aim(
     Ok(())
 }
 
-/// Another combatant of the encounter, able to be targeted (not the actor, not dead).
+/// Another combatant of the encounter than the actor (a dead one is refused before the action
+/// runs, by the one rule: `receivers.rs`).
 pub(crate) fn other(
     encounter: &Encounter,
     actor: &CombatantId,
     target: &CombatantId,
 ) -> Result<String, EncounterError> {
     let found = combatant(encounter, target, "target_id")?;
-    let (stats, _) = parts(found, "target_id")?;
+    parts(found, "target_id")?;
     if actor == target {
         return Err(invalid("target_id", "the target must be another combatant"));
-    }
-    if stats.status() == Status::Dead {
-        return Err(invalid("target_id", format!("{} is dead", found.name)));
     }
     Ok(found.name.clone())
 }
