@@ -1,7 +1,10 @@
 //! Issue 30 item 6, the acting side: a dead combatant acting is answered by its ruleset's one
 //! rule (`Ruleset::may_receive` with an action receipt), the same 409 naming the field, the
 //! combatant and the rule as damage and conditions on the dead, in cepheus-engine, adeva-d100
-//! and arrgs, stored and inline. (These were 422s from older per-ruleset checks.)
+//! and arrgs, stored and inline. (These were 422s from older per-ruleset checks.) The same for the
+//! dead an action names (cepheus-engine's aim, Leadership, grapple and ram targets and vehicle
+//! occupants) and for adeva-d100's GM actions on the dead (a fall, a crash, an interruption);
+//! and a defeated but living adeva-d100 combatant still receives them.
 
 use crate::hardening_rulesets::assert_refused;
 use crate::helpers::{TestApp, spawn_app};
@@ -100,4 +103,79 @@ async fn a_dead_arrgs_attacker_or_opportunist_does_not_act_stored_or_inline() {
     assert_refused(&provoked, "opportunities[0].combatant_id", "Victim", "a dead opportunist");
     assert_refused(&twin, "attacker", "Victim", "a dead inline attacker");
     assert_eq!(app.snapshot(&encounter).await, dead, "nothing changed");
+}
+
+#[tokio::test]
+async fn a_dead_combatant_named_by_a_cepheus_action_is_refused_by_the_one_rule() {
+    let app = spawn_app().await;
+    let (encounter, victim) =
+        dead_on_its_turn(&app, "cepheus-engine", crate::helpers::cepheus(7), json!({"damage": 100})).await;
+    app.advance(&encounter, "next_turn").await;
+    let read = app.encounter(&encounter).await;
+    let other = read["current_turn"]["combatant_id"].clone();
+    assert_ne!(other, json!(victim), "Other has the turn");
+    let dead = app.snapshot(&encounter).await;
+    let path = format!("/v1/encounters/{encounter}/cepheus-engine/actions");
+    // (action, the field naming Victim)
+    let cases = [
+        (json!({"action": "aim", "target_id": victim}), "target_id"),
+        (json!({"action": "aim_for_kill", "target_id": victim}), "target_id"),
+        (json!({"action": "leadership", "target_id": victim}), "target_id"),
+        (json!({"action": "grapple", "target_id": victim}), "target_id"),
+        (json!({"action": "ram", "skill": "drive", "target_id": victim, "speed_kph": 30}), "target_id"),
+        (json!({"action": "collision", "speed_kph": 30, "unsecured_ids": [victim]}), "unsecured_ids[0]"),
+        (json!({"action": "collision", "speed_kph": 30, "target_ids": [victim]}), "target_ids[0]"),
+    ];
+    for (action, field) in cases {
+        let mut action = action;
+        action["combatant_id"] = other.clone();
+
+        let reply = app.post_json(&path, &action).await;
+
+        assert_refused(&reply, field, "Victim", &format!("cepheus-engine {}", action["action"]));
+    }
+    assert_eq!(app.snapshot(&encounter).await, dead, "nothing changed");
+}
+
+#[tokio::test]
+async fn adeva_gm_actions_on_the_dead_are_refused_by_the_one_rule() {
+    let app = spawn_app().await;
+    let mut stats = crate::helpers::adeva(30);
+    stats["wounds"] = json!(10);
+    let damage = json!({"amount": 100, "field": "combatant_id"});
+    let (encounter, victim) = dead_on_its_turn(&app, "adeva-d100", stats, damage).await;
+    let dead = app.snapshot(&encounter).await;
+    let path = format!("/v1/encounters/{encounter}/adeva-d100/actions");
+
+    for action in ["fall", "resolve_crash", "extended_interrupt"] {
+        let reply = app.post_json(&path, &json!({"action": action, "actor_id": victim})).await;
+
+        assert_refused(&reply, "actor_id", "Victim", &format!("adeva-d100 {action} on the dead"));
+    }
+    assert_eq!(app.snapshot(&encounter).await, dead, "nothing changed");
+}
+
+#[tokio::test]
+async fn a_defeated_but_living_adeva_combatant_still_receives_the_gm_fatigue() {
+    let app = spawn_app().await;
+    let encounter = app.create_encounter_id("adeva-d100", "Down, not out").await;
+    let mut stats = crate::helpers::adeva(30);
+    stats["wounds"] = json!(10);
+    let down = app.add_combatant(&encounter, "Down", "prey", stats.clone()).await;
+    let up = app.add_combatant(&encounter, "Up", "hunters", stats).await;
+    let fixed = json!({"fixed": [{"combatant_id": down, "value": 20}, {"combatant_id": up, "value": 10}]});
+    app.roll_initiative(&encounter, fixed).await;
+    app.advance(&encounter, "next_turn").await;
+    app.patch_json(&format!("/v1/encounters/{encounter}/combatants/{down}"), &json!({"defeated": true}))
+        .await
+        .expect_status(200, "the GM marks Down defeated");
+    let path = format!("/v1/encounters/{encounter}/adeva-d100/actions");
+
+    let fatigue = app.post_json(&path, &json!({"action": "fatigue", "actor_id": down, "levels": 2})).await;
+
+    let body = fatigue.expect_status(200, "fatigue on the defeated but living").body;
+    assert_eq!(body["result"]["outcome"], json!({"kind": "fatigue", "levels": 2}), "{body}");
+    let read = app.encounter(&encounter).await;
+    assert_eq!(read["combatants"][0]["defeated"], json!(true), "still defeated");
+    assert_eq!(read["combatants"][0]["stats"]["fatigue"], json!(2));
 }

@@ -294,3 +294,48 @@ async fn the_stateless_twins_work_the_texts_examples() {
         .await;
     missing.assert_problem(422, Some("target.stats.injury_factor"), "no injury factor");
 }
+
+#[tokio::test]
+async fn a_paralyzed_owners_auras_lapse_at_the_end_of_its_turn_with_an_event() {
+    // Damage Auras, last paragraph: auras are maintained by a free action on the owner's turn,
+    // so they lapse at the end of a turn in which it cannot act. Ward (12) charges a 30 aura and
+    // a 20 one made by a purely mental action; the GM records it paralyzed during its turn.
+    let app = spawn_app().await;
+    let (encounter, ward, _ally, _raider) = fight(&app).await;
+    for (aura, amount, mental) in [("Spikes", 30, false), ("Mindfire", 20, true)] {
+        act(
+            &app,
+            &encounter,
+            json!({"action": "charge_aura", "combatant_id": ward, "aura": aura,
+            "kind": {"kind": "normal", "drive": 20}, "amount": amount, "mental": mental}),
+        )
+        .await;
+    }
+    app.add_effect(
+        &encounter,
+        json!({"name": "paralyzed", "target_id": ward, "ends": {"ends": "end_of_encounter"}}),
+    )
+    .await;
+    let ended = app.advance(&encounter, "next_turn").await;
+    let logged = app.logged(&encounter, &ended).await;
+    let lapse = logged
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["data"]["action"] == "auras_lapsed")
+        .unwrap_or_else(|| panic!("no auras_lapsed event in {logged}"));
+    assert_eq!(lapse["data"]["report"]["auras"], json!(["Spikes", "Mindfire"]));
+    assert_eq!(lapse["data"]["report"]["reason"], json!("paralyzed"));
+    assert_eq!(
+        text(&lapse["summary"]),
+        "Ward's auras lapse at the end of its turn (paralyzed): Spikes, Mindfire"
+    );
+    let state = app.encounter(&encounter).await;
+    let ward_state = state["combatants"]
+        .as_array()
+        .expect("combatants")
+        .iter()
+        .find(|c| c["id"] == json!(ward))
+        .expect("Ward");
+    assert_eq!(ward_state["state"]["auras"], json!([]));
+}

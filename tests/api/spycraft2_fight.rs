@@ -381,3 +381,101 @@ async fn the_stateless_twins_answer_with_the_same_reports() {
         .await;
     bad.assert_problem(422, Some("line_of_sight_ft"), "line of sight outdoors");
 }
+
+#[tokio::test]
+async fn action_dice_boost_the_initiative_check_and_a_split_skill_check_is_rolled_when_it_resolves() {
+    let app = spawn_app().await;
+    let enc = app.create_encounter_id("spycraft2", "Server room").await;
+    let ana = app
+        .add_combatant(
+            &enc,
+            "Ana",
+            "agents",
+            json!({"initiative_bonus": 4, "action_dice": 3, "action_die": "d6"}),
+        )
+        .await;
+    let bo = app.add_combatant(&enc, "Bo", "guards", json!({"initiative_bonus": 2})).await;
+    let path = format!("/v1/encounters/{enc}/initiative");
+
+    // Refused, nothing stored: more Action Dice than Ana holds, 0 dice, and any for Bo, whose
+    // stat block records none.
+    for (body, field, case) in [
+        (json!({"action_dice": [{"combatant_id": ana, "dice": 4}]}), "action_dice[0].dice", "more than held"),
+        (json!({"action_dice": [{"combatant_id": ana, "dice": 0}]}), "action_dice[0].dice", "zero dice"),
+        (json!({"action_dice": [{"combatant_id": bo, "dice": 1}]}), "action_dice[0].dice", "none recorded"),
+        (
+            json!({"fixed": [{"combatant_id": ana, "value": 12}], "action_dice": [{"combatant_id": ana, "dice": 1}]}),
+            "action_dice[0].combatant_id",
+            "a fixed value",
+        ),
+    ] {
+        let before = app.snapshot(&enc).await;
+        app.post_json(&path, &body).await.assert_problem(422, Some(field), case);
+        assert_eq!(app.snapshot(&enc).await, before, "{case}: nothing stored");
+    }
+
+    // Step 3, Special Note: Ana spends 2 of her 3 Action Dice (d6) on her check: 1d20 (7) + 4 =
+    // 11, + 5 + 3 = 19. Bo: 9 + 2 = 11. Every die comes back with its purpose.
+    let rolled = app
+        .roll_initiative(
+            &enc,
+            json!({"rolls": [7, 5, 3, 9], "action_dice": [{"combatant_id": ana, "dice": 2}]}),
+        )
+        .await;
+    let dice: Vec<(i64, i64, String)> = rolled["dice"]
+        .as_array()
+        .expect("dice")
+        .iter()
+        .map(|d| (d["sides"].as_i64().unwrap_or(0), d["value"].as_i64().unwrap_or(0), text(&d["purpose"])))
+        .collect();
+    assert_eq!(
+        dice,
+        vec![
+            (20, 7, "initiative: Ana".into()),
+            (6, 5, "initiative boost: Ana".into()),
+            (6, 3, "initiative boost: Ana".into()),
+            (20, 9, "initiative: Bo".into())
+        ]
+    );
+    assert_eq!(scores(&rolled["turn_order"]), vec![("Ana".into(), 19), ("Bo".into(), 11)]);
+    let state = app.encounter(&enc).await;
+    assert_eq!(state["combatants"][0]["state"]["action_dice_spent"], json!(2));
+
+    // Once combat begins the Count may not be boosted: Ana's last die is refused.
+    app.advance(&enc, "next_turn").await;
+    let before = app.snapshot(&enc).await;
+    let again = json!({"combatant_ids": [ana], "action_dice": [{"combatant_id": ana, "dice": 1}]});
+    app.post_json(&path, &again).await.assert_problem(422, Some("action_dice[0].combatant_id"), "in combat");
+    assert_eq!(app.snapshot(&enc).await, before, "in combat: nothing stored");
+
+    // Step 5: Ana moves (1 half action left), then begins a full-action Computers check: split,
+    // no die rolled. Round 2, her first action finishes it and the server rolls it then:
+    // 1d20 (12) + 6 + 2 (tools) = 20 against DC 18, a success.
+    op(&app, &enc, "actions", json!({"combatant_id": ana, "action": {"action": "move"}})).await;
+    let begun = op(&app, &enc, "actions", json!({"combatant_id": ana, "action": {"action": "skill_check",
+        "name": "Computers", "cost": "full", "bonus": 6, "dc": 18, "modifiers": [{"value": 2, "reason": "tools"}]},
+        "rolls": [12]})).await;
+    assert_eq!(begun["result"]["spent"], json!({"spent": "split_started"}));
+    assert_eq!((begun["result"].get("check"), begun["dice"].clone()), (None, json!([])));
+    app.advance(&enc, "next_turn").await;
+    app.advance(&enc, "next_turn").await;
+    let finished = op(
+        &app,
+        &enc,
+        "actions",
+        json!({"combatant_id": ana, "action": {"action": "finish_skill_check"},
+        "rolls": [12]}),
+    )
+    .await;
+    let check = &finished["result"]["check"];
+    assert_eq!(
+        (check["die"].clone(), check["total"].clone(), check["success"].clone()),
+        (json!(12), json!(20), json!(true))
+    );
+    assert_eq!(finished["dice"][0]["purpose"], json!("skill check (Computers): Ana"));
+    assert!(
+        text(&finished["summary"]).contains("Computers check 20 (d20 12) against DC 18: success"),
+        "{}",
+        finished["summary"]
+    );
+}

@@ -4,8 +4,8 @@
 use super::state::AppState;
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::live::{Pump, REPLAY_PAGE, event_stream};
-use crate::viewers::{ViewerPump, read_page};
+use crate::live::{FrameBody, Pump, REPLAY_PAGE, event_stream};
+use crate::viewers::{ViewerStream, ViewerStreamStart, read_page};
 use crate::wire::MAX_SEED;
 use actix_web::{HttpRequest, HttpResponse, rt, web};
 use skirmish_db::ViewerGrant;
@@ -58,7 +58,7 @@ pub async fn open_stream(
         revoked,
     };
     rt::spawn(pump.run(first));
-    Ok(event_stream(body))
+    Ok(event_stream(FrameBody(body)))
 }
 
 /// A viewer's stream: the log after `Last-Event-ID` first, then live events, redacted.
@@ -81,8 +81,7 @@ pub async fn open_viewer_stream(
         .await
         .map_err(|error| ApiError::Internal(error.into()))?
         .ok_or_else(|| ApiError::NotFound("encounter not found".into()))?;
-    let (frames, body) = mpsc::channel(FRAMES_BUFFERED);
-    let pump = ViewerPump {
+    let start = ViewerStreamStart {
         store: state.store.clone(),
         grant,
         grants: state.viewers.clone(),
@@ -91,9 +90,8 @@ pub async fn open_viewer_stream(
         feed,
         permit,
         heartbeat: live.heartbeat,
-        frames,
         named,
     };
-    rt::spawn(pump.run(first));
-    Ok(event_stream(body))
+    // The response body is the stream itself: no task, no hand-off (see `viewers/stream.rs`).
+    Ok(event_stream(ViewerStream::new(start, first)))
 }

@@ -23,12 +23,12 @@ impl MessageBody for FrameBody {
 }
 
 /// The answer that opens a stream: `text/event-stream`, never cached nor buffered by a proxy, its
-/// body the frames sent into `frames`' other end.
-pub fn event_stream(frames: mpsc::Receiver<Bytes>) -> actix_web::HttpResponse {
+/// body `frames` (a [`FrameBody`], or a viewer's stream).
+pub fn event_stream(frames: impl MessageBody + 'static) -> actix_web::HttpResponse {
     use actix_web::http::header::{CACHE_CONTROL, HeaderValue};
     actix_web::HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header((CACHE_CONTROL, HeaderValue::from_static("no-cache")))
         .insert_header(("X-Accel-Buffering", HeaderValue::from_static("no")))
-        .body(FrameBody(frames))
+        .body(frames)
 }

@@ -35,11 +35,18 @@ pub async fn roll(
         .into_iter()
         .map(|f| (CombatantId(f.combatant_id), f.value))
         .collect();
+    let action_dice: Vec<_> = request
+        .action_dice
+        .unwrap_or_default()
+        .into_iter()
+        .map(|spend| (CombatantId(spend.combatant_id), u32::try_from(spend.dice).unwrap_or(0)))
+        .collect();
     check_list_len("combatant_ids", combatants.as_deref().unwrap_or_default())?;
     check_list_len("fixed", &fixed)?;
+    check_list_len("action_dice", &action_dice)?;
     let mut dice = dice_for(request.seed, request.rolls, false)?;
     let seed = dice.seed();
-    let initiative = InitiativeRequest { combatants, fixed };
+    let initiative = InitiativeRequest { combatants, fixed, action_dice };
     let command = move |encounter: &mut skirmish_domain::encounter::Encounter| {
         let events = roll_initiative(encounter, &initiative, &mut dice)?;
         Ok((events, dice.into_rolls()))

@@ -1,17 +1,20 @@
 //! Viewer links: read-only, encounter-scoped tokens (`vwr_…`). The active ones are held in
 //! memory (read from the database once, then kept current by this process's creates and
 //! revokes), so checking a token reads nothing. See `redact.rs` for what a viewer sees,
-//! `pump.rs` and `feed.rs` for its stream, `routes/viewers.rs` and `routes/view.rs` for the routes.
+//! `stream.rs`, `feed.rs`, `channel.rs` and `wave.rs` for its stream, `routes/viewers.rs` and `routes/view.rs` for the routes.
 
+mod channel;
 mod feed;
 mod grants;
 pub mod page;
-mod pump;
 pub mod redact;
+mod stream;
+mod wave;
 
-pub use feed::{ViewerFeeds, ViewerWave};
+pub use feed::ViewerFeeds;
 pub use grants::ViewerGrants;
-pub use pump::{ViewerPump, read_page};
+pub use stream::{ViewerStream, ViewerStreamStart, read_page};
+pub use wave::ViewerWave;
 
 use crate::error::ApiError;
 use actix_web::http::Method;

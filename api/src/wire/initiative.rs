@@ -15,6 +15,18 @@ pub struct FixedInitiative {
     pub value: i32,
 }
 
+/// Action Dice a combatant spends to boost its own Initiative check (spycraft2 only: "Step 3:
+/// Initiative Checks", Special Note). Counted against the Action Dice its stat block records.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionDiceSpend {
+    pub combatant_id: String,
+    /// 1 to 10, at most the Action Dice the combatant has left.
+    #[schema(minimum = 1, maximum = 10)]
+    #[serde(deserialize_with = "super::lenient::whole")]
+    pub dice: i64,
+}
+
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"seed": 7}))]
@@ -25,6 +37,10 @@ pub struct RollInitiativeRequest {
     /// Caller-set values; these combatants take the value instead of rolling.
     #[schema(max_items = 200)]
     pub fixed: Option<Vec<FixedInitiative>>,
+    /// Action Dice spent on a combatant's rolled check (spycraft2; 422 naming the entry
+    /// elsewhere, for a fixed value, or beyond the dice it has left).
+    #[schema(max_items = 200)]
+    pub action_dice: Option<Vec<ActionDiceSpend>>,
     /// Seed for the RNG (0 to 2^53 − 1). Omit for a fresh one; the response reports it.
     #[schema(minimum = 0, maximum = 9007199254740991_u64)]
     #[serde(default, deserialize_with = "super::lenient::optional_whole")]

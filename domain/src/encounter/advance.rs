@@ -189,7 +189,7 @@ fn end_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
     let delayers: Vec<CombatantId> =
         encounter.combatants.iter().filter(|c| c.delaying).map(|c| c.id.clone()).collect();
     for id in delayers {
-        pass_moment(encounter, &Moment::EndOfTurn { combatant_id: id }, events);
+        end_of_turn(encounter, id, events);
     }
     pass_moment(encounter, &Moment::EndOfRound, events);
     encounter.ruleset.end_of_round(encounter, events);
@@ -215,6 +215,13 @@ fn end_current_turn(encounter: &mut Encounter, events: &mut Vec<Event>) {
     let Some(id) = encounter.current.take() else { return };
     mark_acted(encounter, &id);
     events.push(Event::TurnEnded { name: encounter.name_of(&id), combatant_id: id.clone() });
+    end_of_turn(encounter, id, events);
+}
+
+/// The ruleset's end-of-turn hook, then the end-of-turn moment (effects lasting "until the end of"
+/// the turn are still on while the hook runs).
+fn end_of_turn(encounter: &mut Encounter, id: CombatantId, events: &mut Vec<Event>) {
+    encounter.ruleset.end_of_turn(encounter, &id, events);
     pass_moment(encounter, &Moment::EndOfTurn { combatant_id: id }, events);
 }
 
@@ -226,7 +233,7 @@ fn skip_turn(encounter: &mut Encounter, id: &CombatantId, reason: &str, events: 
         reason: reason.into(),
     });
     pass_moment(encounter, &Moment::StartOfTurn { combatant_id: id.clone() }, events);
-    pass_moment(encounter, &Moment::EndOfTurn { combatant_id: id.clone() }, events);
+    end_of_turn(encounter, id.clone(), events);
 }
 
 fn mark_acted(encounter: &mut Encounter, id: &CombatantId) {

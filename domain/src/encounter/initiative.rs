@@ -21,7 +21,13 @@ pub struct InitiativeRequest {
     /// Caller-set values (physical rolls already totalled, or a ruleset without a formula).
     /// These combatants take the value instead of rolling, whether listed above or not.
     pub fixed: Vec<(CombatantId, i32)>,
+    /// Resources a combatant spends to boost its own rolled check (Spycraft 2.0's Action Dice),
+    /// 1 to [`MAX_BOOST_DICE`] each; the ruleset rolls and counts them ([`crate::rulesets::Ruleset::boost_initiative`]).
+    pub action_dice: Vec<(CombatantId, u32)>,
 }
+
+/// Most Action Dice one combatant may spend on one Initiative check in one request.
+pub const MAX_BOOST_DICE: u32 = 10;
 
 /// Sets initiative for the requested combatants, then breaks ties. A combatant getting its first
 /// initiative mid-round ahead of the current turn has missed its count and acts from the next
@@ -38,6 +44,7 @@ pub fn roll_initiative(
     }
     let fixed = validate_fixed(encounter, &request.fixed)?;
     let targets = targets(encounter, request, &fixed)?;
+    let boosts = validate_boosts(encounter, &request.action_dice, &fixed, &targets)?;
     let context = ambush_context(encounter);
     let newcomers: Vec<CombatantId> = targets
         .iter()
@@ -46,7 +53,8 @@ pub fn roll_initiative(
         .collect();
     let mut events = Vec::new();
     for id in &targets {
-        events.push(set_one(encounter, id, fixed.get(id).copied(), context, dice)?);
+        let how = How { fixed: fixed.get(id).copied(), boost: boosts.get(id).copied(), context };
+        events.push(set_one(encounter, id, how, dice)?);
     }
     break_ties(encounter, dice, &mut events)?;
     if encounter.status == EncounterStatus::Active {
@@ -74,6 +82,49 @@ fn validate_fixed(
         }
     }
     Ok(values)
+}
+
+/// Checks each boost: a combatant in the encounter, listed once, rolled in this request (a fixed
+/// value already holds whatever the table added), 1 to [`MAX_BOOST_DICE`] dice. Returns each
+/// combatant's (index, dice).
+fn validate_boosts(
+    encounter: &Encounter,
+    boosts: &[(CombatantId, u32)],
+    fixed: &BTreeMap<CombatantId, i32>,
+    targets: &[CombatantId],
+) -> Result<BTreeMap<CombatantId, (usize, u32)>, EncounterError> {
+    let mut checked = BTreeMap::new();
+    for (index, (id, count)) in boosts.iter().enumerate() {
+        let field = format!("action_dice[{index}].combatant_id");
+        let refuse = |message: String| Err(EncounterError::invalid(field.clone(), message));
+        if encounter.combatant(id).is_none() {
+            return refuse(format!("combatant '{id}' is not in this encounter"));
+        }
+        if fixed.contains_key(id) {
+            return refuse("has a fixed value in this request: Action Dice boost a check rolled here".into());
+        }
+        if !targets.contains(id) {
+            return refuse("is not rolling initiative in this request (combatant_ids)".into());
+        }
+        if !(1..=MAX_BOOST_DICE).contains(count) {
+            let message = format!("must be 1 to {MAX_BOOST_DICE}");
+            return Err(EncounterError::invalid(format!("action_dice[{index}].dice"), message));
+        }
+        if checked.insert(id.clone(), (index, *count)).is_some() {
+            return refuse("listed twice".into());
+        }
+    }
+    Ok(checked)
+}
+
+/// A ruleset's refusal of a boost, its field placed under `action_dice[index]`.
+fn in_list(error: crate::rulesets::RuleError, index: usize) -> EncounterError {
+    match error {
+        crate::rulesets::RuleError::Invalid { field, message } => {
+            EncounterError::invalid(format!("action_dice[{index}].{field}"), message)
+        }
+        other => other.into(),
+    }
 }
 
 /// The combatants to set, in join order.
@@ -106,25 +157,43 @@ fn ambush_context(encounter: &Encounter) -> InitiativeContext {
     InitiativeContext { ambush: surprised > 0 && surprised < encounter.combatants.len(), surprised: false }
 }
 
+/// How one combatant's initiative is set: a fixed value, or a roll with an optional boost
+/// (`(index in action_dice, dice)`).
+struct How {
+    fixed: Option<i32>,
+    boost: Option<(usize, u32)>,
+    context: InitiativeContext,
+}
+
 fn set_one(
     encounter: &mut Encounter,
     id: &CombatantId,
-    fixed: Option<i32>,
-    context: InitiativeContext,
+    how: How,
     dice: &mut Dice,
 ) -> Result<Event, EncounterError> {
+    let in_combat = encounter.status == EncounterStatus::Active;
     let combatant =
         encounter.combatant_mut(id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
     let first_die = dice.rolls().len();
-    let (score, explanation) = match fixed {
+    let (mut score, mut explanation) = match how.fixed {
         Some(score) => (score, format!("{score}, set by the caller")),
         None => {
-            let context = InitiativeContext { surprised: combatant.flags.surprised, ..context };
+            let context = InitiativeContext { surprised: combatant.flags.surprised, ..how.context };
             let purpose = format!("initiative: {}", combatant.name);
             let roll = combatant.stats.roll_initiative(context, dice, &purpose)?;
             (roll.score, roll.explanation)
         }
     };
+    if let Some((index, count)) = how.boost {
+        let purpose = format!("initiative boost: {}", combatant.name);
+        let had_count = in_combat && combatant.initiative.is_some();
+        let boost = combatant
+            .stats
+            .boost_initiative(&mut combatant.state, count, had_count, dice, &purpose)
+            .map_err(|error| in_list(error, index))?;
+        score = score.saturating_add(boost.score);
+        explanation = format!("{explanation}; {} = {score}", boost.explanation);
+    }
     combatant.initiative = Some(Initiative { score, roll_off: Vec::new(), explanation: explanation.clone() });
     let rolled = dice.rolls()[first_die..].to_vec();
     Ok(Event::InitiativeSet {

@@ -58,7 +58,7 @@ pub fn roll_all(encounter: &mut Encounter, script: Vec<u32>) -> Vec<Event> {
 /// Sets fixed initiative values.
 pub fn fix(encounter: &mut Encounter, values: &[(&str, i32)]) {
     let fixed = values.iter().map(|(name, value)| (id(name), *value)).collect();
-    let request = InitiativeRequest { combatants: Some(Vec::new()), fixed };
+    let request = InitiativeRequest { combatants: Some(Vec::new()), fixed, action_dice: Vec::new() };
     roll_initiative(encounter, &request, &mut Dice::seeded(0)).unwrap();
 }
 

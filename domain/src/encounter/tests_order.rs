@@ -63,7 +63,7 @@ fn resolved_roll_offs_are_kept_when_someone_else_rerolls() {
     add(&mut enc, "B", spycraft(0));
     add(&mut enc, "C", spycraft(0));
     roll_all(&mut enc, vec![10, 10, 5, 8, 3]); // A, B tie on 10; roll-off A 8, B 3.
-    let request = InitiativeRequest { combatants: Some(vec![id("C")]), fixed: vec![] };
+    let request = InitiativeRequest { combatants: Some(vec![id("C")]), fixed: vec![], action_dice: vec![] };
     let mut dice = Dice::scripted(vec![1], 0).unwrap();
     let events = roll_initiative(&mut enc, &request, &mut dice).unwrap();
     assert_eq!(events.len(), 1, "C rolls 1 → 1; no tie, so A and B keep their roll-off");
@@ -101,14 +101,28 @@ fn unknown_combatants_and_bad_fixed_values_name_the_field() {
     let mut enc = encounter(RulesetId::LurAsko);
     add(&mut enc, "A", lur_asko());
     let cases = [
-        (InitiativeRequest { combatants: Some(vec![id("nobody")]), fixed: vec![] }, "combatant_ids[0]"),
         (
-            InitiativeRequest { combatants: None, fixed: vec![(id("A"), 1), (id("ghost"), 2)] },
+            InitiativeRequest { combatants: Some(vec![id("nobody")]), fixed: vec![], ..Default::default() },
+            "combatant_ids[0]",
+        ),
+        (
+            InitiativeRequest {
+                combatants: None,
+                fixed: vec![(id("A"), 1), (id("ghost"), 2)],
+                ..Default::default()
+            },
             "fixed[1].combatant_id",
         ),
-        (InitiativeRequest { combatants: None, fixed: vec![(id("A"), 10_001)] }, "fixed[0].value"),
         (
-            InitiativeRequest { combatants: None, fixed: vec![(id("A"), 1), (id("A"), 2)] },
+            InitiativeRequest { combatants: None, fixed: vec![(id("A"), 10_001)], ..Default::default() },
+            "fixed[0].value",
+        ),
+        (
+            InitiativeRequest {
+                combatants: None,
+                fixed: vec![(id("A"), 1), (id("A"), 2)],
+                ..Default::default()
+            },
             "fixed[1].combatant_id",
         ),
     ];

@@ -94,6 +94,24 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     /// Keys compared, highest first, when two initiative scores are equal.
     fn tie_keys(stats: &Self::Stats) -> Vec<i32>;
 
+    /// Spends `count` of the combatant's own resources (Spycraft 2.0's Action Dice) to boost the
+    /// Initiative check just rolled: `score` is what it adds, `explanation` its working.
+    /// `had_count`: the combatant already held a Count in the running fight. Refused by default
+    /// (422 naming `dice`): the other texts have no such rule.
+    fn boost_initiative(
+        _stats: &Self::Stats,
+        _state: &mut Self::State,
+        _count: u32,
+        _had_count: bool,
+        _dice: &mut Dice,
+        _purpose: &str,
+    ) -> Result<InitiativeRoll, RuleError> {
+        Err(RuleError::invalid(
+            "dice",
+            format!("{} has no resource to spend on the initiative roll", Self::ID.as_str()),
+        ))
+    }
+
     /// Checks settings the types cannot.
     fn validate_options(_options: &Self::Options) -> Result<(), RuleError> {
         Ok(())
@@ -104,6 +122,12 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
         super::hooks::forfeit_delayed_actions(encounter, events);
     }
+
+    /// A combatant's turn ends (or is skipped, or a delaying combatant's held turn ends with the
+    /// round), just before the end-of-turn moment expires the effects that last "until the end
+    /// of" that turn: what the combatant was during the turn is still recorded. Nothing by
+    /// default.
+    fn end_of_turn(_encounter: &mut Encounter, _id: &CombatantId, _events: &mut Vec<Event>) {}
 
     /// A delaying combatant acts now, on the count `count`; by default its initiative becomes
     /// that count.

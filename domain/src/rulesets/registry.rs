@@ -69,6 +69,13 @@ macro_rules! registry {
                 }
             }
 
+            /// A combatant's turn ends, before the end-of-turn moment passes.
+            pub fn end_of_turn(self, encounter: &mut Encounter, id: &CombatantId, events: &mut Vec<Event>) {
+                match self {
+                    $(Self::$variant => <$module::$plugin as Ruleset>::end_of_turn(encounter, id, events)),+
+                }
+            }
+
             /// A delaying combatant acts now, on the count `count`.
             pub fn act_from_delay(
                 self,
@@ -118,6 +125,34 @@ macro_rules! registry {
                 match self {
                     $(Self::$variant(stats) => {
                         <$module::$plugin as Ruleset>::initiative(stats, context, dice, purpose)
+                    }),+
+                }
+            }
+
+            /// Spends `count` of the combatant's own resources on its Initiative check
+            /// ([`Ruleset::boost_initiative`]); a combatant stored before its ruleset kept any
+            /// state starts from the default state. `had_count`: it already held a Count in the
+            /// running fight.
+            pub fn boost_initiative(
+                &self,
+                state: &mut RulesetState,
+                count: u32,
+                had_count: bool,
+                dice: &mut Dice,
+                purpose: &str,
+            ) -> Result<InitiativeRoll, RuleError> {
+                match self {
+                    $(Self::$variant(stats) => {
+                        if matches!(state, RulesetState::None) {
+                            *state = RulesetState::$variant(Default::default());
+                        }
+                        match state {
+                            RulesetState::$variant(state) => <$module::$plugin as Ruleset>::boost_initiative(
+                                stats, state, count, had_count, dice, purpose,
+                            ),
+                            #[allow(unreachable_patterns, reason = "one-ruleset builds")]
+                            _ => Err(RuleError::invalid("combatant_id", "its combat state belongs to another ruleset")),
+                        }
                     }),+
                 }
             }

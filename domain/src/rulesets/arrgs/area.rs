@@ -25,8 +25,8 @@ use super::check::{Against, Check, magnitude, multiple_actions, standing_modifie
 use super::damage_types::{DamageSteps, apply_resistance};
 use super::fighter::{Fighter, Standing};
 use super::modifier::{Modifier, ModifierCode};
-use super::stats::Bonuses;
-use super::strike::DefenceKind;
+use super::bonuses::Bonuses;
+use super::defence::DefenceKind;
 use super::vitality::{SurvivalCheck, react};
 use super::state::PendingArea;
 use super::weapon::Weapon;
@@ -125,7 +125,7 @@ pub fn hit_occupants(
         modifiers.extend(multiple_actions(occupant.state.round.points_used()));
         modifiers.extend(take_assist(occupant, kind));
         let mut reaction = Check::reaction(kind, modifiers, scale);
-        if occupant.state.unconscious && kind != super::stats::CheckKind::Fortitude {
+        if occupant.state.unconscious && kind != super::bonuses::CheckKind::Fortitude {
             reaction.result = 0;
             reaction.automatic_failure = true;
         }

@@ -16,7 +16,7 @@
 
 use super::check::{Check, Magnitude};
 use super::modifier::Modifier;
-use super::stats::CheckKind;
+use super::bonuses::CheckKind;
 use crate::dice::{Dice, DiceError};
 use serde::{Deserialize, Serialize};
 

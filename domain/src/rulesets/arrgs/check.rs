@@ -14,7 +14,8 @@
 
 use super::fighter::Fighter;
 use super::modifier::{Modifier, ModifierCode, total};
-use super::stats::{Ability, Bonuses, CheckKind, Size};
+use super::bonuses::{Ability, Bonuses, CheckKind};
+use super::stats::Size;
 use crate::dice::{Dice, DiceError};
 use serde::{Deserialize, Serialize};
 

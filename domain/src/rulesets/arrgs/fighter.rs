@@ -148,6 +148,13 @@ impl Fighter {
     }
 }
 
+/// The Threat Range with any Change Reach shift.
+pub fn threat_range(fighter: &Fighter) -> (i32, i32) {
+    let (min, max) = fighter.stats.threat_range();
+    let shift = fighter.state.reach_shift;
+    ((min + shift).max(0), (max + shift).max(0))
+}
+
 /// Movement Increment of `squares` at `speed` (rounded up; a speed of 0 counts as 1).
 pub fn increment(squares: i32, speed: i32) -> i32 {
     let speed = speed.max(1);

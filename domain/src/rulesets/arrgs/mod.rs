@@ -12,13 +12,17 @@
 
 pub mod area;
 pub mod attack;
+pub mod attack_resolution;
+pub mod bonuses;
 pub mod attacking;
 pub mod check;
 pub mod commands;
 pub mod damage_types;
+pub mod defence;
 pub mod economy;
 pub mod fighter;
 pub mod items;
+pub mod manoeuvre_resolution;
 pub mod manoeuvres;
 pub mod modifier;
 pub mod opportunity;

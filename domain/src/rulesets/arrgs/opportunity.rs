@@ -12,12 +12,14 @@
 //! - A combatant with several roles in one operation (the target, a bystander, the other of a
 //!   manoeuvre, or an opportunist on several attacks) carries one state through all of them.
 
-use super::attacking::{Cast, threat_range};
+use super::attacking::Cast;
 use super::check::take_assist;
 use super::economy::{Pace, Spend, spend};
-use super::fighter::{Fighter, Scene};
-use super::stats::{Bonuses, Squares};
-use super::strike::{DefenceKind, Effect, Strike, StrikeSpec, strike};
+use super::defence::DefenceKind;
+use super::fighter::{Fighter, Scene, threat_range};
+use super::bonuses::Bonuses;
+use super::stats::Squares;
+use super::strike::{Effect, Strike, StrikeSpec, strike};
 use super::vitality::{Exertion, exert};
 use super::weapon::Weapon;
 use crate::dice::Dice;

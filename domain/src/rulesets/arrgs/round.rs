@@ -22,7 +22,7 @@ use super::damage_types::{DamageSteps, apply_resistance};
 use super::damage_types::DamageType;
 use super::fighter::{Fighter, Standing};
 use super::state::RoundUse;
-use super::stats::CheckKind;
+use super::bonuses::CheckKind;
 use super::table::{fighter, scene, store};
 use super::vitality::{SurvivalCheck, SurvivalReason, dying_check, staggered_check};
 use super::{Arrgs, Report};
@@ -174,6 +174,8 @@ pub fn run(encounter: &mut Encounter, dice: &mut Dice, automatic: bool) -> Resul
 /// processed now with dice seeded from the encounter; then held actions are forfeited.
 pub fn end_of_round_hook(encounter: &mut Encounter, events: &mut Vec<Event>) {
     let mut dice = Dice::seeded(seed(encounter));
+    // A hook cannot refuse: it carries on after an error (the held actions are still forfeited),
+    // so, as `Command::run`'s contract asks of such callers, it runs the End of Round on a copy.
     let mut draft = encounter.clone();
     if let Ok(report) = run(&mut draft, &mut dice, true) {
         *encounter = draft;

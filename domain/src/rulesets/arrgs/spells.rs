@@ -26,9 +26,10 @@
 use super::check::{Check, multiple_actions, standing_modifiers, take_assist};
 use super::economy::{Pace, Spend, spend};
 use super::fighter::{Fighter, Scene};
-use super::manoeuvres::{PassFail, roll};
+use super::manoeuvre_resolution::roll;
+use super::manoeuvres::PassFail;
 use super::modifier::Modifier;
-use super::stats::{Bonuses, CheckKind};
+use super::bonuses::{Bonuses, CheckKind};
 use super::state::{MAX_SPELLS, SpellInEffect};
 use super::vitality::{Exertion, SurvivalCheck, exert, react};
 use super::weapon::SpellDuration;

@@ -2,7 +2,7 @@
 //! what the combatant has used this round (arrgs.txt, "Vitality", "Conditions", "A Turn").
 
 use super::modifier::{Modifier, ModifierCode};
-use super::stats::{Ability, Bonuses, CheckKind};
+use super::bonuses::{Ability, Bonuses, CheckKind};
 use super::weapon::{SpellDuration, Weapon};
 use serde::{Deserialize, Serialize};
 

@@ -29,50 +29,22 @@
 //!   manoeuvre ("Aid Another Manoeuvre": "the next Skill Check (of the same type)").
 
 use super::attack::{AttackLine, AttackRoll, roll_attack};
-use super::check::{Against, Check, CheckMode, against_mover, magnitude, multiple_actions, size_modifier, standing_modifiers, take_assist};
+use super::check::{Against, Check, against_mover, magnitude, multiple_actions, size_modifier, standing_modifiers, take_assist};
 use super::damage_types::{DamageSteps, apply_resistance};
-use super::economy::{Pace, Spend, spend};
+use super::defence::{DefenceAction, DefenceActionReport, DefenceKind, can_pay_defence, defend};
 use super::fighter::{Fighter, Scene, Standing};
 pub use super::items::Item;
 pub use super::state::ItemState;
 use super::items::{disarm_target, knock_away, sunder, sunder_target};
 use super::modifier::{Modifier, ModifierCode};
-use super::stats::{Bonuses, CheckKind};
-use super::vitality::{Exertion, SurvivalCheck, exert, inflict_dying, react};
+use super::bonuses::{Bonuses, CheckKind};
+use super::vitality::{SurvivalCheck, inflict_dying, react};
 use super::weapon::Weapon;
 use crate::dice::Dice;
 use crate::encounter::CombatantId;
 use crate::rulesets::RuleError;
 use crate::score::Score;
 use serde::{Deserialize, Serialize};
-
-/// Which Reaction Defence is the DC.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsDefenceKind))]
-#[serde(rename_all = "snake_case")]
-pub enum DefenceKind {
-    Fortitude,
-    #[default]
-    Reflex,
-    Willpower,
-}
-
-impl DefenceKind {
-    pub fn check(self) -> CheckKind {
-        match self {
-            Self::Fortitude => CheckKind::Fortitude,
-            Self::Reflex => CheckKind::Reflex,
-            Self::Willpower => CheckKind::Willpower,
-        }
-    }
-
-    fn against(self) -> Against {
-        match self {
-            Self::Reflex => Against::Reflex,
-            Self::Fortitude | Self::Willpower => Against::Resist,
-        }
-    }
-}
 
 /// What a Reposition pushes the target into.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,33 +100,6 @@ impl Effect {
             Self::Reposition { .. } => "reposition",
         }
     }
-}
-
-/// The target's Defence manoeuvre against a successful attack.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsDefenceAction))]
-#[serde(deny_unknown_fields)]
-pub struct DefenceAction {
-    #[serde(default)]
-    pub defence: DefenceKind,
-    #[serde(default)]
-    pub bonuses: Bonuses,
-}
-
-/// Points a Defence manoeuvre costs (arrgs.txt, "Defence Manoeuvre": 2).
-pub const DEFENCE_POINTS: i32 = 2;
-
-/// The Defence manoeuvre as made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsDefenceActionReport))]
-pub struct DefenceActionReport {
-    pub spend: Spend,
-    pub exertion: Exertion,
-    pub check: Check,
-    /// The Attack check result it is made against.
-    pub dc: i32,
-    /// Points taken from the Success Value.
-    pub reduction: i32,
 }
 
 /// What the attack did.
@@ -224,7 +169,7 @@ pub struct Strike {
 pub struct StrikeSpec<'a> {
     pub weapon: &'a Weapon,
     pub effect: &'a Effect,
-    pub ability: Option<super::stats::Ability>,
+    pub ability: Option<super::bonuses::Ability>,
     pub bonuses: &'a Bonuses,
     pub target_bonuses: &'a Bonuses,
     pub defence: DefenceKind,
@@ -340,37 +285,6 @@ fn base_damage(attacker: &Fighter, spec: &StrikeSpec<'_>, scale: Option<super::c
         base += size_modifier(attacker.stats.size(), attacker.stats.size_modifier(), ability);
     }
     scale.map_or(base, |m| m.apply(base))
-}
-
-/// Whether the target still has the points for a Defence manoeuvre (later attacks of a Repeated
-/// Attack go undefended once it has not).
-fn can_pay_defence(target: &Fighter, scene: &Scene) -> bool {
-    let mut trial = target.clone();
-    spend(&mut trial, scene, Pace::Immediate, DEFENCE_POINTS, "defence_action").is_ok()
-}
-
-/// The Defence manoeuvre (arrgs.txt, "Defence Manoeuvre"): 2 AAP as an Immediate action, an
-/// Action check against the Attack check's result.
-fn defend(
-    defender: &mut Fighter,
-    attacker: &Fighter,
-    action: &DefenceAction,
-    attack_result: i32,
-    scene: &Scene,
-    dice: &mut Dice,
-) -> Result<DefenceActionReport, RuleError> {
-    let spent = spend(defender, scene, Pace::Immediate, DEFENCE_POINTS, "defence_action")?;
-    let exertion = exert(defender, 1, scene.options.disabled_dc(), spent.penalty.clone(), dice)?;
-    let kind = action.defence.check();
-    let scale = magnitude(defender.stats.magnitude(), attacker.stats.magnitude(), action.defence.against());
-    let mut modifiers = standing_modifiers(defender, kind, None, &action.bonuses, scale.is_none());
-    modifiers.extend(spent.penalty.clone());
-    modifiers.extend(take_assist(defender, kind));
-    let purpose = format!("Defence manoeuvre: {}", defender.name);
-    let check = Check::roll(kind, modifiers, scale, dice, &purpose)?;
-    debug_assert_eq!(check.mode, CheckMode::Action);
-    let reduction = (check.result - attack_result).max(0);
-    Ok(DefenceActionReport { spend: spent, exertion, check, dc: attack_result, reduction })
 }
 
 fn apply_effect(

@@ -21,7 +21,7 @@
 use super::check::{Check, standing_modifiers, take_assist};
 use super::fighter::{Fighter, Standing};
 use super::modifier::Modifier;
-use super::stats::{Bonuses, CheckKind};
+use super::bonuses::{Bonuses, CheckKind};
 use crate::dice::{Dice, DiceError};
 use serde::{Deserialize, Serialize};
 

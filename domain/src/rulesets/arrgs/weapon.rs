@@ -2,7 +2,7 @@
 //! "Critical Range", "Trip").
 
 use super::damage_types::DamageType;
-use super::stats::CheckKind;
+use super::bonuses::CheckKind;
 use crate::rulesets::RuleError;
 use crate::score::Score;
 use serde::{Deserialize, Serialize};

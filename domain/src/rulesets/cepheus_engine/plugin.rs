@@ -209,14 +209,10 @@ impl Command for Actions {
     type Request = ops::Action;
     type Report = ActionReport;
 
-    /// The acting combatant takes an action; a Tactics check's unit members receive its bonus.
+    /// The acting combatant takes an action; whom it names receive what it brings (see
+    /// `commands/receivers.rs`).
     fn deliveries(request: &Self::Request) -> Vec<Delivery<'_>> {
-        let mut deliveries = vec![Delivery::new(request.combatant_id(), "combatant_id", Receipt::Action)];
-        if let ops::Action::Tactics { unit_ids, .. } = request {
-            let members = unit_ids.iter().enumerate();
-            deliveries.extend(members.map(|(i, id)| Delivery::new(id, format!("unit_ids[{i}]"), Receipt::Condition)));
-        }
-        deliveries
+        ops::receivers::deliveries(request)
     }
 
     fn run(

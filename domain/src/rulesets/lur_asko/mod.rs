@@ -23,6 +23,8 @@ pub mod weapon;
 mod aura_tests;
 #[cfg(test)]
 mod pipeline_tests;
+#[cfg(test)]
+mod round_tests;
 
 pub use options::Options;
 pub use outcome::Report;

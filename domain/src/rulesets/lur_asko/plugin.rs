@@ -5,7 +5,7 @@ use super::commands::{
 };
 use super::{CombatState, Options, Report, Stats};
 use crate::dice::Dice;
-use crate::encounter::{Encounter, EncounterError, Event};
+use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{
     Command, CommandVisitor, InitiativeContext, InitiativeRoll, Receipt, Refusal, RuleError, Ruleset, RulesetId, RulesetInfo, Stateless,
     TiePolicy,
@@ -43,8 +43,8 @@ impl Ruleset for LurAsko {
         options.defense_dice("options.defense_dice").map(|_| ())
     }
 
-    fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
-        super::round::end_of_round(encounter, events);
+    fn end_of_turn(encounter: &mut Encounter, id: &CombatantId, events: &mut Vec<Event>) {
+        super::round::end_of_turn(encounter, id, events);
     }
 
     /// The text has no death: degrees of injury are the GM's to read ("Damage, Drive, & Armor

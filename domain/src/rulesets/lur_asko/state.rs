@@ -4,7 +4,7 @@
 //! "Damage Auras").
 
 use super::stats::{DriveValue, EnergyType};
-use crate::encounter::{CombatantId, EffectId};
+use crate::encounter::CombatantId;
 use serde::{Deserialize, Serialize};
 
 /// Largest shielding-point pool and largest stored aura damage.
@@ -168,11 +168,6 @@ pub struct CombatState {
     /// Energy shields this combatant provides (to itself or others).
     pub shields: Vec<Shield>,
     pub auras: Vec<Aura>,
-    /// The effect that marks when this combatant's auras lapse (its next end of turn while it
-    /// cannot act); once it has expired, the auras are gone.
-    #[cfg_attr(feature = "schema", schema(value_type = Option<String>))]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub aura_lapse: Option<EffectId>,
 }
 
 impl CombatState {

@@ -22,6 +22,8 @@ pub enum ModifierCode {
     FlatFooted,
     /// A saving throw bonus (stat block).
     SaveBonus,
+    /// A skill's total bonus (sent with the skill check).
+    SkillBonus,
     /// The weapon's damage bonus.
     DamageBonus,
     /// Armour damage reduction.

@@ -73,6 +73,19 @@ impl Ruleset for Spycraft2 {
         tie_keys(stats)
     }
 
+    /// Action Dice spent on the Initiative check (spycraft2.txt, "Step 3: Initiative Checks",
+    /// Special Note).
+    fn boost_initiative(
+        stats: &Stats,
+        state: &mut CombatState,
+        count: u32,
+        had_count: bool,
+        dice: &mut Dice,
+        purpose: &str,
+    ) -> Result<InitiativeRoll, RuleError> {
+        super::action_dice::boost_initiative(stats, state, count, had_count, dice, purpose)
+    }
+
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
         crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
         super::round::end_of_round(encounter, events);

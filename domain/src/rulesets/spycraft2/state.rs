@@ -72,12 +72,17 @@ pub struct CombatState {
     /// The first half of a split full-action skill check, to be finished as this round's first
     /// action (its name).
     pub split_check: Option<String>,
+    /// The split check's bonus, DC and modifiers, rolled when its second half resolves it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_check: Option<super::skill::PendingCheck>,
     /// This round's fluid-initiative entries, settled at the end of the round.
     pub fluid: Vec<FluidEntry>,
     /// Weapons already charged the non-proficiency row this round.
     pub non_proficient_weapons: Vec<String>,
     /// Reeling was set at the end of this round; it clears at the end of the next one.
     pub reeling_since_round: Option<u32>,
+    /// Action Dice spent in this fight, of the stat block's `action_dice`.
+    pub action_dice_spent: u32,
 }
 
 impl Default for CombatState {
@@ -92,9 +97,11 @@ impl Default for CombatState {
             press_required: false,
             budget: Budget::default(),
             split_check: None,
+            pending_check: None,
             fluid: Vec::new(),
             non_proficient_weapons: Vec::new(),
             reeling_since_round: None,
+            action_dice_spent: 0,
         }
     }
 }

@@ -53,6 +53,38 @@ pub struct Stats {
     /// Hearing range in feet, for the same cap; unknown by default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hearing_range_ft: Option<Feet>,
+    /// Action Dice the character holds when the fight begins (0 to 50); absent: not tracked, and
+    /// none may be spent on the Initiative check through the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_dice: Option<Score<0, 50>>,
+    /// The character's Action Die; `d4` by default.
+    #[serde(default)]
+    pub action_die: ActionDie,
+}
+
+/// The size of a character's Action Die.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = Spycraft2ActionDie))]
+#[serde(rename_all = "snake_case")]
+pub enum ActionDie {
+    #[default]
+    D4,
+    D6,
+    D8,
+    D10,
+    D12,
+}
+
+impl ActionDie {
+    pub fn sides(self) -> u32 {
+        match self {
+            Self::D4 => 4,
+            Self::D6 => 6,
+            Self::D8 => 8,
+            Self::D10 => 10,
+            Self::D12 => 12,
+        }
+    }
 }
 
 fn zero() -> Bonus {
@@ -94,6 +126,8 @@ impl Stats {
             int_modifier: zero_int(),
             visual_range_ft: None,
             hearing_range_ft: None,
+            action_dice: None,
+            action_die: ActionDie::D4,
         }
     }
 

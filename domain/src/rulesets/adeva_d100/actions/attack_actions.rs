@@ -1,6 +1,7 @@
 //! The attack actions (adeva-d100.txt, "Action List", "Attack Actions": Standard Attack, Burst,
-//! Flurry, Called Shot, Charge, Heavy Attack, Multiple Attack, Attack of Opportunity and
-//! Counter-Attack), and how a Burst's or Flurry's hits may be spread over several targets.
+//! Flurry, Called Shot, Heavy Attack, Multiple Attack, Attack of Opportunity and Counter-Attack).
+//! Charge is in `charge.rs`; how a Burst's or Flurry's hits may be spread over several targets is
+//! in `hit_spread.rs`.
 //!
 //! Decisions:
 //! - Burst and Flurry: the −5 is charged for every declared hit, the first included, as the rows
@@ -11,31 +12,22 @@
 //! - A Burst or Flurry scores one hit per Degree of Success, at most the number of hits declared
 //!   (which is itself at most the weapon's Hit rating): the declaration is what the penalty paid
 //!   for.
-//! - Spreading hits: the first hit always lands on the declared target; the others may go to
-//!   other targets. "Not harder to hit" compares the attack test's total modifier against each
-//!   target (the caller sends it): another target's must be at least the declared target's.
-//!   Burst: within 10 squares of the declared target. Flurry: within the attacker's reach.
 //! - "Burst attacks jam on a 94 or higher" (written under Suppressive Fire) is read as a rule for
 //!   all ranged burst fire: the Burst action, bursts in a Multiple Attack or an Overwatch, and
 //!   Suppressive Fire. A melee Flurry never jams.
 //! - Called Shot counts as a Standard Attack, so it lists the Standard +10 and then its −20
 //!   (net −10). It needs a named location.
-//! - Charge: the target must be within the Charge Move (Half Move × 3, "Movement"), and the last
-//!   stretch must be a straight line of at least 4 squares, no longer than the whole charge. A
-//!   Grapple made in place of the attack is a WS test and keeps the +20; a Knock Down in its place
-//!   is an opposed Strength test, not an attack test, and gets neither the +20 nor Knock Down's
-//!   +10 (a Charge is not a Half Move).
 //! - Multiple Attack needs at least two equipped weapons and attacks with two or more of them, no
 //!   more than are equipped. Its subtypes are Attack plus Melee and/or Ranged by the weapons used.
 //! - Attack of Opportunity is a Standard Attack (+10) and so a single hit. Counter-Attack is not a
 //!   Standard Attack: it lists only its −20.
 
+use super::hit_spread::BURST_SPREAD_SQUARES;
 use super::{
     ActionKind, ActionSpec, ActionSubtype, ActionType, Evasion, HitRule, LingeringEffect, TestSpec, Until,
     Weapon, WeaponClass,
 };
 use crate::rulesets::RuleError;
-use crate::rulesets::adeva_d100::movement::MoveKind;
 use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
@@ -46,10 +38,6 @@ pub const PER_HIT_PENALTY: i32 = -5;
 pub const MAX_HIT_PENALTY: i32 = -30;
 /// Rolls of this or more jam a burst (adeva-d100.txt, "Suppressive Fire").
 pub const JAM_ROLL: u32 = 94;
-/// How far from the declared target a Burst's other hits may land (adeva-d100.txt, "Burst").
-pub const BURST_SPREAD_SQUARES: u32 = 10;
-/// Least straight run at the end of a Charge (adeva-d100.txt, "Charge").
-pub const CHARGE_STRAIGHT_SQUARES: u32 = 4;
 
 /// A single attack with one weapon.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,37 +65,6 @@ pub struct MultiHitAttack {
 pub struct CalledShot {
     pub weapon: Weapon,
     pub location: String,
-}
-
-/// What a Charge ends with.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ChargeStrike))]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ChargeStrike {
-    /// The usual single melee attack.
-    Attack { weapon: Weapon },
-    /// A Grapple in place of the attack.
-    Grapple { hand_free: bool },
-    /// A Knock Down in place of the attack.
-    KnockDown {},
-}
-
-/// A Charge: how far, the charger's Half Move, the straight run at the end, and the strike.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Charge))]
-#[serde(deny_unknown_fields)]
-pub struct Charge {
-    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
-    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
-    pub distance_squares: u32,
-    /// The charger's Half Move, derived from its stat block (Agility Bonus and size, "Movement");
-    /// never read from a request.
-    #[serde(skip)]
-    pub half_move_squares: u32,
-    #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
-    #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
-    pub straight_line_squares: u32,
-    pub strike: ChargeStrike,
 }
 
 /// One weapon's part in a Multiple Attack; `declared_hits` fires it on Burst (ranged) or Flurry
@@ -179,7 +136,7 @@ pub(crate) fn standard_test(weapon: &Weapon, reason: &str) -> TestSpec {
     TestSpec::attack(attack_label(weapon), weapon.characteristic(), modifiers, HitRule::Single)
 }
 
-fn attack_label(weapon: &Weapon) -> String {
+pub(crate) fn attack_label(weapon: &Weapon) -> String {
     format!("attack with {}", weapon.name)
 }
 
@@ -280,61 +237,6 @@ pub fn called_shot(input: &CalledShot) -> Result<ActionSpec, RuleError> {
     .with_test(test))
 }
 
-/// Charge: a full action; the target within the Charge Move, a straight run of 4 squares at the
-/// end, then one melee attack at WS +20 for one hit, or a Grapple or Knock Down in its place
-/// (adeva-d100.txt, "Charge"; "Movement" for the Charge Move).
-pub fn charge(input: &Charge) -> Result<ActionSpec, RuleError> {
-    let reach = input.half_move_squares.saturating_mul(MoveKind::Charge.multiple());
-    if input.distance_squares > reach {
-        return Err(RuleError::invalid(
-            "distance_squares",
-            format!(
-                "the target is beyond the Charge Move ({} × 3 = {reach} squares)",
-                input.half_move_squares
-            ),
-        ));
-    }
-    if input.straight_line_squares < CHARGE_STRAIGHT_SQUARES {
-        return Err(RuleError::invalid(
-            "straight_line_squares",
-            format!("a charge ends with a straight run of at least {CHARGE_STRAIGHT_SQUARES} squares"),
-        ));
-    }
-    if input.straight_line_squares > input.distance_squares {
-        return Err(RuleError::invalid(
-            "straight_line_squares",
-            "the straight run cannot be longer than the charge",
-        ));
-    }
-    let charge_bonus = || Modifier::coded(ModifierCode::Charge, "charge", 20);
-    let spec = ActionSpec::new(
-        ActionKind::Charge,
-        ActionType::Full,
-        vec![ActionSubtype::Attack, ActionSubtype::Melee, ActionSubtype::Movement],
-    );
-    let spec = match &input.strike {
-        ChargeStrike::Attack { weapon } => {
-            weapon.validate("strike.weapon")?;
-            weapon.require_melee("strike.weapon", "a Charge")?;
-            let test = TestSpec::attack(
-                attack_label(weapon),
-                weapon.characteristic(),
-                vec![charge_bonus()],
-                HitRule::Single,
-            );
-            spec.with_test(test)
-        }
-        ChargeStrike::Grapple { hand_free } => {
-            let mut test = super::grapple::initiate_test(*hand_free, "strike.hand_free")?;
-            test.modifiers.insert(0, charge_bonus());
-            spec.with_test(test).with_effect(LingeringEffect::ControlsGrapple)
-        }
-        ChargeStrike::KnockDown {} => spec.with_test(super::manoeuvres::knock_down_test(false)),
-    };
-    Ok(spec)
-}
-
-/// Heavy Attack: a full action, one melee attack at +30; hit or miss, the attacker's Evasion tests
 /// take −30 until the start of its next turn (adeva-d100.txt, "Heavy Attack").
 pub fn heavy_attack(input: &SingleAttack) -> Result<ActionSpec, RuleError> {
     input.weapon.validate("weapon")?;
@@ -480,132 +382,6 @@ pub fn counter_attack(input: &CounterAttack) -> Result<ActionSpec, RuleError> {
 /// Whether a roll jams a burst (adeva-d100.txt, "Suppressive Fire": 94 or higher).
 pub fn jams(roll: u32) -> bool {
     roll >= JAM_ROLL
-}
-
-/// Whether a Burst or a Flurry is being spread.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Spread))]
-#[serde(rename_all = "snake_case")]
-pub enum Spread {
-    Burst,
-    Flurry,
-}
-
-/// Another target that should take some of the hits.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100OtherTarget))]
-#[serde(deny_unknown_fields)]
-pub struct OtherTarget {
-    pub name: String,
-    pub hits: u32,
-    /// The attack test's total modifier were this the target.
-    pub attack_modifier: i32,
-    /// Burst: squares between this target and the declared one.
-    #[serde(default)]
-    pub squares_from_target: Option<u32>,
-    /// Flurry: this target is within the attacker's reach.
-    #[serde(default)]
-    pub within_reach: Option<bool>,
-}
-
-/// How the caller wants to spread the hits.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100HitSpread))]
-#[serde(deny_unknown_fields)]
-pub struct HitSpread {
-    pub target: String,
-    /// The attack test's total modifier against the declared target.
-    pub target_attack_modifier: i32,
-    #[serde(default)]
-    pub others: Vec<OtherTarget>,
-}
-
-/// Hits landing on one target.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TargetHits))]
-pub struct TargetHits {
-    pub target: String,
-    pub hits: u32,
-}
-
-/// Spreads a Burst's or Flurry's hits: the declared target keeps the first and whatever is not
-/// sent elsewhere; others must be near enough and no harder to hit (adeva-d100.txt, "Burst",
-/// "Flurry"; see the decisions).
-pub fn spread_hits(
-    spread: Spread,
-    hits_scored: u32,
-    request: &HitSpread,
-) -> Result<Vec<TargetHits>, RuleError> {
-    let mut sent: u32 = 0;
-    let mut others = Vec::new();
-    for (index, other) in request.others.iter().enumerate() {
-        let field = format!("others[{index}]");
-        if other.name.trim().is_empty() {
-            return Err(RuleError::invalid(format!("{field}.name"), "each other target needs a name"));
-        }
-        if other.hits == 0 {
-            return Err(RuleError::invalid(
-                format!("{field}.hits"),
-                "send at least one hit or leave the target out",
-            ));
-        }
-        if other.attack_modifier < request.target_attack_modifier {
-            return Err(RuleError::invalid(
-                format!("{field}.attack_modifier"),
-                format!(
-                    "{} is harder to hit ({:+}) than the declared target ({:+})",
-                    other.name, other.attack_modifier, request.target_attack_modifier
-                ),
-            ));
-        }
-        match spread {
-            Spread::Burst => match other.squares_from_target {
-                None => {
-                    return Err(RuleError::invalid(
-                        format!("{field}.squares_from_target"),
-                        "a Burst needs the distance",
-                    ));
-                }
-                Some(squares) if squares > BURST_SPREAD_SQUARES => {
-                    return Err(RuleError::invalid(
-                        format!("{field}.squares_from_target"),
-                        format!(
-                            "a Burst's hits land within {BURST_SPREAD_SQUARES} squares of the declared target"
-                        ),
-                    ));
-                }
-                Some(_) => {}
-            },
-            Spread::Flurry => {
-                if other.within_reach != Some(true) {
-                    return Err(RuleError::invalid(
-                        format!("{field}.within_reach"),
-                        "a Flurry's hits land only within reach",
-                    ));
-                }
-            }
-        }
-        sent = sent.saturating_add(other.hits);
-        others.push(TargetHits { target: other.name.clone(), hits: other.hits });
-    }
-    if hits_scored == 0 {
-        if request.others.is_empty() {
-            return Ok(Vec::new());
-        }
-        return Err(RuleError::invalid("others", "no hits were scored"));
-    }
-    if sent > hits_scored - 1 {
-        return Err(RuleError::invalid(
-            "others",
-            format!(
-                "{sent} hits sent elsewhere, but only {} of {hits_scored} may leave the declared target",
-                hits_scored - 1
-            ),
-        ));
-    }
-    let mut allocation = vec![TargetHits { target: request.target.clone(), hits: hits_scored - sent }];
-    allocation.extend(others);
-    Ok(allocation)
 }
 
 /// The evasions a Grapple, Ram or Feint leaves open, as a list without `removed`.

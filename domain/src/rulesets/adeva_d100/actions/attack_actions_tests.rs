@@ -1,4 +1,6 @@
 use super::*;
+use crate::rulesets::adeva_d100::actions::charge::{Charge, ChargeStrike, charge};
+use crate::rulesets::adeva_d100::actions::hit_spread::{HitSpread, OtherTarget, Spread, TargetHits, spread_hits};
 use crate::rulesets::adeva_d100::actions::CharacteristicName;
 
 fn rifle(hit_rating: u32) -> Weapon {

@@ -4,10 +4,11 @@
 use super::ActionSpec;
 use super::aim::{Aim, aim};
 use super::attack_actions::{
-    AttackOfOpportunity, CalledShot, Charge, CounterAttack, MultiHitAttack, MultipleAttack, SingleAttack,
-    attack_of_opportunity, burst, called_shot, charge, counter_attack, flurry, heavy_attack, multiple_attack,
+    AttackOfOpportunity, CalledShot, CounterAttack, MultiHitAttack, MultipleAttack, SingleAttack,
+    attack_of_opportunity, burst, called_shot, counter_attack, flurry, heavy_attack, multiple_attack,
     standard_attack,
 };
+use super::charge::{Charge, charge};
 use super::grapple::{GrappleAction, GrappleInitiate, grapple_action, grapple_initiate};
 use super::manoeuvres::{Disarm, KnockDown, TakeDown, disarm, feint, guard_mode, knock_down, take_down};
 use super::overwatch::{Overwatch, overwatch};

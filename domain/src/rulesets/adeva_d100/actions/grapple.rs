@@ -176,84 +176,33 @@ pub fn grapple_initiate(input: &GrappleInitiate) -> Result<ActionSpec, RuleError
 /// cost, tests and notes (adeva-d100.txt, "Grapple (Initiate)" and the actions listed under it).
 pub fn grapple_action(input: &GrappleAction) -> Result<ActionSpec, RuleError> {
     let role = input.role;
-    let only = |wanted: GrappleRole, what: &str| -> Result<(), RuleError> {
-        if role != wanted {
-            let who = if wanted == GrappleRole::Controller {
-                "the controller"
-            } else {
-                "the restrained participant"
-            };
-            return Err(RuleError::invalid("role", format!("only {who} may {what}")));
-        }
-        Ok(())
-    };
     match &input.grapple_move {
         GrappleMove::Grapple { then } => {
-            only(GrappleRole::Controller, "take the 'Grapple' action")?;
-            let spec = ActionSpec::new(
-                ActionKind::GrappleMaintain,
-                ActionType::Full,
-                vec![ActionSubtype::Attack, ActionSubtype::Melee],
-            )
-            .with_effect(LingeringEffect::ControlsGrapple)
-            .with_note("the controller must take this action every turn or the grapple ends");
-            follow_up(spec, then, "move.then")
+            only(role, GrappleRole::Controller, "take the 'Grapple' action")?;
+            grapple_maintain(then)
         }
         GrappleMove::Release {} => {
-            only(GrappleRole::Controller, "release the grapple")?;
+            only(role, GrappleRole::Controller, "release the grapple")?;
             Ok(ActionSpec::new(ActionKind::GrappleRelease, ActionType::Free, Vec::new()).with_note(
                 "the grapple ends; allowed at the start of the controller's turn or after a 'Grapple' action",
             ))
         }
         GrappleMove::BreakFree { with } => {
-            only(GrappleRole::Restrained, "break free")?;
-            let test = match with {
-                BreakFreeWith::Strength => strength_contest("break free"),
-                BreakFreeWith::Acrobatics => TestSpec {
-                    skill: Some("acrobatics".into()),
-                    ..TestSpec::opposed(
-                        "break free",
-                        CharacteristicName::Ag,
-                        CharacteristicName::S,
-                        Vec::new(),
-                    )
-                },
-            };
-            Ok(ActionSpec::new(ActionKind::GrappleBreakFree, ActionType::Half, Vec::new())
-                .with_test(test)
-                .with_note("on a win the grapple ends"))
+            only(role, GrappleRole::Restrained, "break free")?;
+            Ok(break_free(*with))
         }
         GrappleMove::TakeControl { then } => {
-            only(GrappleRole::Restrained, "take control")?;
-            if then.is_either_action() {
-                return Err(RuleError::invalid(
-                    "move.then.kind",
-                    "after taking control only a Controller action may follow, not an Either action",
-                ));
-            }
-            let spec = ActionSpec::new(ActionKind::GrappleTakeControl, ActionType::Half, Vec::new())
-                .with_test(strength_contest("take control"))
-                .with_effect(LingeringEffect::ControlsGrapple)
-                .with_note(
-                    "on a win the roles swap and the new controller takes the Controller action at once",
-                )
-                .with_note(ALLIES_MAY_ASSIST);
-            follow_up(spec, then, "move.then")
+            only(role, GrappleRole::Restrained, "take control")?;
+            take_control(then)
         }
         GrappleMove::ActivatePower { power } => {
-            only(
-                GrappleRole::Restrained,
-                "use an Either action on its own (the controller uses it after 'Grapple')",
-            )?;
+            only(role, GrappleRole::Restrained, EITHER_ON_ITS_OWN)?;
             check_power(power, "move.power")?;
             Ok(ActionSpec::new(ActionKind::GrappleActivatePower, ActionType::Full, Vec::new())
                 .with_note(power_note(power)))
         }
         GrappleMove::StandardAttack { weapon } => {
-            only(
-                GrappleRole::Restrained,
-                "use an Either action on its own (the controller uses it after 'Grapple')",
-            )?;
+            only(role, GrappleRole::Restrained, EITHER_ON_ITS_OWN)?;
             let (test, subtype) = grapple_attack_test(*weapon);
             Ok(ActionSpec::new(
                 ActionKind::GrappleStandardAttack,
@@ -264,6 +213,67 @@ pub fn grapple_action(input: &GrappleAction) -> Result<ActionSpec, RuleError> {
             .with_note("the target need not be the other participant"))
         }
     }
+}
+
+/// What a restrained participant is told when it is the controller that sends an Either action.
+const EITHER_ON_ITS_OWN: &str = "use an Either action on its own (the controller uses it after 'Grapple')";
+
+/// Refuses (field `role`) a grapple action its participant's role may not take: Controller actions
+/// are the controller's, Restrained and Either actions sent on their own the restrained
+/// participant's (adeva-d100.txt, "Grapple (Initiate)").
+fn only(role: GrappleRole, wanted: GrappleRole, what: &str) -> Result<(), RuleError> {
+    if role != wanted {
+        let who = if wanted == GrappleRole::Controller { "the controller" } else { "the restrained participant" };
+        return Err(RuleError::invalid("role", format!("only {who} may {what}")));
+    }
+    Ok(())
+}
+
+/// The controller's 'Grapple' Full Action (Attack, Melee), which it must take each turn, with the
+/// action it leads to (adeva-d100.txt, "Grapple (Initiate)").
+fn grapple_maintain(then: &GrappleFollowUp) -> Result<ActionSpec, RuleError> {
+    let spec = ActionSpec::new(
+        ActionKind::GrappleMaintain,
+        ActionType::Full,
+        vec![ActionSubtype::Attack, ActionSubtype::Melee],
+    )
+    .with_effect(LingeringEffect::ControlsGrapple)
+    .with_note("the controller must take this action every turn or the grapple ends");
+    follow_up(spec, then, "move.then")
+}
+
+/// Break Free: a half action, an opposed test of Strength, or of Acrobatics (on Agility, see the
+/// decisions), against the controller's Strength (adeva-d100.txt, "Grapple (Initiate)",
+/// Restrained: "Break Free").
+fn break_free(with: BreakFreeWith) -> ActionSpec {
+    let test = match with {
+        BreakFreeWith::Strength => strength_contest("break free"),
+        BreakFreeWith::Acrobatics => TestSpec {
+            skill: Some("acrobatics".into()),
+            ..TestSpec::opposed("break free", CharacteristicName::Ag, CharacteristicName::S, Vec::new())
+        },
+    };
+    ActionSpec::new(ActionKind::GrappleBreakFree, ActionType::Half, Vec::new())
+        .with_test(test)
+        .with_note("on a win the grapple ends")
+}
+
+/// Take Control: a half action, an opposed Strength test; on a win the roles swap and one
+/// Controller action (never an Either action) follows at once (adeva-d100.txt, "Grapple
+/// (Initiate)", Restrained: "Take Control").
+fn take_control(then: &GrappleFollowUp) -> Result<ActionSpec, RuleError> {
+    if then.is_either_action() {
+        return Err(RuleError::invalid(
+            "move.then.kind",
+            "after taking control only a Controller action may follow, not an Either action",
+        ));
+    }
+    let spec = ActionSpec::new(ActionKind::GrappleTakeControl, ActionType::Half, Vec::new())
+        .with_test(strength_contest("take control"))
+        .with_effect(LingeringEffect::ControlsGrapple)
+        .with_note("on a win the roles swap and the new controller takes the Controller action at once")
+        .with_note(ALLIES_MAY_ASSIST);
+    follow_up(spec, then, "move.then")
 }
 
 /// Adds the tests and notes of the action taken after 'Grapple' or Take Control.

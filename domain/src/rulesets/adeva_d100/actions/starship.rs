@@ -12,7 +12,7 @@
 //! - Size is a whole number from 0 to 100 and Strength Bonus from 0 to 100; both bound the
 //!   arithmetic only.
 
-use super::attack_actions::CHARGE_STRAIGHT_SQUARES;
+use super::charge::CHARGE_STRAIGHT_SQUARES;
 use super::{
     ActionKind, ActionSpec, ActionSubtype, ActionType, CharacteristicName, Evasion, HitRule, TestSpec,
 };

@@ -16,7 +16,8 @@
 //! - Order of the dice: the BS test, then one die per hit for its victim, then the Pinning tests in
 //!   the order the victims were sent.
 
-use super::attack_actions::{JAM_ROLL, TargetHits, jams};
+use super::attack_actions::{JAM_ROLL, jams};
+use super::hit_spread::TargetHits;
 use super::pinning::{PinningOutcome, PinningSubject, pinning_tests};
 use super::{
     ActionKind, ActionSpec, ActionSubtype, ActionType, CharacteristicName, HitRule, TestSpec, Weapon,

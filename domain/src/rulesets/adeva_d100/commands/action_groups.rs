@@ -1,9 +1,11 @@
-//! The manoeuvres and firing actions of the actions command, unpacked for `manoeuvres.rs` and
-//! `fire.rs` (adeva-d100.txt, "Action List").
+//! The manoeuvres and firing actions of the actions command, unpacked for `manoeuvres.rs`,
+//! `starship.rs`, `fire.rs` and `overwatch.rs` (adeva-d100.txt, "Action List").
 
-use super::actions::{Action, Ran};
-use super::fire::{self, ReadiedAttack, Trigger};
-use super::manoeuvres;
+use super::action_outcome::Ran;
+use super::actions::Action;
+use super::fire;
+use super::overwatch::{self, ReadiedAttack, Trigger};
+use super::{manoeuvres, starship};
 use super::super::actions::manoeuvres::{Disarm, TakeDown};
 use super::super::actions::overwatch::Overwatch;
 use super::super::actions::suppressive::SuppressiveFire;
@@ -11,13 +13,13 @@ use super::super::test_modifiers::caller;
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError};
 
-/// A manoeuvre (`manoeuvres.rs`): standing, boarding, moving, Knock Down, Disarm, Feint, Take
+/// A manoeuvre (`manoeuvres.rs`, `starship.rs`): standing, boarding, moving, Knock Down, Disarm, Feint, Take
 /// Down or Ram; any other action is refused on `action`.
 pub(super) fn manoeuvre(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
     match action {
         Action::Stand { actor_id } => manoeuvres::stand(draft, actor_id),
         Action::Boarding { actor_id, target_id, boarding, damage, evasion, evasion_modifiers } => {
-            let request = manoeuvres::BoardingRequest {
+            let request = starship::BoardingRequest {
                 actor: actor_id,
                 target: target_id,
                 input: boarding,
@@ -25,7 +27,7 @@ pub(super) fn manoeuvre(draft: &mut Encounter, action: Action, dice: &mut Dice) 
                 evasion,
                 evasion_modifiers: caller(&evasion_modifiers),
             };
-            manoeuvres::boarding(draft, request, dice)
+            starship::boarding(draft, request, dice)
         }
         Action::Move { actor_id, kind, altitude_to } => {
             manoeuvres::movement(draft, actor_id, kind, altitude_to)
@@ -60,13 +62,13 @@ pub(super) fn manoeuvre(draft: &mut Encounter, action: Action, dice: &mut Dice) 
             manoeuvres::take_down(draft, request, dice)
         }
         Action::Ram { actor_id, target_id, ram, dodge, modifiers } => {
-            manoeuvres::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
+            starship::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
         }
         _ => Err(EncounterError::invalid("action", "not a manoeuvre")),
     }
 }
 
-/// A firing action (`fire.rs`): Multiple Attack, Suppressive Fire, setting or triggering an
+/// A firing action (`fire.rs`, `overwatch.rs`): Multiple Attack, Suppressive Fire, setting or triggering an
 /// Overwatch; any other action is refused on `action`.
 pub(super) fn fire_action(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
     match action {
@@ -79,7 +81,7 @@ pub(super) fn fire_action(draft: &mut Encounter, action: Action, dice: &mut Dice
         }
         Action::OverwatchSet { actor_id, weapon, kill_zone_radius_squares, attack, triggers } => {
             let input = Overwatch { weapon, kill_zone_radius_squares, attack, triggers };
-            fire::overwatch_set(draft, actor_id, input)
+            overwatch::overwatch_set(draft, actor_id, input)
         }
         Action::OverwatchTrigger {
             actor_id,
@@ -103,7 +105,7 @@ pub(super) fn fire_action(draft: &mut Encounter, action: Action, dice: &mut Dice
                 gm_fires,
                 attack,
             };
-            fire::overwatch_trigger(draft, input, dice)
+            overwatch::overwatch_trigger(draft, input, dice)
         }
         _ => Err(EncounterError::invalid("action", "not a firing action")),
     }

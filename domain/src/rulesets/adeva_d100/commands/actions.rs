@@ -10,34 +10,29 @@
 //!   adds a characteristic decay. These three are the GM's and need no turn.
 
 use super::super::actions::aim::Aim;
-use super::super::actions::attack_actions::Charge;
-use super::super::actions::{ActionType, ExtendedAction};
+use super::super::actions::charge::Charge;
+use super::super::actions::ActionType;
 use super::super::actions::Weapon;
 use super::super::actions::declared::DeclaredAction;
-use super::super::actions::economy::Interruption;
 use super::super::actions::grapple::GrappleMove;
-use super::super::actions::manoeuvres::{DisarmOutcome, KnockDownOutcome};
-use super::super::actions::manoeuvres::TakeDownResult;
 use super::super::actions::overwatch::{
-    FirstToAct, Overwatch, OverwatchAttack, OverwatchTrigger, TriggerVerdict,
+    OverwatchAttack, OverwatchTrigger,
 };
-use super::super::actions::pinning::PinningOutcome;
-use super::super::actions::starship::{Boarding, Ram, RamDamage};
-use super::super::actions::suppressive::{AutoMode, SuppressiveOutcome};
-use super::super::actions::{ActionSpec, LingeringEffect, action_spec};
-use super::super::altitude::{AltitudeBand, AltitudeChange};
-use super::super::damage::{DamageDice, HitDamage};
+use super::super::actions::starship::{Boarding, Ram};
+use super::super::actions::suppressive::AutoMode;
+use super::super::actions::{LingeringEffect, action_spec};
+use super::super::altitude::AltitudeBand;
+use super::super::damage::DamageDice;
 use super::super::decay::CharacteristicDecay;
-use super::super::movement::{MoveKind, MovementBands};
-use super::super::opposed::OpposedResult;
+use super::super::movement::MoveKind;
 use super::super::test_modifiers::CallerModifier;
-use super::super::test_roll::ModifiedTest;
-use super::attack::AttackReport;
+use super::action_outcome::{ActionOutcome, ActionReport, Ran};
 use super::core::EvasionChoice;
 use super::economy;
-use super::fire::{self, Observed, WeaponAttack};
+use super::fire::WeaponAttack;
+use super::overwatch::Observed;
 use super::grapple;
-use super::manoeuvres::BoardingEvasion;
+use super::starship::BoardingEvasion;
 use super::super::AdevaD100;
 use super::{ensure_turn, parts_mut, snapshot};
 use super::action_groups::{fire_action, manoeuvre};
@@ -45,7 +40,7 @@ use super::gm_actions::{add_decay, add_fatigue, resolve_crash, start_fall};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{Delivery, Receipt, RulesetReport, plugin};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// POST /v1/encounters/{id}/actions for adeva-d100.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -255,129 +250,6 @@ pub enum Action {
     },
 }
 
-/// What an action did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionOutcome))]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ActionOutcome {
-    Declared {
-        spec: Box<ActionSpec>,
-    },
-    Fell {
-        from: AltitudeBand,
-        to: AltitudeBand,
-        crashed: bool,
-    },
-    FallStarted {
-        from: AltitudeBand,
-    },
-    Crash {
-        damage: u32,
-        wounds_after: u32,
-        defeated: bool,
-    },
-    Fatigue {
-        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating")]
-        #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
-        levels: u32,
-    },
-    Decay {
-        decays: Vec<CharacteristicDecay>,
-    },
-    Moved {
-        move_kind: MoveKind,
-        squares: u32,
-        bands: MovementBands,
-        altitude: Option<AltitudeChange>,
-    },
-    KnockDown {
-        target_id: CombatantId,
-        contest: Box<OpposedResult>,
-        outcome: KnockDownOutcome,
-    },
-    Disarm {
-        target_id: CombatantId,
-        contest: Box<OpposedResult>,
-        outcome: DisarmOutcome,
-        object: String,
-    },
-    Feint {
-        target_id: CombatantId,
-        contest: Box<OpposedResult>,
-        won: bool,
-    },
-    MultipleAttack {
-        target_id: CombatantId,
-        attacks: Vec<AttackReport>,
-    },
-    SuppressiveFire {
-        outcome: Box<SuppressiveOutcome>,
-        /// Each hit's damage, soak and wounds, in hit order.
-        #[serde(default)]
-        damage: Vec<fire::SuppressiveHit>,
-    },
-    OverwatchSet {
-        overwatch: Box<Overwatch>,
-    },
-    OverwatchTrigger {
-        target_id: CombatantId,
-        verdict: TriggerVerdict,
-        first: Option<Box<FirstToAct>>,
-        /// The readied attack, rolled when the Overwatch fires.
-        attack: Option<Box<AttackReport>>,
-        pinning: Option<Box<PinningOutcome>>,
-    },
-    Grapple {
-        target_id: CombatantId,
-        test: Box<ModifiedTest>,
-        dodge: Option<Box<ModifiedTest>>,
-        started: bool,
-    },
-    GrappleAction {
-        other_id: CombatantId,
-        spec: Box<ActionSpec>,
-        contests: Vec<OpposedResult>,
-    },
-    TakeDown {
-        target_id: CombatantId,
-        test: Box<ModifiedTest>,
-        dodge: Option<Box<ModifiedTest>>,
-        damage: Option<Box<HitDamage>>,
-        result: Option<Box<TakeDownResult>>,
-    },
-    Stood {},
-    Boarding {
-        target_id: CombatantId,
-        test: Box<ModifiedTest>,
-        evasion: Option<Box<ModifiedTest>>,
-        hit: bool,
-        /// Taken from the Hull (wounds), ignoring AP and TB.
-        hull_damage: Option<u32>,
-    },
-    Ram {
-        target_id: CombatantId,
-        test: Box<ModifiedTest>,
-        dodge: Option<Box<ModifiedTest>>,
-        damage: RamDamage,
-        impacts: Vec<u32>,
-    },
-    Extended {
-        extended: ExtendedAction,
-        complete: bool,
-        interruption: Option<Interruption>,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100ActionReport))]
-pub struct ActionReport {
-    pub combatant_id: CombatantId,
-    /// The actor's name.
-    pub name: String,
-    pub action: String,
-    pub outcome: ActionOutcome,
-    pub notes: Vec<String>,
-}
 
 pub fn act(
     encounter: &mut Encounter,
@@ -405,14 +277,17 @@ pub fn act(
     Ok((events, report))
 }
 
-pub(super) type Ran = (CombatantId, String, ActionOutcome, Vec<String>);
-
 /// What the action delivers, and to whom: the actor takes an action of its own; the GM's
-/// fatigue and decay put a condition on it; the GM's other actions are left to their own rules.
-/// Asked of `AdevaD100::may_receive` before the action runs (`receiving::run`).
+/// fatigue, decay, fall and interruption put a condition on it, and a crash deals it falling
+/// damage ("Altitude"). Asked of `AdevaD100::may_receive` before the action runs
+/// (`receiving::run`); whom an action reaches besides is asked by `snapshot` (`mod.rs`).
 pub fn delivery(action: &Action) -> Option<Delivery<'_>> {
     let (id, receipt) = match action {
-        Action::Fatigue { actor_id, .. } | Action::Decay { actor_id, .. } => (actor_id, Receipt::Condition),
+        Action::Fatigue { actor_id, .. }
+        | Action::Decay { actor_id, .. }
+        | Action::Fall { actor_id }
+        | Action::ExtendedInterrupt { actor_id } => (actor_id, Receipt::Condition),
+        Action::ResolveCrash { actor_id } => (actor_id, Receipt::Damage),
         _ => (acting(action)?, Receipt::Action),
     };
     Some(Delivery::new(id, "actor_id", receipt))

@@ -30,7 +30,7 @@
 
 use super::super::actions::ActionKind;
 use crate::rulesets::adeva_d100::bounds::Unsigned;
-use super::super::actions::attack_actions::{HitSpread, OtherTarget, Spread, spread_hits};
+use super::super::actions::hit_spread::{HitSpread, OtherTarget, Spread, spread_hits};
 use super::super::actions::declared::DeclaredAction;
 use super::super::actions::{ActionSpec, TestSpec, Weapon, WeaponClass, action_spec};
 use super::super::altitude::AltitudeAccess;
@@ -166,7 +166,7 @@ pub(crate) struct Resolved {
 
 /// The weapon of an attack action, or a refusal for actions `attack` does not resolve.
 pub(crate) fn attack_weapon(action: &DeclaredAction) -> Result<&Weapon, RuleError> {
-    use super::super::actions::attack_actions::ChargeStrike;
+    use super::super::actions::charge::ChargeStrike;
     Ok(match action {
         DeclaredAction::StandardAttack(a) | DeclaredAction::HeavyAttack(a) => &a.weapon,
         DeclaredAction::Burst(a) | DeclaredAction::Flurry(a) => &a.weapon,

@@ -8,8 +8,8 @@
 
 use super::super::actions::ExtendedAction;
 use super::super::actions::economy::Interruption;
-use super::actions::ActionOutcome;
-use super::manoeuvres::{Ran, spend};
+use super::action_outcome::{ActionOutcome, Ran};
+use super::manoeuvres::spend;
 use super::parts_mut;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 

@@ -1,7 +1,7 @@
 //! The GM's actions, which need no turn: starting a fall, resolving a crash, adding fatigue or a
 //! characteristic decay (adeva-d100.txt, "Altitude", "Fatigue", "Characteristic Decay").
 
-use super::actions::{ActionOutcome, Ran};
+use super::action_outcome::{ActionOutcome, Ran};
 use super::damage::apply;
 use super::parts_mut;
 use super::super::altitude::{AltitudeBand, crash_squares};
@@ -48,7 +48,6 @@ pub(super) fn resolve_crash(draft: &mut Encounter, actor_id: CombatantId, dice: 
 
 /// The GM adds 1 to 100 levels of fatigue.
 pub(super) fn add_fatigue(draft: &mut Encounter, actor_id: CombatantId, levels: u32) -> Result<Ran, EncounterError> {
-    ensure_alive(draft, &actor_id)?;
     let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
     if levels == 0 || levels > 100 {
         return Err(EncounterError::invalid("levels", "between 1 and 100 levels"));
@@ -63,21 +62,10 @@ pub(super) fn add_decay(
     actor_id: CombatantId,
     decay: CharacteristicDecay,
 ) -> Result<Ran, EncounterError> {
-    ensure_alive(draft, &actor_id)?;
     let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
     let mut decays = stats.decays.clone();
     decays.push(decay);
     check_decays("decay", &decays)?;
     stats.decays = decays.clone();
     Ok((actor_id, "decay".into(), ActionOutcome::Decay { decays }, Vec::new()))
-}
-
-/// A defeated combatant takes no more state changes (issue 12, item 11), as it takes no attacks.
-fn ensure_alive(draft: &Encounter, actor_id: &CombatantId) -> Result<(), EncounterError> {
-    match draft.combatant(actor_id) {
-        Some(combatant) if combatant.flags.defeated => {
-            Err(EncounterError::invalid("actor_id", format!("{} is defeated", combatant.name)))
-        }
-        _ => Ok(()),
-    }
 }

@@ -35,6 +35,7 @@
 //!   attacks against the actor; both end at the start of the actor's next turn (`dynamic.rs`).
 
 mod action_groups;
+pub mod action_outcome;
 pub mod actions;
 pub mod attack;
 mod attack_checks;
@@ -47,8 +48,11 @@ mod gm_actions;
 mod grapple;
 pub mod inline;
 mod manoeuvres;
+mod overwatch;
+mod starship;
 
-pub use actions::{Action, ActionOutcome, ActionReport, act};
+pub use action_outcome::{ActionOutcome, ActionReport};
+pub use actions::{Action, act};
 pub use attack::{AttackReport, EncounterAttack, ExtraTarget, TargetReport, attack};
 pub use core::{EvasionChoice, TargetOutcome};
 pub use damage::{DamageReport, EncounterDamage, damage};
@@ -58,6 +62,7 @@ use super::Stats;
 use super::state::CombatState;
 use super::AdevaD100;
 use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Flags};
+use crate::rulesets::receiving::{self, Delivery, Receipt};
 use crate::rulesets::{RulesetState, plugin};
 
 pub(crate) use crate::rulesets::plugin::ensure_turn;
@@ -122,10 +127,12 @@ pub(crate) fn snapshot(
     let own = encounter.current.as_ref() == Some(id);
     let surprised_now = round <= 1;
     let passed = encounter.combatant(id).is_some_and(|c| c.acted_this_round);
+    // The one rule for the dead (`AdevaD100::may_receive`, through `receiving::check`), for
+    // whom an operation reaches besides what it declares: the dead are refused (409), the
+    // defeated but living go on (docs/rulesets/adeva-d100.md, "The dead and the defeated").
+    let receipt = if matches!(field, "actor_id" | "attacker_id") { Receipt::Action } else { Receipt::Damage };
+    receiving::check(encounter, &Delivery::new(id, field, receipt))?;
     let (stats, state, flags) = parts_mut(encounter, id, field)?;
-    if flags.defeated {
-        return Err(EncounterError::invalid(field, "this combatant is defeated"));
-    }
     state.refresh(round, own, passed, flags.surprised && surprised_now);
     Ok((stats.clone(), state.clone(), flags.surprised && surprised_now))
 }

@@ -1,9 +1,10 @@
 //! `actions`: every manoeuvre that is not an attack, Ready and Complementary actions (arrgs.txt,
 //! "Combat Actions" and the manoeuvres after it).
 
-use super::super::attacking::Opportunity;
+use super::super::opportunity::Opportunity;
 use super::super::economy::Pace;
-use super::super::manoeuvres::{ActionReport, Cast, Manoeuvre, ManoeuvreResult, take};
+use super::super::manoeuvre_resolution::take;
+use super::super::manoeuvres::{ActionReport, Cast, Manoeuvre, ManoeuvreResult};
 use super::super::table::{ensure_distinct, fighter, scene, store};
 use super::super::{Arrgs, Report};
 use super::attacks::{MAX_OPPORTUNITIES, opportunists};

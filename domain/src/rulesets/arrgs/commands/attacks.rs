@@ -1,13 +1,17 @@
 //! `attacks`: the Attack, Charge and Repeated Attack manoeuvres with their effects, on stored
 //! combatants or inline stat blocks (arrgs.txt, "Attack Manoeuvre" and following).
 
-use super::super::attacking::{AttackReport, Cast, Counter, Manoeuvre, Opportunity, Order, Outcome, resolve};
+use super::super::attack_resolution::resolve;
+use super::super::attacking::{AttackReport, Cast, Counter, Manoeuvre, Order, Outcome};
+use super::super::opportunity::Opportunity;
 use super::super::spells::CounterspellAction;
 use super::super::economy::Pace;
 use super::super::fighter::{Fighter, Scene};
 use super::super::state::CombatState;
-use super::super::stats::{Ability, Bonuses, Squares, Stats};
-use super::super::strike::{Collision, DefenceAction, DefenceKind, Effect, StrikeResult};
+use super::super::bonuses::{Ability, Bonuses};
+use super::super::stats::{Squares, Stats};
+use super::super::defence::{DefenceAction, DefenceKind};
+use super::super::strike::{Collision, Effect, StrikeResult};
 use super::super::table::{ensure_distinct, fighter, scene, store};
 use super::super::weapon::Weapon;
 use super::super::{Arrgs, Report};

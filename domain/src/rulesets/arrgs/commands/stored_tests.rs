@@ -329,7 +329,7 @@ fn charge_moves_then_attacks_at_plus_two_and_lowers_reflex() {
     assert_eq!(report.charge.as_ref().map(|c| c.allowed), Some(7));
     assert_eq!(vitality(&encounter, "Troll"), 48);
     let penalties = state(&encounter, "Hero").round.penalties;
-    assert_eq!((penalties[0].modifier.value, penalties[0].only), (-2, Some(crate::rulesets::arrgs::stats::CheckKind::Reflex)));
+    assert_eq!((penalties[0].modifier.value, penalties[0].only), (-2, Some(crate::rulesets::arrgs::bonuses::CheckKind::Reflex)));
 }
 
 #[test]

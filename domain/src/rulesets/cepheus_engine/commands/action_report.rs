@@ -10,7 +10,7 @@ use super::super::stance::Stance;
 use super::apply::HitResult;
 use super::super::economy::{ActionEconomy, Cost};
 use super::super::state::ExtendedAction;
-use super::recovery::HealingReport;
+use super::healing::HealingReport;
 use crate::encounter::CombatantId;
 use serde::{Deserialize, Serialize};
 

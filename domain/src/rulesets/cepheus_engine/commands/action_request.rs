@@ -6,7 +6,7 @@ use super::super::attack_request::MeleeCharacteristic;
 use super::super::explosion::ExplosionResponse;
 use super::super::grapple::GrappleChoice;
 use super::super::stance::Stance;
-use super::recovery::HealMethod;
+use super::healing::HealMethod;
 use super::CharacteristicName;
 use crate::encounter::CombatantId;
 use crate::score::{Measure, Score};

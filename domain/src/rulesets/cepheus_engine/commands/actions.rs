@@ -45,17 +45,13 @@
 
 use super::super::allocation::AllocationChoice;
 use super::super::circumstances::MAX_AIM;
-use super::super::damage::Status;
 use super::super::dynamic::{hasten, set_comms};
 use super::super::modifier::{Modifier, ModifierCode};
 use super::super::stance::Stance;
-use super::super::{CepheusEngine, state::CombatState};
-use super::super::economy::{ActionEconomy, Cost, spend};
+use super::super::CepheusEngine;
+use super::super::economy::Cost;
 use super::extended::{abandon_extended_action, start_extended_action};
-use super::{
-    CharacteristicName, combatant, ensure_can_act, ensure_turn,
-    own_check_modifiers, parts, state_mut,
-};
+use super::{CharacteristicName, clear_aim, combatant, ensure_can_act, invalid, lose_aim, other, own_check_modifiers, parts, state_mut, turn_action};
 use super::delegated_actions::{recovery_action, vehicle_action};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
@@ -75,6 +71,11 @@ pub fn act(
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, ActionReport), EncounterError> {
     plugin::ensure_active::<CepheusEngine>(encounter)?;
+    // A copy, which `Command::run`'s contract makes unnecessary for the store: some actions refuse
+    // only after they have changed the encounter. An explosion spends the reaction before the
+    // response roll, and its split `allocation` is checked against the rolled damage afterwards;
+    // grapple damage is allocated after the check. The rules tests check that a refused direct
+    // call changes nothing (`props_tests`). It goes once each action rolls before it spends.
     let mut draft = encounter.clone();
     let mut consequences = Vec::new();
     let start = dice.rolls().len();
@@ -88,68 +89,6 @@ pub fn act(
     events.extend(consequences);
     *encounter = draft;
     Ok((events, report))
-}
-
-pub(super) fn invalid(field: &str, message: impl Into<String>) -> EncounterError {
-    EncounterError::invalid(field, message)
-}
-
-/// A turn action: the combatant's turn, able to act, not grappling, and room in the turn.
-pub(super) fn turn_action(
-    encounter: &mut Encounter,
-    id: &CombatantId,
-    cost: Cost,
-    what: &str,
-    grapple_allowed: bool,
-) -> Result<ActionEconomy, EncounterError> {
-    let found = combatant(encounter, id, "combatant_id")?;
-    let (_, state) = parts(found, "combatant_id")?;
-    ensure_turn(encounter, id, "combatant_id")?;
-    ensure_can_act(found, "combatant_id")?;
-    if !grapple_allowed && state.grappling_with.is_some() {
-        return Err(invalid(
-            "action",
-            format!("{} is locked in a grapple and can only make grapple checks", found.name),
-        ));
-    }
-    spend(encounter, id, cost, what)
-}
-
-pub(super) fn clear_aim(state: &mut CombatState) -> bool {
-    let had = state.aim > 0 || state.aim_for_kill > 0;
-    state.aim = 0;
-    state.aim_for_kill = 0;
-    state.aim_target = None;
-    had
-}
-
-/// Clears the combatant's aim and notes it.
-pub(super) fn lose_aim(
-    encounter: &mut Encounter,
-    id: &CombatantId,
-    report: &mut ActionReport,
-) -> Result<(), EncounterError> {
-    if clear_aim(state_mut(encounter, id, "combatant_id")?) {
-        report.notes.push(format!("{} stopped aiming and lost the aim", report.name));
-    }
-    Ok(())
-}
-
-/// Another combatant of the encounter, able to be targeted (not the actor, not dead).
-pub(super) fn other(
-    encounter: &Encounter,
-    actor: &CombatantId,
-    target: &CombatantId,
-) -> Result<String, EncounterError> {
-    let found = combatant(encounter, target, "target_id")?;
-    let (stats, _) = parts(found, "target_id")?;
-    if actor == target {
-        return Err(invalid("target_id", "the target must be another combatant"));
-    }
-    if stats.status() == Status::Dead {
-        return Err(invalid("target_id", format!("{} is dead", found.name)));
-    }
-    Ok(found.name.clone())
 }
 
 pub(super) fn check_note(field: &str, note: &str) -> Result<(), EncounterError> {

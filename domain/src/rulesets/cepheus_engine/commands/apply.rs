@@ -14,7 +14,9 @@ use super::super::Stats;
 use super::super::modifier::Reason;
 use super::super::allocation::{Allocation, AllocationChoice, allocate_damage, apply};
 use super::extended::{ExtendedCheck, check_after_hit};
-use super::{combatant_mut, parts_mut, state_mut};
+use super::super::CepheusEngine;
+use super::{combatant, combatant_mut, parts_mut, state_mut};
+use crate::rulesets::Registered;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 use serde::{Deserialize, Serialize};
@@ -40,7 +42,8 @@ pub struct HitResult {
 }
 
 /// Allocates and records `damage` (after armour) on the combatant, then applies what follows
-/// from it (see the module decisions).
+/// from it (see the module decisions). The allocation's refusals (a split that does not fit the
+/// damage) come before anything changes.
 pub fn apply_hit(
     encounter: &mut Encounter,
     id: &CombatantId,
@@ -50,10 +53,15 @@ pub fn apply_hit(
     field: &str,
 ) -> Result<HitResult, EncounterError> {
     let round = encounter.round;
+    let stats = <CepheusEngine as Registered>::stats(&combatant(encounter, id, field)?.stats);
+    let checked = stats.map(|stats| allocate_damage(stats, damage, choice)).transpose()?;
     let combatant = combatant_mut(encounter, id, field)?;
     let (name, was_defeated) = (combatant.name.clone(), combatant.flags.defeated);
     let (stats, state) = parts_mut(combatant, field)?;
-    let allocation = allocate_damage(stats, damage, choice)?;
+    let allocation = match checked {
+        Some(allocation) => allocation,
+        None => allocate_damage(stats, damage, choice)?,
+    };
     apply(stats, &allocation)?;
     let aim_lost = damage > 0 && (state.aim > 0 || state.aim_for_kill > 0);
     if damage > 0 {

@@ -126,6 +126,11 @@ pub fn attack(
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     plugin::ensure_active::<CepheusEngine>(encounter)?;
+    // A copy, which `Command::run`'s contract makes unnecessary for the store: the attack spends
+    // the attacker's significant action and the target's reaction before it rolls, and a split
+    // `allocation` that does not fit the rolled damage (or a first hit's split) is refused only
+    // after the roll (`apply::apply_hit`). The rules tests check that a refused direct call
+    // changes nothing (`props_tests`). It goes once the roll comes before the spending.
     let mut draft = encounter.clone();
     let mut events = Vec::new();
     let start = dice.rolls().len();

@@ -182,12 +182,11 @@ pub fn damage(
     let target_name = target.name.clone();
     let (stats, _) = parts(target, "target_id")?;
     let mut report = armour_step(stats, &fields, Some(request.target_id.clone()), target_name);
-    let mut draft = encounter.clone();
     let start = dice.rolls().len();
     if let Some(table) = fields.hit_location_table {
         report.vehicle = Some(vehicle_hits(&report, table, dice)?);
     } else {
-        let hit = apply_hit(&mut draft, &request.target_id, report.after_armour, &fields.choice, dice, "target_id")?;
+        let hit = apply_hit(encounter, &request.target_id, report.after_armour, &fields.choice, dice, "target_id")?;
         report.hit = Some(hit);
     }
     let events = vec![Event::DamageApplied {
@@ -195,7 +194,6 @@ pub fn damage(
         report: RulesetReport::CepheusEngine(Report::Damage(Box::new(report.clone()))),
         dice: dice.rolls()[start..].to_vec(),
     }];
-    *encounter = draft;
     Ok((events, report))
 }
 

@@ -2,9 +2,10 @@
 //! and `recovery.rs` (cepheus-engine.txt, "Vehicle Combat", "Injury and Recovery").
 
 use super::action_report::ActionReport;
-use super::actions::invalid;
+use super::invalid;
 use super::action_request::Action;
-use super::recovery::{self, HealRequest};
+use super::healing::{self, HealRequest};
+use super::recovery;
 use super::vehicle_actions::{self, Occupants};
 use super::super::economy::Cost;
 use crate::dice::Dice;
@@ -99,7 +100,7 @@ pub(super) fn recovery_action(
                 medic_skill: medic_skill.map(Score::get),
                 split: split.map(Into::into),
             };
-            recovery::heal(encounter, id, &request, new(Cost::Free), dice)
+            healing::heal(encounter, id, &request, new(Cost::Free), dice)
         }
         _ => Err(invalid("action", "not a recovery action")),
     }

@@ -21,7 +21,7 @@ use super::super::Stats;
 use super::super::state::{CombatState, ExtendedAction};
 use super::action_report::ActionReport;
 use super::super::economy::Cost;
-use super::actions::{invalid, lose_aim, turn_action};
+use super::{invalid, lose_aim, turn_action};
 use super::{own_check_modifiers, state_mut};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};

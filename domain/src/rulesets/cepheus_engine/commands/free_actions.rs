@@ -18,7 +18,7 @@ use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use super::action_request::{MAX_EXPLOSION_DAMAGE, StandaloneReaction};
 use super::action_report::ActionReport;
-use super::actions::{clear_aim, invalid, lose_aim};
+use super::{clear_aim, invalid, lose_aim};
 
 /// A reaction on its own (cepheus-engine.txt, "Reactions", "Dodging", "Parrying", "Stance").
 pub(super) fn standalone_reaction(

@@ -20,7 +20,7 @@ use crate::encounter::{CombatantId, Encounter, EncounterError};
 use crate::rulesets::RuleError;
 use super::action_request::Action;
 use super::action_report::ActionReport;
-use super::actions::{invalid, lose_aim, other, turn_action};
+use super::{invalid, lose_aim, other, turn_action};
 
 /// One side's opposed Natural Weapons DM.
 pub(super) fn grapple_side(

@@ -13,7 +13,7 @@ use super::{
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event, MAX_COMBATANTS};
 use super::action_report::{ActionReport, CheckReport};
-use super::actions::{invalid, lose_aim, other, turn_action};
+use super::{invalid, lose_aim, other, turn_action};
 
 pub(super) fn skill_modifier(stats: &Stats, skill: &str) -> Modifier {
     match stats.skill_level(skill) {

@@ -1,8 +1,10 @@
 //! Cepheus Engine operations on a stored encounter (attacks, damage, declared actions) and their
 //! stateless twins that take stat blocks inline (cepheus-engine.txt, "Personal Combat").
 //!
-//! Every command works on a clone of the encounter and only replaces the original when it has
-//! succeeded, so a refused command changes nothing (dice already rolled are simply discarded).
+//! A refused command changes nothing (dice already rolled are simply discarded): damage refuses
+//! before it changes anything; attacks and declared actions still work on a copy of the
+//! encounter and replace the original only when they have succeeded (`attack` and `act` say
+//! why).
 //!
 //! Decisions:
 //! - Only a cepheus-engine encounter accepts these commands; any other ruleset is a conflict.
@@ -33,8 +35,10 @@ mod delegated_actions;
 pub mod extended;
 mod free_actions;
 mod grapple;
+pub mod healing;
 pub mod inline;
 mod leadership;
+pub mod receivers;
 pub mod recovery;
 pub mod request;
 pub mod vehicle_actions;
@@ -50,6 +54,7 @@ pub use inline::{InlineAttack, attack_inline};
 pub use request::{Reaction, Weapon};
 
 use super::dynamic::check_penalties;
+use super::economy::{ActionEconomy, Cost, spend};
 use super::state::CombatState;
 use super::modifier::{Modifier, ModifierCode};
 use super::{Characteristic, Stats, characteristic_dm};
@@ -108,6 +113,66 @@ pub(crate) fn own_check_modifiers(stats: &Stats, state: &CombatState, round: u32
     }
     modifiers.extend(stats.check_dm_penalties());
     modifiers
+}
+
+pub(crate) fn invalid(field: &str, message: impl Into<String>) -> EncounterError {
+    EncounterError::invalid(field, message)
+}
+
+/// A turn action: the combatant's turn, able to act, not grappling, and room in the turn.
+pub(crate) fn turn_action(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    cost: Cost,
+    what: &str,
+    grapple_allowed: bool,
+) -> Result<ActionEconomy, EncounterError> {
+    let found = combatant(encounter, id, "combatant_id")?;
+    let (_, state) = parts(found, "combatant_id")?;
+    ensure_turn(encounter, id, "combatant_id")?;
+    ensure_can_act(found, "combatant_id")?;
+    if !grapple_allowed && state.grappling_with.is_some() {
+        return Err(invalid(
+            "action",
+            format!("{} is locked in a grapple and can only make grapple checks", found.name),
+        ));
+    }
+    spend(encounter, id, cost, what)
+}
+
+pub(crate) fn clear_aim(state: &mut CombatState) -> bool {
+    let had = state.aim > 0 || state.aim_for_kill > 0;
+    state.aim = 0;
+    state.aim_for_kill = 0;
+    state.aim_target = None;
+    had
+}
+
+/// Clears the combatant's aim and notes it.
+pub(crate) fn lose_aim(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    report: &mut ActionReport,
+) -> Result<(), EncounterError> {
+    if clear_aim(state_mut(encounter, id, "combatant_id")?) {
+        report.notes.push(format!("{} stopped aiming and lost the aim", report.name));
+    }
+    Ok(())
+}
+
+/// Another combatant of the encounter than the actor (a dead one is refused before the action
+/// runs, by the one rule: `receivers.rs`).
+pub(crate) fn other(
+    encounter: &Encounter,
+    actor: &CombatantId,
+    target: &CombatantId,
+) -> Result<String, EncounterError> {
+    let found = combatant(encounter, target, "target_id")?;
+    parts(found, "target_id")?;
+    if actor == target {
+        return Err(invalid("target_id", "the target must be another combatant"));
+    }
+    Ok(found.name.clone())
 }
 
 /// The melee skill a parry subtracts (see the module decisions).

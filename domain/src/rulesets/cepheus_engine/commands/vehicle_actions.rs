@@ -30,13 +30,14 @@
 
 use super::super::allocation::{AllocationChoice, Overflow};
 use super::super::collision::{CollisionOutcome, MAX_COLLISION_SPEED_KPH, collision_damage};
-use super::super::damage::{Status, apply_armour};
+use super::super::damage::apply_armour;
 use super::super::state::EvasiveMark;
 use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::roll_check;
 use super::CharacteristicName;
 use super::action_report::{ActionReport, CheckReport};
-use super::actions::{invalid, lose_aim, other, skill_check_with, turn_action};
+use super::{invalid, lose_aim, other, turn_action};
+use super::actions::skill_check_with;
 use super::apply::{HitResult, apply_hit};
 use super::super::economy::Cost;
 use super::{combatant, parts, state_mut};
@@ -79,7 +80,8 @@ fn check_extra_dm(dm: i32) -> Result<(), EncounterError> {
     Ok(())
 }
 
-/// Every listed person exists, is not dead and is listed once.
+/// Every listed person exists and is listed once (a dead one is refused before the action runs,
+/// by the one rule: `receivers.rs`).
 fn check_occupants(encounter: &Encounter, occupants: &Occupants) -> Result<(), EncounterError> {
     let mut seen: Vec<&CombatantId> = Vec::new();
     let lists = [
@@ -91,12 +93,9 @@ fn check_occupants(encounter: &Encounter, occupants: &Occupants) -> Result<(), E
         for (index, id) in list.iter().enumerate() {
             let field = format!("{name}[{index}]");
             let found = combatant(encounter, id, &field)?;
-            let (stats, _) = parts(found, &field)?;
+            parts(found, &field)?;
             if seen.contains(&id) {
                 return Err(invalid(&field, format!("{} is listed twice", found.name)));
-            }
-            if stats.status() == Status::Dead {
-                return Err(invalid(&field, format!("{} is dead", found.name)));
             }
             seen.push(id);
         }

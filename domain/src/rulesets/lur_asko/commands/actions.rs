@@ -104,8 +104,15 @@ pub enum ActionReport {
     AuraCharged { combatant: String, aura: String, stored_before: u32, stored_after: u32 },
     AuraDropped { combatant: String, aura: String, stored_lost: u32 },
     AuraStruck { strike: Box<AuraStrike>, conditions: Vec<Condition>, standing: Standing },
-    /// Auras that lapsed because their owner could not act at the end of its turn.
-    AurasLapsed { combatant: String, auras: Vec<String> },
+    /// Auras that lapsed at the end of their owner's turn because it could not act (or only
+    /// mentally: those not created by a purely mental action).
+    AurasLapsed {
+        combatant: String,
+        auras: Vec<String>,
+        /// Why the owner could not act, e.g. "paralyzed".
+        #[serde(default)]
+        reason: String,
+    },
 }
 
 impl Summary for ActionReport {
@@ -128,7 +135,9 @@ impl Summary for ActionReport {
                 strike.hit.injury.degrees,
                 super::report::effects_text(&strike.hit.effects)
             ),
-            Self::AurasLapsed { combatant, auras } => format!("{combatant}'s auras lapse: {}", auras.join(", ")),
+            Self::AurasLapsed { combatant, auras, reason } => {
+                format!("{combatant}'s auras lapse at the end of its turn ({reason}): {}", auras.join(", "))
+            }
         }
     }
 }
@@ -136,7 +145,7 @@ impl Summary for ActionReport {
 /// Runs one action (a refusal is discarded whole: see [`crate::rulesets::Command::run`]).
 pub fn act(encounter: &mut Encounter, request: ActionRequest, dice: &mut Dice) -> Result<(Vec<Event>, ActionReport), EncounterError> {
     ensure_active::<LurAsko>(encounter)?;
-    let mut events = super::lapse_events(encounter);
+    let mut events = Vec::new();
     let (actor, report) = match request {
         ActionRequest::RaiseShield { combatant_id, shield, precision, points, techshield, protects } => {
             ensure_turn(encounter, &combatant_id, "combatant_id")?;

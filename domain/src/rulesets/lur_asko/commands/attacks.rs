@@ -99,7 +99,7 @@ pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Di
     }
     let settings = options::<LurAsko>(encounter);
     let expr = settings.defense_dice("options.defense_dice")?;
-    let mut events = super::lapse_events(encounter);
+    let mut events = Vec::new();
     let (attacker_name, attacker_stats, attacker_state) = stored::lur(encounter, &request.attacker_id, "attacker_id")?;
     let (attacker_name, attacker_stats, attacker_taken) = (attacker_name.to_owned(), attacker_stats.clone(), attacker_state.damage_taken);
     let (target_name, target_stats, target_state) = stored::lur(encounter, &request.target_id, "target_id")?;
@@ -188,7 +188,7 @@ pub(super) fn strike_stored(
 pub fn damage(encounter: &mut Encounter, request: EncounterDamage, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     ensure_active::<LurAsko>(encounter)?;
     request.attack.check()?;
-    let mut events = super::lapse_events(encounter);
+    let mut events = Vec::new();
     let anchor = request.attacker_id.clone().unwrap_or_else(|| request.target_id.clone());
     let attacker_name = match &request.attacker_id {
         Some(id) => stored::lur(encounter, id, "attacker_id")?.0.to_owned(),

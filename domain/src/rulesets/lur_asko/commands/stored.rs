@@ -6,9 +6,8 @@
 //!   (the attacker's current turn does not count); deafened ends at the end of the victim's sixth
 //!   turn after the hit; ignited, knocked down and a war-fever roll owed last until removed (the
 //!   last one until the encounter ends, when the roll is due).
-//! - A stunned character cannot act; one who holds auras loses them at the end of its next turn
-//!   (it cannot take the free action to maintain them). They are cleared when the lapse is
-//!   noticed: by the next Lur-Asko operation or at the end of the round.
+//! - Auras that lapse because their owner cannot act are `super::super::round`'s: it reads the
+//!   owner's recorded conditions at the end of each of its turns.
 
 use super::super::LurAsko;
 use super::super::outcome::{EnergyEffect, Injury};
@@ -101,7 +100,7 @@ pub fn land(
     let turns_after = |id: &CombatantId, turns: u32| if current.as_ref() == Some(id) { turns + 1 } else { turns };
     let target_name = encounter.name_of(landing.target);
     let attacker_name = encounter.name_of(landing.attacker);
-    let (stunned, has_auras, standing) = {
+    let standing = {
         let combatant = crate::rulesets::plugin::combatant_mut(encounter, landing.target, "target_id")?;
         let (_, state) = parts_mut::<LurAsko>(combatant, "target_id")?;
         state.damage_taken = landing.injury.damage_after;
@@ -119,14 +118,12 @@ pub fn land(
                 _ => {}
             }
         }
-        let stunned = landing.effects.iter().any(|e| matches!(e, EnergyEffect::Stunned { .. }));
-        let standing = Standing {
+        Standing {
             combatant: target_name.clone(),
             damage_taken: state.damage_taken,
             degrees: state.degrees(),
             fatigue: state.fatigue,
-        };
-        (stunned, !state.auras.is_empty() && state.aura_lapse.is_none(), standing)
+        }
     };
     for effect in landing.effects {
         let (name, expiry, ends) = match effect {
@@ -154,15 +151,6 @@ pub fn land(
         add(encounter, ids, landing.target, landing.attacker, &name, expiry, events)?;
         conditions.push(Condition { combatant: target_name.clone(), name, ends });
     }
-    if stunned && has_auras {
-        let expiry = Expiry::EndOfTurn { combatant_id: landing.target.clone(), remaining: 1 };
-        let id = add(encounter, ids, landing.target, landing.attacker, "auras lapse (cannot act)", expiry, events)?;
-        let combatant = crate::rulesets::plugin::combatant_mut(encounter, landing.target, "target_id")?;
-        let (_, state) = parts_mut::<LurAsko>(combatant, "target_id")?;
-        state.aura_lapse = Some(id);
-        let ends = format!("end of {target_name}'s next turn");
-        conditions.push(Condition { combatant: target_name, name: "auras lapse (cannot act)".into(), ends });
-    }
     Ok(standing)
 }
 
@@ -187,21 +175,4 @@ fn add(
     };
     events.extend(add_effect(encounter, new)?);
     Ok(id)
-}
-
-/// Clears the auras of every combatant whose lapse marker has expired (Damage Auras: auras
-/// expire at the end of a turn in which their owner could not act). Returns who lost which.
-pub fn settle_auras(encounter: &mut Encounter) -> Vec<(CombatantId, String, Vec<String>)> {
-    let live: Vec<EffectId> = encounter.effects.iter().map(|effect| effect.id.clone()).collect();
-    let mut lapsed = Vec::new();
-    for combatant in &mut encounter.combatants {
-        let (id, name) = (combatant.id.clone(), combatant.name.clone());
-        let Ok((_, state)) = parts_mut::<LurAsko>(combatant, "combatants") else { continue };
-        if state.aura_lapse.as_ref().is_some_and(|marker| !live.contains(marker)) {
-            state.aura_lapse = None;
-            let auras = std::mem::take(&mut state.auras).into_iter().map(|aura| aura.name).collect();
-            lapsed.push((id, name, auras));
-        }
-    }
-    lapsed
 }

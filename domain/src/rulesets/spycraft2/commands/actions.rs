@@ -9,7 +9,9 @@ use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::plugin::{self, combatant};
 use crate::rulesets::spycraft2::economy::{self, Cost, Spend, Spent};
 use crate::rulesets::spycraft2::fluid::{Condition, FluidCode, FluidEntry};
-use crate::rulesets::spycraft2::modifier::check_text;
+use crate::rulesets::spycraft2::modifier::{CallerModifier, caller_modifiers, check_text};
+use crate::rulesets::spycraft2::skill::{self, PendingCheck, SkillCheckResult};
+use crate::rulesets::spycraft2::stats::Bonus;
 use crate::rulesets::spycraft2::state::{CombatState, ExtraHalf};
 use crate::rulesets::spycraft2::{Report, Spycraft2};
 use crate::rulesets::{Registered, Summary};
@@ -60,10 +62,23 @@ pub enum Action {
     /// Press (free action): moves the Count by the caller's amount at the end of the round,
     /// outside the ±10 cap; required as the first action after a Count of 50 or more.
     Press { count_change: Score<-50, 50> },
-    /// A skill check of the given cost; a full-action check with only 1 half action left is
-    /// split: its second half is this character's first action next round.
-    SkillCheck { name: String, cost: ActionCost },
-    /// The second half of a split skill check.
+    /// A skill check of the given cost, rolled by the server when it resolves: now, or for a
+    /// full-action check split because only 1 half action was left, with its second half (this
+    /// character's first action next round).
+    SkillCheck {
+        name: String,
+        cost: ActionCost,
+        /// The skill's total bonus (1d20 + this + `modifiers`).
+        bonus: Bonus,
+        /// The DC; absent for an opposed check (the total is reported for the GC).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dc: Option<Score<1, 100>>,
+        /// At most 20.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(feature = "schema", schema(max_items = 20))]
+        modifiers: Vec<CallerModifier>,
+    },
+    /// The second half of a split skill check: the check is rolled now.
     FinishSkillCheck,
     /// Any other action, by its cost (reload, draw, talk, …); `movement` for move actions.
     Other {
@@ -121,6 +136,10 @@ pub struct ActionReport {
     /// Half actions of the round's 2 still unused, and half actions from other sources.
     pub halves_left: u32,
     pub extra_halves_left: u32,
+    /// The skill check this action resolved (rolled now); absent for a check split over two
+    /// rounds until its second half, and for every other action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<SkillCheckResult>,
 }
 
 impl Summary for ActionReport {
@@ -128,7 +147,15 @@ impl Summary for ActionReport {
         let what = label(&self.action);
         let rows: Vec<String> = self.fluid.iter().map(|e| format!("{:+} {}", e.value, e.reason)).collect();
         let count = if rows.is_empty() { String::new() } else { format!(" (Count at round end: {})", rows.join(", ")) };
-        format!("{}: {}{}", self.name, what.replace('_', " "), count)
+        let check = self.check.as_ref().map_or_else(String::new, |check| {
+            let verdict = match check.success {
+                Some(true) => format!(" against DC {}: success", check.dc.unwrap_or_default()),
+                Some(false) => format!(" against DC {}: failure", check.dc.unwrap_or_default()),
+                None => String::new(),
+            };
+            format!(", {} check {} (d20 {}){verdict}", check.name, check.total, check.die)
+        });
+        format!("{}: {}{}{}", self.name, what.replace('_', " "), check, count)
     }
 }
 
@@ -141,7 +168,7 @@ fn spend_of(action: &Action) -> Option<Spend> {
         Action::Move { .. } => Spend { movement: true, ..with(Cost::Half) },
         Action::BonusStep => Spend { bonus_step: true, ..Spend::default() },
         Action::Press { .. } => Spend { press: true, ..with(Cost::Free) },
-        Action::SkillCheck { name, cost } => Spend {
+        Action::SkillCheck { name, cost, .. } => Spend {
             splittable: (*cost == ActionCost::Full).then(|| name.clone()),
             ..with((*cost).into())
         },
@@ -194,10 +221,11 @@ fn check_texts(action: &Action) -> Result<(), EncounterError> {
 pub fn act(
     encounter: &mut Encounter,
     request: ActionRequest,
-    _dice: &mut Dice,
+    dice: &mut Dice,
 ) -> Result<(Vec<Event>, ActionReport), EncounterError> {
     let ActionRequest { combatant_id: id, action, off_count } = request;
     check_texts(&action)?;
+    let pending = pending_check(&action)?;
     if let Action::Aim { target_id: Some(target) } = &action {
         combatant(encounter, target, "action.target_id")?;
     }
@@ -225,6 +253,7 @@ pub fn act(
             fluid.push(entry);
         }
     }
+    let check = resolve_check(&name, &mut state, &action, pending, spent.as_ref(), dice)?;
     let no_longer_flat_footed = spend.is_some() && state.flat_footed;
     if spend.is_some() {
         state.flat_footed = false;
@@ -239,15 +268,54 @@ pub fn act(
         no_longer_flat_footed,
         halves_left: 2 - state.budget.halves_used.min(2),
         extra_halves_left: state.budget.extra_halves.len() as u32,
+        check,
     };
     store(encounter, &id, state);
     let event = Event::ActionTaken {
         combatant_id: id,
         action: label(&action).to_owned(),
         report: Spycraft2::report(Report::Action(Box::new(report.clone()))),
-        dice: Vec::new(),
+        dice: dice.rolls().to_vec(),
     };
     Ok((vec![event], report))
+}
+
+/// The check a `skill_check` describes, its modifiers checked (before anything is spent).
+fn pending_check(action: &Action) -> Result<Option<PendingCheck>, EncounterError> {
+    let Action::SkillCheck { name, bonus, dc, modifiers, .. } = action else { return Ok(None) };
+    Ok(Some(PendingCheck {
+        name: name.clone(),
+        bonus: bonus.get(),
+        dc: dc.map(Score::get),
+        modifiers: caller_modifiers("action.modifiers", modifiers)?,
+    }))
+}
+
+/// Rolls the skill check the action resolves (spycraft2.txt, "Step 5: Combat Round": the rolls
+/// are made when the check is resolved): a check taken whole now; a split check's first half
+/// keeps it in the state; its second half takes it back and rolls it.
+fn resolve_check(
+    who: &str,
+    state: &mut CombatState,
+    action: &Action,
+    pending: Option<PendingCheck>,
+    spent: Option<&Spent>,
+    dice: &mut Dice,
+) -> Result<Option<SkillCheckResult>, EncounterError> {
+    let check = match (action, pending) {
+        (Action::SkillCheck { .. }, Some(pending)) if spent == Some(&Spent::SplitStarted) => {
+            state.pending_check = Some(pending);
+            return Ok(None);
+        }
+        (Action::SkillCheck { .. }, Some(pending)) => pending,
+        // A split check begun before its bonus and DC were kept has nothing to roll.
+        (Action::FinishSkillCheck, _) => match state.pending_check.take() {
+            Some(pending) => pending,
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    skill::resolve(who, &check, dice).map(Some)
 }
 
 /// Off its count a character takes only the prompted action: not the bonus step (taken during

@@ -8,6 +8,7 @@ use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event, InitiativeRequest, roll_initiative};
 use crate::rulesets::spycraft2::{Report, Spycraft2};
 use crate::rulesets::{Registered, Summary, plugin};
+use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
 /// `POST /v1/encounters/{id}/spycraft2/enter`.
@@ -19,6 +20,10 @@ pub struct EnterRequest {
     /// The character chose to join the fight after it began: not flat-footed.
     #[serde(default)]
     pub intentional: bool,
+    /// Action Dice spent on the entry's Initiative check (1 to 10, at most those the stat block
+    /// leaves; spycraft2.txt, "Step 3", Special Note).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_dice: Option<Score<1, 10>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,9 +59,15 @@ pub fn enter(
         let message = format!("{} is already in the fight (Count already rolled)", newcomer.name);
         return Err(EncounterError::invalid("combatant_id", message));
     }
+    let action_dice = request.action_dice.map(|count| (id.clone(), count.get() as u32)).into_iter().collect();
+    let initiative = InitiativeRequest { combatants: Some(vec![id.clone()]), fixed: Vec::new(), action_dice };
+    let mut events = roll_initiative(encounter, &initiative, dice).map_err(|error| match error {
+        EncounterError::Invalid { field, message } if field.starts_with("action_dice[0]") => {
+            EncounterError::invalid("action_dice", message)
+        }
+        other => other,
+    })?;
     let (name, _, mut state) = snapshot(encounter, &id, "combatant_id")?;
-    let initiative = InitiativeRequest { combatants: Some(vec![id.clone()]), fixed: Vec::new() };
-    let mut events = roll_initiative(encounter, &initiative, dice)?;
     state.flat_footed = !request.intentional;
     store(encounter, &id, state);
     let entered = encounter.combatant(&id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;

@@ -117,7 +117,7 @@ pub fn group_initiative(
         }
         rolls.push(GroupRoll { name: group.name.clone(), die, bonus, count, members });
     }
-    let initiative = InitiativeRequest { combatants: Some(Vec::new()), fixed };
+    let initiative = InitiativeRequest { combatants: Some(Vec::new()), fixed, action_dice: Vec::new() };
     let mut events = roll_initiative(encounter, &initiative, dice)?;
     for roll in &rolls {
         let explanation = format!("group '{}': 1d20 ({}) + Initiative bonus {:+} = {}", roll.name, roll.die, roll.bonus, roll.count);

@@ -97,4 +97,6 @@ pub(crate) fn into_rule(error: EncounterError) -> RuleError {
 }
 
 #[cfg(test)]
+mod skill_tests;
+#[cfg(test)]
 mod stored_tests;

@@ -248,12 +248,12 @@ fn group_initiative_shares_one_count_and_a_late_entrant_rolls_on_entry() {
     // is, so she has missed her count this round, and she is flat-footed.
     add(&mut enc, "Eve", "agents", stats(2));
     add(&mut enc, "Fay", "bystanders", stats(0));
-    let (_, entered) = enter(&mut enc, EnterRequest { combatant_id: id("Eve"), intentional: true }, &mut dice(&[3])).unwrap();
+    let (_, entered) = enter(&mut enc, EnterRequest { combatant_id: id("Eve"), intentional: true, action_dice: None }, &mut dice(&[3])).unwrap();
     assert_eq!((entered.count, entered.flat_footed, entered.acts_this_round), (5, false, true));
     assert!(!state(&enc, "Eve").flat_footed);
-    let (_, caught) = enter(&mut enc, EnterRequest { combatant_id: id("Fay"), intentional: false }, &mut dice(&[19])).unwrap();
+    let (_, caught) = enter(&mut enc, EnterRequest { combatant_id: id("Fay"), intentional: false, action_dice: None }, &mut dice(&[19])).unwrap();
     assert_eq!((caught.count, caught.flat_footed, caught.acts_this_round), (19, true, false));
-    let twice = enter(&mut enc, EnterRequest { combatant_id: id("Fay"), intentional: true }, &mut dice(&[1])).unwrap_err();
+    let twice = enter(&mut enc, EnterRequest { combatant_id: id("Fay"), intentional: true, action_dice: None }, &mut dice(&[1])).unwrap_err();
     assert!(field(twice).contains("already in the fight"));
 }
 
