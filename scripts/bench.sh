@@ -9,8 +9,13 @@
 # bounded (DURATION seconds, default 5, at most 30; REPS default 3, at most 5). Installs wrk with
 # apt-get when it is missing. SKIRMISH_BIN=path measures another build of the service (e.g. an
 # older commit's) against the same baselines.
+#
+# Then the PostgreSQL leg (scripts/bench-postgres.sh, issue 26): replicas on a fresh database of
+# the PostgreSQL server at PG_URL against raw commits on that server. PG=0 skips it; to run just
+# it: `SQLITE=0 scripts/bench.sh` (or scripts/bench-postgres.sh itself).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ "${SQLITE:-1}" = 0 ]; then exec "$root/scripts/bench-postgres.sh"; fi
 duration="${DURATION:-5}"; duration=$(( duration < 1 ? 1 : (duration > 30 ? 30 : duration) ))
 reps="${REPS:-3}"; reps=$(( reps < 1 ? 1 : (reps > 5 ? 5 : reps) ))
 
@@ -166,3 +171,8 @@ printf '%-50s %9.0f req/s  p99 %7.2f ms (whole request, commit included)\n' \
 echo "  server time (Server-Timing) work:   $(timing work)"
 echo "  server time (Server-Timing) commit: $(timing commit)"
 echo "memory (VmRSS): idle $rss_idle; with ${stored_count:-?} stored encounters $rss_10k; after the load runs $rss_end"
+
+if [ "${PG:-1}" != 0 ]; then
+  echo
+  "$root/scripts/bench-postgres.sh"
+fi

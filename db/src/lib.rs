@@ -37,3 +37,4 @@ pub use store::{
 pub use store::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,
 };
+pub use store::{PG_WRITERS_DEFAULT, PG_WRITERS_MAX};

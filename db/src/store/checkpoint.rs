@@ -209,7 +209,7 @@ mod tests {
         let text = path.display().to_string();
         let mut connection = crate::connection::open_writer(&text).unwrap();
         connection.batch_execute("CREATE TABLE t (b BLOB NOT NULL)").unwrap();
-        let writer = Writer::new(connection, &text, Arc::default(), Arc::default()).unwrap();
+        let writer = Writer::new(connection, &text, 1, Arc::default(), Arc::default()).unwrap();
         (writer, path)
     }
 

@@ -1,19 +1,20 @@
-//! The changes queued for the writer thread (see `writer.rs`): run on the writer thread itself
-//! (an async caller, which awaits the answer holding no thread), or on their caller's own thread
-//! while the writer thread waits (a sync caller, whose work borrows from its stack).
+//! The changes queued for the writer (see `writer.rs`): run on the lane (writer thread) that took
+//! them (an async caller, which awaits the answer holding no thread), or on their caller's own
+//! thread while that lane waits (a sync caller, whose work borrows from its stack).
 
 use super::line::Line;
 use super::writer::{WriteTiming, Written, lock};
 use crate::backend::DbConnection;
 use crate::error::DbError;
-use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
 /// One change in a batch of the writer thread.
 pub(super) trait Job: Send {
-    /// Runs the change in its savepoint of the open transaction; true if it succeeded.
-    fn run(&mut self, line: &Mutex<Line>) -> bool;
+    /// Runs the change in its savepoint of the transaction open on `line`; true if it
+    /// succeeded.
+    fn run(&mut self, line: &Arc<Mutex<Line>>) -> bool;
     /// Answers the change once its transaction settled: `outcome` is the transaction's (an
     /// `Err` fails the change whatever it did).
     fn settle(self: Box<Self>, outcome: Result<(), DbError>, timing: WriteTiming);
@@ -36,7 +37,7 @@ where
     H: FnOnce(Result<T, E>) -> U + Send,
     U: Send,
 {
-    fn run(&mut self, line: &Mutex<Line>) -> bool {
+    fn run(&mut self, line: &Arc<Mutex<Line>>) -> bool {
         let Some(work) = self.work.take() else { return false };
         let result = lock(line).run(work);
         let succeeded = result.is_ok();
@@ -56,19 +57,20 @@ where
     }
 }
 
-/// A change whose caller runs it on its own thread: told `go` when the writer connection is
-/// its, it runs its savepoint and says on `done` whether it succeeded; then waits on `settled`.
+/// A change whose caller runs it on its own thread: sent on `go` the lane's connection when it
+/// is its turn, it runs its savepoint and says on `done` whether it succeeded; then waits on
+/// `settled`.
 pub(super) struct Lent {
-    pub(super) go: SyncSender<()>,
+    pub(super) go: SyncSender<Arc<Mutex<Line>>>,
     pub(super) done: Receiver<bool>,
     pub(super) settled: SyncSender<Result<(), DbError>>,
 }
 
 impl Job for Lent {
-    fn run(&mut self, _line: &Mutex<Line>) -> bool {
+    fn run(&mut self, line: &Arc<Mutex<Line>>) -> bool {
         // The caller waits for `go` until it has it or this job is dropped, and then always
         // answers `done` (its work runs under `catch_unwind`); a hang-up counts as a failure.
-        self.go.send(()).is_ok() && self.done.recv().unwrap_or(false)
+        self.go.send(line.clone()).is_ok() && self.done.recv().unwrap_or(false)
     }
 
     fn settle(self: Box<Self>, outcome: Result<(), DbError>, _timing: WriteTiming) {

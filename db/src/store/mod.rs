@@ -44,7 +44,7 @@ pub use viewers::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,
 };
 pub use webhooks::{MAX_WEBHOOKS_PER_TENANT, NewWebhook, Webhook};
-pub use writer::{MAX_BATCH, WriteTiming, Written};
+pub use writer::{MAX_BATCH, PG_WRITERS_DEFAULT, PG_WRITERS_MAX, WriteTiming, Written};
 
 use crate::backend::Backend;
 use crate::backend::DbConnection;
@@ -77,9 +77,9 @@ fn new_origin() -> String {
 pub(crate) const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 pub(crate) const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
 
-/// One writer connection that every change queues for (SQLite has one writer; this makes
-/// writers queue in order instead of busy-waiting, and lets them share commits: see
-/// `writer.rs`) and a pool of readers.
+/// The writer every change queues for (SQLite has one writer connection; this makes writers
+/// queue in order instead of busy-waiting, and lets them share commits; PostgreSQL has a few, so
+/// that changes to different encounters commit at once: see `writer.rs`) and a pool of readers.
 #[derive(Clone)]
 pub struct Store {
     writer: Arc<Writer>,
@@ -108,7 +108,7 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the database at `url` and applies pending migrations.
     pub fn open(url: &str) -> Result<Self, DbError> {
-        Self::open_holding(url, None)
+        Self::open_holding(url, None, PG_WRITERS_DEFAULT)
     }
 
     /// [`Store::open`] for a server: first takes the database file's exclusive lock for as long
@@ -116,11 +116,18 @@ impl Store {
     /// holds it. Stores of this process share the lock (see `exclusive.rs`).
     /// On PostgreSQL there is no such lock: any number of servers share the database.
     pub fn open_exclusive(url: &str) -> Result<Self, DbError> {
+        Self::open_exclusive_with(url, PG_WRITERS_DEFAULT)
+    }
+
+    /// [`Store::open_exclusive`] with at most `pg_writers` writer connections on PostgreSQL
+    /// (clamped to 1..=[`PG_WRITERS_MAX`]; opened as concurrent changes need them). SQLite always
+    /// has one.
+    pub fn open_exclusive_with(url: &str, pg_writers: usize) -> Result<Self, DbError> {
         let lock = match Backend::of(url) {
             Backend::Sqlite => lock_exclusively(database_path(url))?,
             Backend::Postgres => None,
         };
-        Self::open_holding(url, lock)
+        Self::open_holding(url, lock, pg_writers)
     }
 
     /// Applies the pending migrations of the database at `url` (its backend's tree) and returns
@@ -130,7 +137,11 @@ impl Store {
         migrate(&mut open_writer(url)?)
     }
 
-    fn open_holding(url: &str, exclusive: Option<Arc<DatabaseLock>>) -> Result<Self, DbError> {
+    fn open_holding(
+        url: &str,
+        exclusive: Option<Arc<DatabaseLock>>,
+        pg_writers: usize,
+    ) -> Result<Self, DbError> {
         let mut writer = open_writer(url)?;
         migrate(&mut writer)?;
         let backend = writer.backend();
@@ -142,7 +153,7 @@ impl Store {
         let committed = CommittedVersions::for_path(known_as);
         let listen = listener::wanted(&writer);
         let mut store = Self {
-            writer: Arc::new(Writer::new(writer, url, hot.clone(), committed.clone())?),
+            writer: Arc::new(Writer::new(writer, url, pg_writers, hot.clone(), committed.clone())?),
             readers: open_readers(url)?,
             keys: KeysKnown::for_path(known_as),
             hot,
