@@ -257,6 +257,12 @@ pub fn act(
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, ActionReport), EncounterError> {
     plugin::ensure_active::<AdevaD100>(encounter)?;
+    // Still a copy here, unlike `attack` and `damage`: many of the handlers below store before
+    // they can refuse. `snapshot` stores each combatant's turn refresh as it reads it, `spend`
+    // stores the actor's spending before the rolls, and some refusals come only after those (a
+    // roll's `modifiers`, Suppressive Fire's `damage` once a hit lands, a second ship's wounds in
+    // a Ram). Each handler has to check before it writes (`peek`, spending on a copy of the
+    // state, as `attack` does) before this copy can go.
     let mut draft = encounter.clone();
     let start = dice.rolls().len();
     let (id, name, outcome, notes) = run(&mut draft, action, dice)?;

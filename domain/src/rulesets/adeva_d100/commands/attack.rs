@@ -10,7 +10,7 @@ use super::super::test_modifiers::{CallerModifier, Modifier, caller};
 use super::super::test_roll::ModifiedTest;
 use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
 use super::super::AdevaD100;
-use super::{ensure_turn, parts_mut, snapshot};
+use super::{ensure_turn, peek, refreshed_mut};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{RulesetReport, plugin};
@@ -130,23 +130,22 @@ pub struct AttackReport {
     pub notes: Vec<String>,
 }
 
-/// Resolves and stores one attack; a refusal leaves the encounter unchanged.
+/// Resolves and stores one attack. Every refusal comes before anything is stored, so a refusal
+/// leaves the encounter unchanged.
 pub fn attack(
     encounter: &mut Encounter,
     request: EncounterAttack,
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     plugin::ensure_active::<AdevaD100>(encounter)?;
-    let mut draft = encounter.clone();
     let start = dice.rolls().len();
-    let report = run(&mut draft, &request, dice, Mode::OwnAction)?;
+    let report = run(encounter, &request, dice, Mode::OwnAction)?;
     let events = vec![Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),
         report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Attack(Box::new(report.clone()))),
         dice: dice.rolls()[start..].to_vec(),
     }];
-    *encounter = draft;
     Ok((events, report))
 }
 
@@ -162,20 +161,23 @@ pub(super) enum Mode {
     Overwatch,
 }
 
-/// Rolls an Overwatch's readied attack on the draft (see [`Mode::Overwatch`]).
+/// Rolls an Overwatch's readied attack (see [`Mode::Overwatch`]).
 pub(super) fn overwatch_attack(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     request: &EncounterAttack,
     dice: &mut Dice,
 ) -> Result<AttackReport, EncounterError> {
-    run(draft, request, dice, Mode::Overwatch)
+    run(encounter, request, dice, Mode::Overwatch)
 }
 
 /// One named target: its id, the field naming it and the field naming its evasion.
 type NamedTarget = (CombatantId, String, String);
 
+/// Checks, rolls and then stores: everything up to `resolve` reads the encounter only (the
+/// combatants through [`peek`], the attacker's spending on a copy of its state), so any refusal
+/// comes before the first write.
 fn run(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     request: &EncounterAttack,
     dice: &mut Dice,
     mode: Mode,
@@ -186,15 +188,15 @@ fn run(
             DeclaredAction::AttackOfOpportunity(_) | DeclaredAction::CounterAttack(_)
         );
     if !free {
-        ensure_turn(draft, &request.attacker_id, "attacker_id")?;
+        ensure_turn(encounter, &request.attacker_id, "attacker_id")?;
     }
-    super::ensure_not_stunned(draft, &request.attacker_id)?;
-    let (attacker_stats, mut attacker_state, _) = snapshot(draft, &request.attacker_id, "attacker_id")?;
+    super::ensure_not_stunned(encounter, &request.attacker_id)?;
+    let (attacker_stats, mut attacker_state, _) = peek(encounter, &request.attacker_id, "attacker_id")?;
     let action = super::core::with_movement(&request.action, &attacker_stats)?;
     let ids = named_targets(request);
-    let snapshots = target_snapshots(draft, request, &ids)?;
+    let snapshots = target_snapshots(encounter, request, &ids)?;
     let sides = target_sides(request, &ids, &snapshots);
-    let lethal = crate::rulesets::plugin::options::<super::super::AdevaD100>(draft).lethal_damage_table;
+    let lethal = crate::rulesets::plugin::options::<super::super::AdevaD100>(encounter).lethal_damage_table;
     let mut modifiers = request.engine_modifiers.clone();
     modifiers.extend(caller(&request.modifiers));
     let input = AttackInput {
@@ -206,7 +208,7 @@ fn run(
         unarmed: request.unarmed || super::core::named_unarmed(&request.action),
         lethal_damage_table: lethal.as_deref(),
     };
-    let aim = spend_attack(draft, request, &action, &mut attacker_state, free, mode)?;
+    let aim = spend_attack(encounter, request, &action, &mut attacker_state, free, mode)?;
     let attacker = AttackerSide { stats: &attacker_stats, aim };
     let resolved = resolve(&attacker, &sides, &input, dice)?;
     // Store: attacker budget and lingering effects.
@@ -216,10 +218,10 @@ fn run(
         }
     }
     {
-        let (_, state, _) = parts_mut(draft, &request.attacker_id, "attacker_id")?;
+        let (_, state, _) = refreshed_mut(encounter, &request.attacker_id, "attacker_id")?;
         *state = attacker_state.clone();
     }
-    let targets = store_outcomes(draft, request, &ids, &sides, resolved.targets)?;
+    let targets = store_outcomes(encounter, request, &ids, &sides, resolved.targets)?;
     let mut notes = resolved.notes;
     if resolved.spec.action == ActionKind::HeavyAttack {
         notes.push(
@@ -228,7 +230,7 @@ fn run(
     }
     Ok(AttackReport {
         attacker_id: Some(request.attacker_id.clone()),
-        attacker_name: draft.name_of(&request.attacker_id),
+        attacker_name: encounter.name_of(&request.attacker_id),
         action: resolved.spec.name(),
         weapon: resolved.weapon.name,
         altitude: resolved.altitude,
@@ -258,7 +260,7 @@ fn named_targets(request: &EncounterAttack) -> Vec<NamedTarget> {
 /// Each target's stats, state and surprise; a combatant named twice (the attacker included) is
 /// refused.
 fn target_snapshots(
-    draft: &mut Encounter,
+    encounter: &Encounter,
     request: &EncounterAttack,
     ids: &[NamedTarget],
 ) -> Result<Vec<(Stats, CombatState, bool)>, EncounterError> {
@@ -269,7 +271,7 @@ fn target_snapshots(
             return Err(EncounterError::invalid(field, "a combatant may be named only once in an attack"));
         }
         seen.push(id.clone());
-        snapshots.push(snapshot(draft, id, field)?);
+        snapshots.push(peek(encounter, id, field)?);
     }
     Ok(snapshots)
 }
@@ -320,7 +322,7 @@ fn target_sides<'a>(
 /// Spends the attack from the attacker's state (a copy, so a refused action rolls nothing) and
 /// returns its pending aim; a firing Overwatch spends nothing but is used up.
 fn spend_attack(
-    draft: &Encounter,
+    encounter: &Encounter,
     request: &EncounterAttack,
     action: &DeclaredAction,
     attacker_state: &mut CombatState,
@@ -329,7 +331,7 @@ fn spend_attack(
 ) -> Result<Option<Modifier>, EncounterError> {
     let spec = super::super::actions::action_spec(action)
         .map_err(|error| super::super::test_modifiers::within("action", error))?;
-    super::ensure_may_move(draft, &request.attacker_id, &spec)?;
+    super::ensure_may_move(encounter, &request.attacker_id, attacker_state, &spec)?;
     if !free && attacker_state.budget.turn_lost {
         return Err(EncounterError::invalid(
             "action",
@@ -353,7 +355,7 @@ fn spend_attack(
 
 /// Stores each target's outcome (wounds, reaction spent, feint used, defeat) and reports it.
 fn store_outcomes(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     request: &EncounterAttack,
     ids: &[NamedTarget],
     sides: &[TargetSide],
@@ -363,7 +365,7 @@ fn store_outcomes(
     for (((id, field, _), side), outcome) in ids.iter().zip(sides).zip(outcomes) {
         let reacted = side.evasion.is_reaction() && outcome.evasion.is_some();
         let surprised = side.surprised;
-        let (stats, state, flags) = parts_mut(draft, id, field)?;
+        let (stats, state, flags) = refreshed_mut(encounter, id, field)?;
         if reacted {
             state.budget.reaction_used = true;
             state.budget.aim = None;
@@ -379,7 +381,7 @@ fn store_outcomes(
             flags.defeated = true;
         }
         let stats_after = stats.clone();
-        let target_name = draft.name_of(id);
+        let target_name = encounter.name_of(id);
         targets.push(TargetReport { target_id: Some(id.clone()), target_name, surprised, outcome, stats_after });
     }
     Ok(targets)

@@ -92,10 +92,12 @@ pub fn damage(
     if encounter.status == EncounterStatus::Ended {
         return Err(EncounterError::Conflict("the encounter has ended".into()));
     }
-    let mut draft = encounter.clone();
-    let (stats, _, flags) = parts_mut(&mut draft, &request.combatant_id, "combatant_id")?;
+    // Worked out on a copy of the combatant first, so a refusal stores nothing.
+    let mut probe = plugin::combatant(encounter, &request.combatant_id, "combatant_id")?.clone();
+    let (stats, _, _) = plugin::parts_and_flags_mut::<AdevaD100>(&mut probe, "combatant_id")?;
     let (soak, wounds, mut notes) =
         apply(stats, request.amount, request.apply_soak, request.penetration, "combatant_id")?;
+    let (stats, _, flags) = parts_mut(encounter, &request.combatant_id, "combatant_id")?;
     stats.set_wounds_left(wounds.after);
     if wounds.dead {
         flags.defeated = true;
@@ -105,7 +107,7 @@ pub fn damage(
         notes.insert(0, reason);
     }
     let report = DamageReport {
-        name: draft.name_of(&request.combatant_id),
+        name: encounter.name_of(&request.combatant_id),
         combatant_id: Some(request.combatant_id.clone()),
         amount: request.amount,
         soak,
@@ -118,6 +120,5 @@ pub fn damage(
         report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Damage(Box::new(report.clone()))),
         dice: Vec::new(),
     }];
-    *encounter = draft;
     Ok((events, report))
 }

@@ -46,8 +46,8 @@ pub(super) fn spend(
     spec: &ActionSpec,
 ) -> Result<(), EncounterError> {
     ensure_turn(draft, actor, "actor_id")?;
-    snapshot(draft, actor, "actor_id")?;
-    super::ensure_may_move(draft, actor, spec)?;
+    let (_, state, _) = snapshot(draft, actor, "actor_id")?;
+    super::ensure_may_move(draft, actor, &state, spec)?;
     let (_, state, _) = parts_mut(draft, actor, "actor_id")?;
     state.budget.spend(spec)?;
     if super::super::actions::overwatch::ends_overwatch(spec) {

@@ -1,8 +1,11 @@
 //! Adeva d100 operations on a stored encounter (attacks, damage, declared actions) and their
 //! stateless twins that take stat blocks inline (adeva-d100.txt, "Combat Rules").
 //!
-//! Every command works on a clone of the encounter and only replaces the original when it has
-//! succeeded, so a refused command changes nothing (dice already rolled are discarded).
+//! A refused command changes nothing (dice already rolled are discarded). `attack` and `damage`
+//! check every refusal before they store anything: they read combatants with [`peek`], which
+//! leaves the turn refresh unstored, and write through [`refreshed_mut`] at the end. The actions
+//! command still runs its handlers on a copy of the encounter (see `act`). On any error the store
+//! discards its working copy as well (the `Command` contract in `rulesets/plugin.rs`).
 //!
 //! Decisions:
 //! - Only an adeva-d100 encounter accepts these commands (others: conflict). Attacks and actions
@@ -86,15 +89,14 @@ pub(crate) fn ensure_not_stunned(encounter: &Encounter, id: &CombatantId) -> Res
 }
 
 /// A pinned combatant is "held where it stood" (adeva-d100.txt, "Overwatch", "Suppressive
-/// Fire"): any action with the Movement subtype is refused, field `action`.
+/// Fire"): any action with the Movement subtype is refused, field `action`. `state` is the
+/// combatant's refreshed state ([`peek`]), so a pinning that has run out no longer holds it.
 pub(crate) fn ensure_may_move(
     encounter: &Encounter,
     id: &CombatantId,
+    state: &CombatState,
     spec: &super::actions::ActionSpec,
 ) -> Result<(), EncounterError> {
-    let Some(Combatant { state: RulesetState::AdevaD100(state), .. }) = encounter.combatant(id) else {
-        return Ok(());
-    };
     if state.pinned && spec.has_subtype(super::actions::ActionSubtype::Movement) {
         return Err(EncounterError::invalid(
             "action",
@@ -117,24 +119,72 @@ pub(crate) fn parts_mut<'a>(
     plugin::parts_and_flags_mut::<AdevaD100>(plugin::combatant_mut(encounter, id, field)?, field)
 }
 
-/// A clone of the stat block and (refreshed) state of a combatant.
-pub(crate) fn snapshot(
-    encounter: &mut Encounter,
+/// Where a combatant stands in the turn order, for [`CombatState::refresh`].
+struct TurnFacts {
+    round: u32,
+    own: bool,
+    passed: bool,
+    surprised_now: bool,
+}
+
+impl TurnFacts {
+    fn of(encounter: &Encounter, id: &CombatantId) -> Self {
+        Self {
+            round: encounter.round,
+            own: encounter.current.as_ref() == Some(id),
+            passed: encounter.combatant(id).is_some_and(|c| c.acted_this_round),
+            surprised_now: encounter.round <= 1,
+        }
+    }
+
+    /// Refreshes `state`; returns whether the combatant is surprised now.
+    fn refresh(&self, state: &mut CombatState, flagged_surprised: bool) -> bool {
+        let surprised = flagged_surprised && self.surprised_now;
+        state.refresh(self.round, self.own, self.passed, surprised);
+        surprised
+    }
+}
+
+/// A clone of the stat block and refreshed state of a combatant, and whether it is surprised now,
+/// leaving the encounter as it is (the refresh is stored by [`refreshed_mut`] when the command
+/// stores its changes). A defeated combatant is refused.
+pub(crate) fn peek(
+    encounter: &Encounter,
     id: &CombatantId,
     field: &str,
 ) -> Result<(Stats, CombatState, bool), EncounterError> {
-    let round = encounter.round;
-    let own = encounter.current.as_ref() == Some(id);
-    let surprised_now = round <= 1;
-    let passed = encounter.combatant(id).is_some_and(|c| c.acted_this_round);
     // The one rule for the dead (`AdevaD100::may_receive`, through `receiving::check`), for
     // whom an operation reaches besides what it declares: the dead are refused (409), the
     // defeated but living go on (docs/rulesets/adeva-d100.md, "The dead and the defeated").
     let receipt = if matches!(field, "actor_id" | "attacker_id") { Receipt::Action } else { Receipt::Damage };
     receiving::check(encounter, &Delivery::new(id, field, receipt))?;
+    let mut probe = plugin::combatant(encounter, id, field)?.clone();
+    let (stats, state, flags) = plugin::parts_and_flags_mut::<AdevaD100>(&mut probe, field)?;
+    let surprised = TurnFacts::of(encounter, id).refresh(state, flags.surprised);
+    Ok((stats.clone(), state.clone(), surprised))
+}
+
+/// [`parts_mut`] with the combat state refreshed first (the refresh [`peek`] left unstored).
+pub(crate) fn refreshed_mut<'a>(
+    encounter: &'a mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<(&'a mut Stats, &'a mut CombatState, &'a mut Flags), EncounterError> {
+    let facts = TurnFacts::of(encounter, id);
     let (stats, state, flags) = parts_mut(encounter, id, field)?;
-    state.refresh(round, own, passed, flags.surprised && surprised_now);
-    Ok((stats.clone(), state.clone(), flags.surprised && surprised_now))
+    facts.refresh(state, flags.surprised);
+    Ok((stats, state, flags))
+}
+
+/// [`peek`], and the refresh stored at once.
+pub(crate) fn snapshot(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    field: &str,
+) -> Result<(Stats, CombatState, bool), EncounterError> {
+    let seen = peek(encounter, id, field)?;
+    refreshed_mut(encounter, id, field)?;
+    Ok(seen)
 }
 
 #[cfg(test)]
