@@ -30,7 +30,7 @@ fn changes() -> Vec<Change> {
         |e| add_goblin(e).map(|(events, ())| events),
         |e| {
             let fixed = vec![(goblin("0"), 15), (goblin("1"), 12), (goblin("2"), 9)];
-            let request = InitiativeRequest { combatants: Some(Vec::new()), fixed };
+            let request = InitiativeRequest { combatants: Some(Vec::new()), fixed, ..Default::default() };
             roll_initiative(e, &request, &mut Dice::seeded(0))
         },
         |e| {

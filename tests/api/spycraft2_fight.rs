@@ -479,3 +479,46 @@ async fn action_dice_boost_the_initiative_check_and_a_split_skill_check_is_rolle
         finished["summary"]
     );
 }
+
+#[tokio::test]
+async fn off_count_on_the_own_count_and_a_threat_without_action_dice_are_refused() {
+    let app = spawn_app().await;
+    let enc = app.create_encounter_id("spycraft2", "Dock").await;
+    let ana = app
+        .add_combatant(
+            &enc,
+            "Ana",
+            "agents",
+            json!({"initiative_bonus": 4, "attack_bonus": 5, "action_dice": 0}),
+        )
+        .await;
+    let cy = app.add_combatant(&enc, "Cy", "guards", json!({"initiative_bonus": 1, "defense": 14})).await;
+    app.roll_initiative(
+        &enc,
+        json!({"fixed": [{"combatant_id": ana, "value": 18}, {"combatant_id": cy, "value": 14}]}),
+    )
+    .await;
+    app.advance(&enc, "next_turn").await;
+    // Ana's own Count: an action "prompted at another time" contradicts the encounter.
+    refused(
+        &app,
+        &enc,
+        "actions",
+        json!({"combatant_id": ana, "action": {"action": "aim"}, "off_count": true}),
+        "off_count",
+        "off_count on the own Count",
+    )
+    .await;
+    // Her stat block records 0 Action Dice: none to activate a threat with.
+    let detail = refused(
+        &app,
+        &enc,
+        "attacks",
+        json!({"attacker_id": ana, "target_id": cy, "weapon": pistol(),
+        "activate_threat": true, "rolls": [19, 3, 4]}),
+        "activate_threat",
+        "no Action Dice left",
+    )
+    .await;
+    assert!(detail.contains("Ana has no Action Dice left"), "{detail}");
+}

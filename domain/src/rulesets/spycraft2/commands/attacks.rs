@@ -5,7 +5,8 @@ use super::{ensure_may_act, into_rule, snapshot, store, surprise_round};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::plugin::combatant;
-use crate::rulesets::spycraft2::attack::{AttackChoices, AttackReport, Sides, Weapon, resolve};
+use crate::rulesets::spycraft2::action_dice;
+use crate::rulesets::spycraft2::attack::{AttackChoices, AttackOutcome, AttackReport, Sides, Weapon, resolve};
 use crate::rulesets::spycraft2::economy::{self, Cost, Spend};
 use crate::rulesets::spycraft2::modifier::{CallerModifier, caller_modifiers, check_text};
 use crate::rulesets::spycraft2::state::CombatState;
@@ -108,6 +109,10 @@ pub fn attack(
     let surprise = surprise_round(encounter);
     let (attacker_name, attacker, mut attacker_state) = snapshot(encounter, &request.attacker_id, "attacker_id")?;
     let (target_name, target, mut target_state) = snapshot(encounter, &request.target_id, "target_id")?;
+    if request.activate_threat && action_dice::left(&attacker, &attacker_state) == Some(0) {
+        let message = format!("{attacker_name} has no Action Dice left to activate a threat");
+        return Err(EncounterError::invalid("activate_threat", message));
+    }
     if !request.off_count {
         let cost = match (request.final_attack, request.full_action) {
             (true, _) => Cost::Free,
@@ -131,6 +136,10 @@ pub fn attack(
         target_state: &mut target_state,
     };
     let report = resolve(sides, &request.weapon, &choices, dice)?;
+    // The activated threat spends one of the attacker's recorded Action Dice.
+    if matches!(report.outcome, AttackOutcome::CriticalHit { .. }) && attacker.action_dice.is_some() {
+        attacker_state.action_dice_spent += 1;
+    }
     let down = target_state.wounds_lost >= target.wounds.get();
     store(encounter, &request.attacker_id, attacker_state);
     store(encounter, &request.target_id, target_state);

@@ -73,6 +73,12 @@ pub(crate) fn ensure_may_act(
         ));
     }
     if off_count {
+        // Derived, not declared: the encounter knows whose Count it is (Step 5, first Special
+        // Note: an action prompted at a time other than the character's Initiative Count).
+        if encounter.current.as_ref() == Some(id) {
+            let message = format!("it is {}'s own Initiative Count: an action now is not prompted at another time", actor.name);
+            return Err(EncounterError::invalid("off_count", message));
+        }
         return Ok(());
     }
     ensure_turn(encounter, id, field).map_err(|_| {
@@ -96,6 +102,8 @@ pub(crate) fn into_rule(error: EncounterError) -> RuleError {
     }
 }
 
+#[cfg(test)]
+mod derived_tests;
 #[cfg(test)]
 mod skill_tests;
 #[cfg(test)]
