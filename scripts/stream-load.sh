@@ -8,10 +8,15 @@
 # (VIEWER_COUNTS) on one encounter of tenant A, the server's CPU per write and A's write latency
 # (WRITES sequential `POST …/advance`, default 300), then B's latency (another tenant, another
 # encounter) while A writes; each stream must receive every event once (scripts/lib/viewer_fanout.py).
+# SKIRMISH_BIN=path runs that binary instead of building the release one.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-cargo build --quiet --release --bin skirmish --manifest-path "$root/Cargo.toml"
-bin="${CARGO_TARGET_DIR:-$root/target}/release/skirmish"
+if [ -n "${SKIRMISH_BIN:-}" ]; then
+  bin="$SKIRMISH_BIN"  # a binary already built (e.g. two builds compared on one loaded machine)
+else
+  cargo build --quiet --release --bin skirmish --manifest-path "$root/Cargo.toml"
+  bin="${CARGO_TARGET_DIR:-$root/target}/release/skirmish"
+fi
 if [ "${MODE:-}" = viewers ]; then
   ulimit -n 4096 2>/dev/null || true
   work=$(mktemp -d); port=$((20000 + RANDOM % 20000))

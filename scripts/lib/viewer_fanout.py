@@ -51,8 +51,15 @@ async def read_streams(host, port, after, tokens, count):
     prints each stream's [events received, last id] (counted with bytes.count: a reader in
     Python must stay cheaper than the server it measures)."""
     seen = [[0, after] for _ in range(count)]
+    heads = ["not connected"] * count
     async def one(i):
+        try:
+            await follow(i)
+        except Exception as error:  # reported with the counts: a stream that failed to open
+            heads[i] = f"{type(error).__name__}: {error}"
+    async def follow(i):
         reader, writer = await asyncio.open_connection(host, port)
+        heads[i] = "connected"
         token = tokens[i % len(tokens)]
         writer.write(f"GET /view/{token}/stream HTTP/1.1\r\nHost: x\r\nLast-Event-ID: {after}\r\n\r\n".encode())
         await writer.drain()
@@ -62,6 +69,8 @@ async def read_streams(host, port, after, tokens, count):
             if not chunk:
                 return
             text = tail + chunk
+            if heads[i] == "connected":
+                heads[i] = text.split(b"\r\n", 1)[0].decode(errors="replace")
             seen[i][0] += text.count(b"\nid: ") - tail.count(b"\nid: ")
             at = text.rfind(b"\nid: ")
             if at >= 0 and text.find(b"\n", at + 5) > 0:
@@ -74,7 +83,7 @@ async def read_streams(host, port, after, tokens, count):
     await stop.wait()
     for task in tasks:
         task.cancel()
-    print(json.dumps(seen), flush=True)
+    print(json.dumps({"seen": seen, "heads": heads}), flush=True)
 
 def last_seq(host, port, key, enc):
     conn = http.client.HTTPConnection(host, port, timeout=30)
@@ -118,15 +127,19 @@ def main():
                    threading.Thread(target=writes, args=(host, port, key_b, enc_b, n, lat_b))]
         for t in threads: t.start()
         for t in threads: t.join()
-        time.sleep(0.5)
+        time.sleep(2.0)  # the last wave reaches every stream (longer on a loaded machine)
         readers.send_signal(signal.SIGTERM)
         out, _ = readers.communicate(timeout=30)
-        seen = json.loads(out.strip().splitlines()[-1])
+        told = json.loads(out.strip().splitlines()[-1])
+        seen, heads = told["seen"], told["heads"]
         final = last_seq(host, port, key_a, enc_a)
         ok = all(events == final - after and last == final for events, last in seen)
+        short = [(events, last) for events, last in seen if events != final - after or last != final]
         print(f"{count:>7} {cpu_ms:>8.2f}ms {pct(lat_a, .5):>6.1f}ms {pct(lat_a, .99):>6.1f}ms "
               f"{pct(lat_b, .5):>6.1f}ms {pct(lat_b, .99):>6.1f}ms {pct(alone_b, .5):>6.1f}/{pct(alone_b, .99):.1f}ms "
-              f"{'every event once' if ok else 'GAPS/REPEATS'} ({final - after} events per stream)")
+              f"{'every event once' if ok else 'GAPS/REPEATS'} ({final - after} events per stream)"
+              + ("" if ok else f"; {len(short)} streams differ, e.g. {short[:3]} (events, last id)")
+              + "; response heads: " + json.dumps({h: heads.count(h) for h in set(heads)}))
 
 if __name__ == "__main__":
     main()
