@@ -17,6 +17,11 @@ pub struct Settings {
     /// server per file), or `postgres://…` / `postgresql://…` (any number of servers).
     #[arg(long, env = "SKIRMISH_DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
     pub database_url: String,
+    /// Writer connections a server may open on PostgreSQL, 1 to 32 (opened as concurrent
+    /// changes need them): changes to that many encounters commit at once. SQLite has one.
+    #[arg(long, env = "SKIRMISH_PG_WRITERS", default_value_t = skirmish_db::PG_WRITERS_DEFAULT,
+        value_parser = pg_writers)]
+    pub pg_writers: usize,
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "SKIRMISH_WORKERS")]
     pub workers: Option<usize>,
@@ -40,6 +45,7 @@ impl Settings {
         Self {
             bind: bind.into(),
             database_url: database_url.into(),
+            pg_writers: skirmish_db::PG_WRITERS_DEFAULT,
             workers: Some(1),
             rate_limit: RateLimitSettings { rate_limit_per_minute: 600, rate_limit_burst: 60 },
             connections: ConnectionSettings {
@@ -54,6 +60,15 @@ impl Settings {
             webhooks: WebhookSettings::default(),
         }
     }
+}
+
+/// `--pg-writers`: a whole number from 1 to [`skirmish_db::PG_WRITERS_MAX`].
+fn pg_writers(text: &str) -> Result<usize, String> {
+    let most = skirmish_db::PG_WRITERS_MAX;
+    text.parse()
+        .ok()
+        .filter(|n| (1..=most).contains(n))
+        .ok_or_else(|| format!("a whole number from 1 to {most}"))
 }
 
 /// Rate limiting per API key (off in open mode, where there are no keys).

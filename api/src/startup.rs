@@ -53,7 +53,7 @@ impl Application {
     /// Opens the database (applying migrations) holding its file exclusively (a server in another
     /// process on the same file is refused), binds the listener and builds the server.
     pub fn build(settings: &Settings) -> Result<Self, StartupError> {
-        let store = Store::open_exclusive(&settings.database_url)?;
+        let store = Store::open_exclusive_with(&settings.database_url, settings.pg_writers)?;
         let bind_error = |source| StartupError::Bind { address: settings.bind.clone(), source };
         let loopback_only = resolves_to_loopback(&settings.bind).map_err(bind_error)?;
         let auth = web::Data::new(auth_settings(&store, settings, loopback_only)?);
