@@ -30,6 +30,7 @@ pub mod action_request;
 pub mod actions;
 pub mod apply;
 pub mod attack;
+pub mod attack_build;
 pub mod damage;
 mod delegated_actions;
 pub mod extended;
