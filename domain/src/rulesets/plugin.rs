@@ -179,10 +179,12 @@ pub trait Command: Sized + 'static {
     /// works on values it owns and returns nothing but its report. Code that calls a command and
     /// carries on after its error must run it on a copy.
     ///
-    /// adeva-d100 and cepheus-engine still run their attacks, damage and actions on a copy of
-    /// their own: they spend the action economy before they can refuse, and their rules tests
-    /// check that a refused direct call leaves the encounter unchanged. Their copies go once their
-    /// refusals come before the spending.
+    /// Three commands still run on a copy of their own: adeva-d100's actions and cepheus-engine's
+    /// attacks and actions spend the action economy before a refusal that only the roll decides
+    /// (a damage split that does not fit, a modifier found on a later step), and their rules tests
+    /// check that a refused direct call leaves the encounter unchanged. Each copy says why beside
+    /// it; it goes once its refusals come before the spending, as they already do in adeva-d100's
+    /// attacks and damage and cepheus-engine's damage.
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,
