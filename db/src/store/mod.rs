@@ -1,6 +1,7 @@
 //! The repository. Every read and write is scoped to a tenant: another tenant's encounter is
 //! indistinguishable from a missing one.
 
+mod change_reply;
 mod checkpoint;
 mod children;
 mod clock;
