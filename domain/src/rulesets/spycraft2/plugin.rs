@@ -54,7 +54,8 @@ impl Ruleset for Spycraft2 {
     const TIE_POLICY: TiePolicy = TIE_POLICY;
     const STATS_EXAMPLE: &'static str = r#"{"initiative_bonus": 4, "attack_bonus": 5, "defense": 16,
         "vulnerable_defense": 3, "vitality": 24, "wounds": 12, "damage_reduction": 2, "fortitude": 3,
-        "reflex": 4, "will": 1, "int_modifier": 1, "visual_range_ft": 300, "hearing_range_ft": 150}"#;
+        "reflex": 4, "will": 1, "int_modifier": 1, "visual_range_ft": 300, "hearing_range_ft": 150,
+        "action_dice": 3, "action_die": "d4"}"#;
     type Stats = Stats;
     type State = CombatState;
     type Options = NoOptions;
