@@ -21,6 +21,7 @@
 # Bounded: wrk -dDURATION (default 5 s, at most 30), REPS (default 3, at most 5), the delivery
 # probe at most 200 writes / 30 s quiet and DURATION under load. Needs psql, wrk and curl.
 set -euo pipefail
+. "$(dirname "$0")/lib/port.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 duration="${DURATION:-5}"; duration=$(( duration < 1 ? 1 : (duration > 30 ? 30 : duration) ))
 reps="${REPS:-3}"; reps=$(( reps < 1 ? 1 : (reps > 5 ? 5 : reps) ))
@@ -59,7 +60,6 @@ fresh_database() { # NAME: creates it, echoes its URL
   psql "$server/postgres" -qc "CREATE DATABASE $db" >/dev/null
   echo "$server/$db"
 }
-free_port() { echo $((20000 + RANDOM % 20000)); }
 wait_for() { for _ in $(seq 1 200); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
 ports=()
 start_replica() { # URL WRITERS: starts one, appends its port to $ports

@@ -14,6 +14,7 @@
 # the PostgreSQL server at PG_URL against raw commits on that server. PG=0 skips it; to run just
 # it: `SQLITE=0 scripts/bench.sh` (or scripts/bench-postgres.sh itself).
 set -euo pipefail
+. "$(dirname "$0")/lib/port.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ "${SQLITE:-1}" = 0 ]; then exec "$root/scripts/bench-postgres.sh"; fi
 duration="${DURATION:-5}"; duration=$(( duration < 1 ? 1 : (duration > 30 ? 30 : duration) ))
@@ -33,7 +34,6 @@ work="$(mktemp -d)"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
-free_port() { echo $((20000 + RANDOM % 20000)); }
 wait_for() { for _ in $(seq 1 100); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
 
 bare_port=$(free_port)

@@ -41,7 +41,7 @@ ln -sfn "$ts_tools/node_modules" "$ts_dir/node_modules"
 . "$root/scripts/lib/server.sh"
 
 fetch() { "$venv/bin/python" -c 'import sys, urllib.request; sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1], timeout=5).read())' "$1"; }
-port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+port="$(free_port)"
 base="http://127.0.0.1:$port"
 (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_DATABASE_URL="$work/clients.db" \
   "$binary" >>"$work/server.log" 2>&1) &

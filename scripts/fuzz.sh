@@ -57,8 +57,8 @@ schemathesis="$venv/bin/schemathesis"
 # shellcheck source=lib/server.sh
 . "$root/scripts/lib/server.sh"
 
-# A free loopback port (the kernel picks it; the socket is closed just before the server binds).
-port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+# A free loopback port below the ephemeral range (scripts/lib/port.sh).
+port="$(free_port)"
 base="http://127.0.0.1:$port"
 export SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_DATABASE_URL="$work/fuzz.db"
 

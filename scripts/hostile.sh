@@ -5,13 +5,14 @@
 # refuses private webhook destinations for item 9. Bounded: every attack has a fixed count and
 # the whole run 10 minutes at most. Prints requests, 5xx and invariant breaks per item.
 set -euo pipefail
+. "$(dirname "$0")/lib/port.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # SKIRMISH_BIN: another build to attack (e.g. target/debug/skirmish); by default the release one.
 if [ -z "${SKIRMISH_BIN:-}" ]; then
   cargo build --quiet --release --bin skirmish --manifest-path "$root/Cargo.toml"
 fi
 bin="${SKIRMISH_BIN:-${CARGO_TARGET_DIR:-$root/target}/release/skirmish}"
-work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); strict=$((port + 1))
+work=$(mktemp -d); port=$(free_port); strict=$((port + 1))
 pids=()
 trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null; wait $p 2>/dev/null; done; rm -rf "$work"' EXIT
 key() { SKIRMISH_DATABASE_URL="$1" "$bin" keys create --tenant "$2" | sed -n 2p; }

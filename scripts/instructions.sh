@@ -11,6 +11,7 @@
 # stopped at the end. Usage: scripts/instructions.sh   (SKIRMISH_BIN=path measures another build,
 # BARE_ACTIX=path takes an already built baseline)
 set -euo pipefail
+. "$(dirname "$0")/lib/port.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 count="${COUNT:-1000}"; count=$(( count < 100 ? 100 : (count > 5000 ? 5000 : count) ))
 warm=200
@@ -29,7 +30,7 @@ server_pid=""
 cleanup() { [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 json='Content-Type: application/json'
-port=$((20000 + RANDOM % 20000))
+port=$(free_port)
 base="http://127.0.0.1:$port"
 
 # start_under_callgrind COMMAND...: starts it with callgrind and waits until it answers.

@@ -3,13 +3,14 @@
 # Needs wrk (apt-get install wrk). Each run is bounded: DURATION seconds (default 5), 1 thread,
 # CONNECTIONS connections (default 32), against a release build on a scratch database.
 set -euo pipefail
+. "$(dirname "$0")/lib/port.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 duration="${DURATION:-5}"
 connections="${CONNECTIONS:-32}"
 command -v wrk >/dev/null || { echo "wrk is not installed: apt-get install wrk" >&2; exit 1; }
 cargo build --quiet --release --bin skirmish --manifest-path "$root/Cargo.toml"
 work="$(mktemp -d)"
-port=$((20000 + RANDOM % 20000))
+port=$(free_port)
 base="http://127.0.0.1:$port"
 (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn \
   "${CARGO_TARGET_DIR:-$root/target}/release/skirmish" >"$work/server.log" 2>&1) &

@@ -3,11 +3,12 @@
 # started with its defaults in a scratch directory; then restarts the server on the same
 # database and checks the encounter and its log survived. Needs curl; bounded in time.
 set -euo pipefail
+. "$(dirname "$0")/lib/port.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cargo build --quiet --bin skirmish --manifest-path "$root/Cargo.toml"
 binary="${CARGO_TARGET_DIR:-$root/target}/debug/skirmish"
 work="$(mktemp -d)"
-port=$((20000 + RANDOM % 20000))
+port=$(free_port)
 server=""
 stop() { [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; server=""; }
 trap 'stop; rm -rf "$work"' EXIT

@@ -10,6 +10,7 @@
 # encounter) while A writes; each stream must receive every event once (scripts/lib/viewer_fanout.py).
 # SKIRMISH_BIN=path runs that binary instead of building the release one.
 set -euo pipefail
+. "$(dirname "$0")/lib/port.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ -n "${SKIRMISH_BIN:-}" ]; then
   bin="$SKIRMISH_BIN"  # a binary already built (e.g. two builds compared on one loaded machine)
@@ -19,7 +20,7 @@ else
 fi
 if [ "${MODE:-}" = viewers ]; then
   ulimit -n 4096 2>/dev/null || true
-  work=$(mktemp -d); port=$((20000 + RANDOM % 20000))
+  work=$(mktemp -d); port=$(free_port)
   key() { SKIRMISH_DATABASE_URL="$work/s.db" "$bin" keys create --tenant "$1" | sed -n 2p; }
   key_a=$(key a); key_b=$(key b)
   (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn \
@@ -34,7 +35,7 @@ if [ "${MODE:-}" = viewers ]; then
   exit 0
 fi
 command -v wrk >/dev/null || { echo "wrk is not installed: apt-get install wrk" >&2; exit 1; }
-work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); base="http://127.0.0.1:$port"
+work=$(mktemp -d); port=$(free_port); base="http://127.0.0.1:$port"
 (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 RUST_LOG=warn "$bin" >"$work/server.log" 2>&1) &
 server=$!
 pids=()

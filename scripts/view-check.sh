@@ -8,6 +8,7 @@
 # aria-current. Saves target/view-check/table-view.png (and table-view-before.png).
 # Bounded: every step has a time limit; the server is stopped on exit.
 set -euo pipefail
+. "$(dirname "$0")/lib/port.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${CARGO_TARGET_DIR:-$root/target}/view-check"
 playwright_version="1.65.1"
@@ -30,7 +31,7 @@ fi
 
 # shellcheck source=lib/server.sh
 source "$root/scripts/lib/server.sh"
-port=$((20000 + RANDOM % 20000))
+port=$(free_port)
 base="http://127.0.0.1:$port"
 (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_DATABASE_URL="$work/view.db" \
   RUST_LOG=warn "$binary" >"$work/server.log" 2>&1) &

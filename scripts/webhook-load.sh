@@ -8,11 +8,12 @@
 # deliverer waits on its first request: the cost of the outbox alone), and with none again. Then how many deliveries
 # the receiver got and how many were still pending. Needs wrk, curl, python3. Bounded in time.
 set -euo pipefail
+. "$(dirname "$0")/lib/port.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 command -v wrk >/dev/null || { echo "wrk is not installed: apt-get install wrk" >&2; exit 1; }
 cargo build --quiet --release --bin skirmish --manifest-path "$root/Cargo.toml"
 bin="${CARGO_TARGET_DIR:-$root/target}/release/skirmish"
-work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); rport=$((port + 1)); base="http://127.0.0.1:$port"
+work=$(mktemp -d); port=$(free_port); rport=$((port + 1)); base="http://127.0.0.1:$port"
 cat >"$work/receiver.py" <<'PY'
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer

@@ -7,6 +7,7 @@
 # Besides req/s it prints the server's CPU time (user + system) per request during the run: on
 # cores shared with other work, throughput swings with their load, CPU time per request far less.
 set -uo pipefail
+. "$(dirname "$0")/lib/port.sh"
 [ $# -eq 2 ] || { echo "usage: $0 BEFORE_BINARY AFTER_BINARY" >&2; exit 2; }
 reps="${REPS:-3}"; reps=$(( reps < 1 ? 1 : (reps > 5 ? 5 : reps) ))
 . "$(dirname "$0")/lib/encounter.sh"
@@ -15,7 +16,7 @@ cpu_ticks() { # pid: its user + system CPU time so far, in clock ticks
 }
 run() { # label binary
   local work port base server enc out
-  work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); base="http://127.0.0.1:$port"
+  work=$(mktemp -d); port=$(free_port); base="http://127.0.0.1:$port"
   (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 \
     SKIRMISH_RATE_LIMIT_PER_MINUTE=0 RUST_LOG=warn "$2" >"$work/log" 2>&1) &
   server=$!

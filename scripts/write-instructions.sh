@@ -12,11 +12,12 @@
 # made with CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16.
 # Needs valgrind (callgrind_annotate), wrk and curl.
 set -uo pipefail
+. "$(dirname "$0")/lib/port.sh"
 [ $# -ge 1 ] || { echo "usage: $0 BINARY..." >&2; exit 2; }
 . "$(dirname "$0")/lib/encounter.sh"
 count() { # binary
   local work port base server vpid out n ir locked file in_writer
-  work=$(mktemp -d); port=$((20000 + RANDOM % 20000)); base="http://127.0.0.1:$port"
+  work=$(mktemp -d); port=$(free_port); base="http://127.0.0.1:$port"
   (cd "$work" && exec env SKIRMISH_BIND="127.0.0.1:$port" SKIRMISH_WORKERS=1 \
     SKIRMISH_RATE_LIMIT_PER_MINUTE=0 RUST_LOG=warn \
     timeout 120 valgrind --tool=callgrind --callgrind-out-file="$work/cg.%p" "$1" >"$work/log" 2>&1) &

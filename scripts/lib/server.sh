@@ -2,7 +2,9 @@
 # makes a scratch directory `$work`, and stops the server started into `$server` and removes
 # `$work` on exit. `wait_healthy PYTHON BASE` waits up to 10 s for BASE/healthz, printing the
 # server's log ($work/server.log) and failing if it never answers.
-# Needs: $root (the workspace).
+# Needs: $root (the workspace). Also gives `free_port` (lib/port.sh).
+
+. "$root/scripts/lib/port.sh"
 
 cargo build --quiet --bin skirmish --manifest-path "$root/Cargo.toml"
 binary="${CARGO_TARGET_DIR:-$root/target}/debug/skirmish"

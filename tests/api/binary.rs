@@ -29,11 +29,23 @@ pub fn install_tls_provider() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
-/// A port free on 127.0.0.1 now (another process may take it before the server binds it; the
-/// tests that use it are few).
+/// A port free on 127.0.0.1 now, chosen below the kernel's ephemeral range (32768 and up), so
+/// no outgoing connection of this test run (the PostgreSQL pools open many) can hold it by the time
+/// the server binds it. Successive calls in one process walk a sequence seeded by the process id,
+/// so parallel tests do not pick the same port.
 pub fn free_port() -> u16 {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port());
-    port.unwrap_or_else(|e| panic!("no free port: {e}"))
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static CALLS: AtomicU32 = AtomicU32::new(0);
+    for _ in 0..2_000 {
+        let step = CALLS.fetch_add(1, Ordering::Relaxed);
+        let offset =
+            (std::process::id().wrapping_mul(7_919).wrapping_add(step.wrapping_mul(104_729))) % 12_000;
+        let port = 20_000 + offset as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port in 20000-31999 after 2,000 tries")
 }
 
 /// One `skirmish serve` process; killed and reaped when dropped.
