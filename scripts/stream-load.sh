@@ -6,7 +6,7 @@
 #
 # MODE=viewers: the viewer fan-out instead (issue 30): for 0, 64 and 512 viewer streams
 # (VIEWER_COUNTS) on one encounter of tenant A, the server's CPU per write and A's write latency
-# (WRITES sequential `POST …/advance`, default 300), then B's latency (another tenant, another
+# (WRITES sequential `POST …/advance`, default 1000), then B's latency (another tenant, another
 # encounter) while A writes; each stream must receive every event once (scripts/lib/viewer_fanout.py).
 # SKIRMISH_BIN=path runs that binary instead of building the release one.
 set -euo pipefail

@@ -2,7 +2,9 @@
 """Viewer fan-out load (issue 30, item 11), driven by scripts/stream-load.sh (MODE=viewers).
 
 For each count of viewer streams (default 0, 64, 512) on one encounter of tenant A:
-  1. opens that many `GET /view/{token}/stream` connections (a reader process, asyncio),
+  1. opens that many `GET /view/{token}/stream` connections (a reader process, asyncio, at
+     nice 19: real viewers read on their own machines, so the readers here must not take the
+     CPU from the server or from B's client; they still read every event, just later),
   2. phase "alone": WRITES sequential `POST .../advance` on A; server CPU per write from
      /proc/PID/stat and A's write latency p50/p99,
   3. phase "with B": the same on A while tenant B writes its own encounter at the same time;
@@ -102,7 +104,7 @@ def main():
         return
     base, pid, key_a, key_b = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     counts = [int(c) for c in os.environ.get("VIEWER_COUNTS", "0 64 512").split()]
-    n = int(os.environ.get("WRITES", "300"))
+    n = int(os.environ.get("WRITES", "1000"))
     host, port = base.replace("http://", "").split(":")
     port = int(port)
     conn = http.client.HTTPConnection(host, port, timeout=30)
@@ -115,7 +117,7 @@ def main():
     for count in counts:
         after = last_seq(host, port, key_a, enc_a)
         readers = subprocess.Popen([sys.executable, __file__, "readers", host, str(port), str(after), str(count), *tokens],
-                                   stdout=subprocess.PIPE, text=True)
+                                   stdout=subprocess.PIPE, text=True, preexec_fn=lambda: os.nice(19))
         assert readers.stdout.readline().strip() == "ready"
         time.sleep(1.0 + count / 200)  # the streams open (after the last event: no replay)
         before = ticks(pid)

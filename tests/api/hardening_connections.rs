@@ -43,43 +43,64 @@ async fn health_from(from: u8, server: SocketAddr) -> String {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Opens four connections from 127.0.0.`from` to `target` that send `pipelined` requests without
+/// blocking (as much as the socket takes) and never read an answer; then asks `health` from the
+/// same address until it answers 429 (the four hold the address's places) and then until it
+/// answers 200 (the write timeout dropped them). Both waits are bounded (30 s each) only so that a
+/// broken server cannot hang the test; no assertion depends on how long anything took. Returns
+/// the two answers and the streams (kept open by the caller).
+async fn held_then_released(
+    from: u8,
+    target: SocketAddr,
+    health: SocketAddr,
+    pipelined: &str,
+) -> (String, String, Vec<TcpStream>) {
+    let mut greedy = Vec::new();
+    for _ in 0..4 {
+        let mut stream = connect_from(from, target).await;
+        stream.set_nonblocking(true).unwrap_or_else(|e| panic!("{e}"));
+        let mut sent = 0;
+        while sent < pipelined.len() {
+            match stream.write(&pipelined.as_bytes()[sent..]) {
+                Ok(0) | Err(_) => break,
+                Ok(written) => sent += written,
+            }
+        }
+        greedy.push(stream);
+    }
+    let until_refused = Instant::now();
+    let mut while_held = String::new();
+    while until_refused.elapsed() < Duration::from_secs(30) && !while_held.starts_with("HTTP/1.1 429") {
+        while_held = health_from(from, health).await;
+        if !while_held.starts_with("HTTP/1.1 429") {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    let until_back = Instant::now();
+    let mut after = String::new();
+    while until_back.elapsed() < Duration::from_secs(30) && !after.starts_with("HTTP/1.1 200") {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        after = health_from(from, health).await;
+    }
+    (while_held, after, greedy)
+}
+
 #[tokio::test]
 async fn connections_that_never_read_their_answers_are_dropped_after_the_write_timeout() {
     let (app, _) = spawn_app_with(&[], |settings| {
         settings.connections.max_connections_per_peer = 4;
-        settings.connections.write_timeout_ms = 400;
+        settings.connections.write_timeout_ms = 2_000;
     })
     .await;
     let server = socket_of(&app.address);
     let pipelined = "GET /openapi.json HTTP/1.1\r\nHost: skirmish\r\n\r\n".repeat(16);
-    let mut greedy = Vec::new();
-    for _ in 0..4 {
-        let mut stream = connect_from(2, server).await;
-        stream.set_write_timeout(Some(Duration::from_secs(2))).unwrap_or_else(|e| panic!("{e}"));
-        let _ = stream.write_all(pipelined.as_bytes());
-        greedy.push(stream);
-    }
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let while_held = health_from(2, server).await;
-
-    let started = Instant::now();
-    let mut after = String::new();
-    // Bounded only so that a broken server cannot hang the test; a loaded machine may take a
-    // few seconds to get round to the 400 ms write timeout.
-    while started.elapsed() < Duration::from_secs(30) && !after.starts_with("HTTP/1.1 200") {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        after = health_from(2, server).await;
-    }
+    let (while_held, after, greedy) = held_then_released(2, server, server, &pipelined).await;
 
     assert!(
         while_held.starts_with("HTTP/1.1 429"),
         "the four unread connections hold the address's places: {while_held}"
     );
-    assert!(
-        after.starts_with("HTTP/1.1 200"),
-        "their places came back after the write timeout (waited {:?}): {after}",
-        started.elapsed()
-    );
+    assert!(after.starts_with("HTTP/1.1 200"), "their places came back after the write timeout: {after}");
     drop(greedy);
 }
 
@@ -164,7 +185,7 @@ async fn the_metrics_listener_is_held_to_the_same_caps_and_write_timeout_as_the_
     let mut settings = crate::helpers::loopback_settings(&db_path);
     settings.metrics.metrics_bind = Some("127.0.0.1:0".into());
     settings.connections.max_connections_per_peer = 4;
-    settings.connections.write_timeout_ms = 400;
+    settings.connections.write_timeout_ms = 2_000;
     let app = skirmish_api::Application::build(&settings).unwrap_or_else(|e| panic!("{e}"));
     let main = SocketAddr::from(([127, 0, 0, 1], app.port()));
     let metrics = app.metrics_address().unwrap_or_else(|| panic!("no metrics listener"));
@@ -174,35 +195,13 @@ async fn the_metrics_listener_is_held_to_the_same_caps_and_write_timeout_as_the_
     tokio::spawn(server);
     tokio::spawn(metrics_server);
     let pipelined = "GET /metrics HTTP/1.1\r\nHost: skirmish\r\n\r\n".repeat(4000);
-    let mut greedy = Vec::new();
-    for _ in 0..4 {
-        let mut stream = connect_from(5, metrics).await;
-        stream.set_write_timeout(Some(Duration::from_secs(2))).unwrap_or_else(|e| panic!("{e}"));
-        let _ = stream.write_all(pipelined.as_bytes());
-        greedy.push(stream);
-    }
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let while_held = health_from(5, main).await;
-
-    // The places come back once the 400 ms write timeout drops the unread connections; the
-    // bound below only keeps a broken server from hanging the test (a loaded CI machine may
-    // take several seconds to get round to it).
-    let started = Instant::now();
-    let mut after = String::new();
-    while started.elapsed() < Duration::from_secs(30) && !after.starts_with("HTTP/1.1 200") {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        after = health_from(5, main).await;
-    }
+    let (while_held, after, greedy) = held_then_released(5, metrics, main, &pipelined).await;
 
     assert!(
         while_held.starts_with("HTTP/1.1 429"),
         "four unread connections to the metrics listener hold the address's places: {while_held}"
     );
-    assert!(
-        after.starts_with("HTTP/1.1 200"),
-        "their places came back after the write timeout (waited {:?}): {after}",
-        started.elapsed()
-    );
+    assert!(after.starts_with("HTTP/1.1 200"), "their places came back after the write timeout: {after}");
     drop(greedy);
     for handle in handles {
         handle.stop(true).await;
