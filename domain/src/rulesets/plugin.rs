@@ -179,12 +179,12 @@ pub trait Command: Sized + 'static {
     /// works on values it owns and returns nothing but its report. Code that calls a command and
     /// carries on after its error must run it on a copy.
     ///
-    /// Three commands still run on a copy of their own: adeva-d100's actions and cepheus-engine's
-    /// attacks and actions spend the action economy before a refusal that only the roll decides
-    /// (a damage split that does not fit, a modifier found on a later step), and their rules tests
-    /// check that a refused direct call leaves the encounter unchanged. Each copy says why beside
-    /// it; it goes once its refusals come before the spending, as they already do in adeva-d100's
-    /// attacks and damage and cepheus-engine's damage.
+    /// A refused *direct* call (the rules tests call commands on an encounter they keep) still
+    /// changes nothing: each command checks its refusals, and rolls what decides them, before its
+    /// first change (cepheus-engine's `economy::check_spend` and `dynamic::check_react`,
+    /// adeva-d100's `peek` and `refreshed_mut`). One command still runs on a copy of its own:
+    /// adeva-d100's actions, whose handlers store a turn refresh or spend before some refusals;
+    /// the copy says why beside it.
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,
