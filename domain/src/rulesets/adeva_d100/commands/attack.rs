@@ -8,7 +8,7 @@ use super::super::altitude::AltitudeAccess;
 use super::super::damage::DamageDice;
 use super::super::test_modifiers::{CallerModifier, Modifier, caller};
 use super::super::test_roll::ModifiedTest;
-use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
+use super::core::{AttackInput, AttackerSide, EvasionChoice, Resolved, TargetOutcome, TargetSide, resolve};
 use super::super::AdevaD100;
 use super::{ensure_turn, peek, refreshed_mut};
 use crate::dice::Dice;
@@ -130,6 +130,34 @@ pub struct AttackReport {
     pub notes: Vec<String>,
 }
 
+impl AttackReport {
+    /// The report of a resolved attack, stored or stateless: `stored` is the stored attacker and
+    /// its budget after the attack (`None` in the stateless form); `resolved.targets` has been
+    /// turned into `targets` by the caller.
+    pub(crate) fn new(
+        resolved: Resolved,
+        stored: Option<(CombatantId, TurnBudget)>,
+        attacker_name: String,
+        targets: Vec<TargetReport>,
+    ) -> Self {
+        let (attacker_id, budget) = stored.unzip();
+        AttackReport {
+            attacker_id,
+            attacker_name,
+            action: resolved.spec.name(),
+            weapon: resolved.weapon.name,
+            altitude: resolved.altitude,
+            attack_test: resolved.attack_test,
+            hits_scored: resolved.hits_scored,
+            jammed: resolved.jammed,
+            targets,
+            lingering: resolved.spec.lingering,
+            budget,
+            notes: resolved.notes,
+        }
+    }
+}
+
 /// Resolves and stores one attack. Every refusal comes before anything is stored, so a refusal
 /// leaves the encounter unchanged.
 pub fn attack(
@@ -210,7 +238,7 @@ fn run(
     };
     let aim = spend_attack(encounter, request, &action, &mut attacker_state, free, mode)?;
     let attacker = AttackerSide { stats: &attacker_stats, aim };
-    let resolved = resolve(&attacker, &sides, &input, dice)?;
+    let mut resolved = resolve(&attacker, &sides, &input, dice)?;
     // Store: attacker budget and lingering effects.
     for effect in &resolved.spec.lingering {
         if let LingeringEffect::OwnEvasion { modifier, .. } = effect {
@@ -221,27 +249,15 @@ fn run(
         let (_, state, _) = refreshed_mut(encounter, &request.attacker_id, "attacker_id")?;
         *state = attacker_state.clone();
     }
-    let targets = store_outcomes(encounter, request, &ids, &sides, resolved.targets)?;
-    let mut notes = resolved.notes;
+    let targets = store_outcomes(encounter, request, &ids, &sides, std::mem::take(&mut resolved.targets))?;
     if resolved.spec.action == ActionKind::HeavyAttack {
-        notes.push(
+        resolved.notes.push(
             "Heavy Attack: −30 to the attacker's Evasion tests until the start of its next turn".into(),
         );
     }
-    Ok(AttackReport {
-        attacker_id: Some(request.attacker_id.clone()),
-        attacker_name: encounter.name_of(&request.attacker_id),
-        action: resolved.spec.name(),
-        weapon: resolved.weapon.name,
-        altitude: resolved.altitude,
-        attack_test: resolved.attack_test,
-        hits_scored: resolved.hits_scored,
-        jammed: resolved.jammed,
-        targets,
-        lingering: resolved.spec.lingering,
-        budget: Some(attacker_state.budget),
-        notes,
-    })
+    let attacker_name = encounter.name_of(&request.attacker_id);
+    let stored = Some((request.attacker_id.clone(), attacker_state.budget));
+    Ok(AttackReport::new(resolved, stored, attacker_name, targets))
 }
 
 /// The main target, then the extra targets in order.
