@@ -11,8 +11,8 @@
 
 use super::receiving::{Delivery, InlineDelivery, Receipt, Refusal};
 use super::{
-    InitiativeContext, InitiativeRoll, RuleError, RulesetId, RulesetOptions, RulesetReport, RulesetState,
-    StatBlock, TiePolicy,
+    InitiativeContext, InitiativeExtension, InitiativeRoll, RuleError, RulesetId, RulesetOptions,
+    RulesetReport, RulesetState, StatBlock, TiePolicy,
 };
 use crate::dice::Dice;
 use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Event, Flags};
@@ -94,15 +94,14 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     /// Keys compared, highest first, when two initiative scores are equal.
     fn tie_keys(stats: &Self::Stats) -> Vec<i32>;
 
-    /// Spends `count` of the combatant's own resources (Spycraft 2.0's Action Dice) to boost the
-    /// Initiative check just rolled: `score` is what it adds, `explanation` its working.
-    /// `had_count`: the combatant already held a Count in the running fight. Refused by default
-    /// (422 naming `dice`): the other texts have no such rule.
-    fn boost_initiative(
+    /// The ruleset's own extension of one combatant's initiative entry (see
+    /// [`InitiativeExtension`]), applied to the check just rolled: `score` is what it adds,
+    /// `explanation` its working. A ruleset whose text has such a rule implements it; by default
+    /// it is refused (422 naming `dice`).
+    fn extend_initiative(
         _stats: &Self::Stats,
         _state: &mut Self::State,
-        _count: u32,
-        _had_count: bool,
+        _extension: InitiativeExtension,
         _dice: &mut Dice,
         _purpose: &str,
     ) -> Result<InitiativeRoll, RuleError> {
