@@ -80,19 +80,10 @@ impl Spending {
     }
 }
 
-/// Records an action of this cost for the combatant, refusing one its turn has no room for
+/// Checks an action of this cost for the combatant, refusing one its turn has no room for
 /// (cepheus-engine.txt, "Minor Actions", "Significant Actions", "Injury and Recovery";
-/// "Explosions" for the lost significant action). Returns the counters after it.
-pub fn spend(
-    encounter: &mut Encounter,
-    id: &CombatantId,
-    cost: Cost,
-    what: &str,
-) -> Result<ActionEconomy, EncounterError> {
-    check_spend(encounter, id, cost, what)?.record(encounter, id)
-}
-
-/// [`spend`]'s refusals and counters, changing nothing: [`Spending::record`] stores them.
+/// "Explosions" for the lost significant action), and returns the counters after it. Nothing
+/// changes until [`Spending::record`] stores them.
 pub fn check_spend(
     encounter: &Encounter,
     id: &CombatantId,
