@@ -22,6 +22,8 @@
 # probe at most 200 writes / 30 s quiet and DURATION under load. Needs psql, wrk and curl.
 set -euo pipefail
 . "$(dirname "$0")/lib/port.sh"
+. "$(dirname "$0")/lib/bench.sh"
+row_label_width=58 row_number_width=7
 root="$(cd "$(dirname "$0")/.." && pwd)"
 duration="${DURATION:-5}"; duration=$(( duration < 1 ? 1 : (duration > 30 ? 30 : duration) ))
 reps="${REPS:-3}"; reps=$(( reps < 1 ? 1 : (reps > 5 ? 5 : reps) ))
@@ -60,7 +62,6 @@ fresh_database() { # NAME: creates it, echoes its URL
   psql "$server/postgres" -qc "CREATE DATABASE $db" >/dev/null
   echo "$server/$db"
 }
-wait_for() { for _ in $(seq 1 200); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
 ports=()
 start_replica() { # URL WRITERS: starts one, appends its port to $ports
   local port; port=$(free_port)
@@ -70,11 +71,10 @@ start_replica() { # URL WRITERS: starts one, appends its port to $ports
     SKIRMISH_DATABASE_URL="$1" ${2:+SKIRMISH_PG_WRITERS=$2} "$skirmish" >>"$work/replicas.log" 2>&1 &
   pids+=($!)
   ports+=("$port")
-  wait_for "http://127.0.0.1:$port/healthz"
+  wait_for "http://127.0.0.1:$port/healthz" 200
 }
 
 json='Content-Type: application/json'
-id_of() { grep -o '"id":"[a-z]*_[0-9a-f]*"' | head -1 | cut -d'"' -f4; }
 new_encounter() { # BASE: an encounter of 6 combatants with initiative rolled; echoes its id
   local id n
   id=$(curl -sf -X POST "$1/v1/encounters" -H "$json" -d '{"ruleset":"spycraft2","name":"Bench"}' | id_of)
@@ -167,13 +167,6 @@ loaded_pid=$!
 busy=$("$target/sse-delivery" "127.0.0.1:${p[2]}" "127.0.0.1:${p[3]}" "$probe" 2000 "$duration")
 wait "$loaded_pid"
 
-median() { awk -v col="$2" '{print $col}' "$work/$1" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-row() { # LABEL NAME BASELINE
-  local rate p99 base_rate
-  rate=$(median "$2" 1); p99=$(median "$2" 2); base_rate=$(median "$3" 1)
-  printf '%-58s %7.0f req/s  p99 %7.2f ms %7.0f  %5.2f\n' "$1" "$rate" "$p99" "$base_rate" \
-    "$(echo "$rate / $base_rate" | bc -l)"
-}
 echo
 echo "PostgreSQL $(psql "$server/postgres" -Atc 'SHOW server_version'), synchronous_commit $(psql "$server/postgres" -Atc 'SHOW synchronous_commit');" \
   "wrk -d${duration}s -c$connections on loopback, $profile build, 1 worker per replica; medians of $reps;" \

@@ -15,6 +15,8 @@
 # it: `SQLITE=0 scripts/bench.sh` (or scripts/bench-postgres.sh itself).
 set -euo pipefail
 . "$(dirname "$0")/lib/port.sh"
+. "$(dirname "$0")/lib/bench.sh"
+row_label_width=50 row_number_width=9
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ "${SQLITE:-1}" = 0 ]; then exec "$root/scripts/bench-postgres.sh"; fi
 duration="${DURATION:-5}"; duration=$(( duration < 1 ? 1 : (duration > 30 ? 30 : duration) ))
@@ -34,7 +36,6 @@ work="$(mktemp -d)"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
-wait_for() { for _ in $(seq 1 100); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done; echo "no answer from $1" >&2; exit 1; }
 
 bare_port=$(free_port)
 "$target/bare-actix" "127.0.0.1:$bare_port" >"$work/bare.log" 2>&1 &
@@ -52,7 +53,6 @@ rss() { awk '/^VmRSS/ {printf "%.1f MB", $2 / 1024}' "/proc/$server_pid/status";
 rss_idle=$(rss)
 
 json='Content-Type: application/json'
-id_of() { grep -o '"id":"[a-z]*_[0-9a-f]*"' | head -1 | cut -d'"' -f4; }
 # posts COUNT URL BODY: COUNT POSTs of BODY from one curl (kept-alive connections, 8 at a time).
 posts() {
   local count="$1" url="$2" body="$3"
@@ -147,13 +147,6 @@ timing() { # PART: median and p99 of that part, in ms
 }
 rss_end=$(rss)
 
-median() { awk -v col="$2" '{print $col}' "$work/$1" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-row() { # LABEL NAME BASELINE
-  local rate p99 base_rate
-  rate=$(median "$2" 1); p99=$(median "$2" 2); base_rate=$(median "$3" 1)
-  printf '%-50s %9.0f req/s  p99 %7.2f ms %9.0f  %5.2f\n' "$1" "$rate" "$p99" "$base_rate" \
-    "$(echo "$rate / $base_rate" | bc -l)"
-}
 echo
 echo "wrk -t1 -d${duration}s on loopback, release, 1 worker; medians of $reps; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-50s %15s  %-14s %9s  %5s\n' "measure" "service" "" "baseline" "ratio"

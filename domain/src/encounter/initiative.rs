@@ -5,7 +5,7 @@ use super::events::Event;
 use super::model::{CombatantId, Encounter, EncounterStatus, Initiative};
 use super::order::{ranked, same_standing, turn_order};
 use crate::dice::Dice;
-use crate::rulesets::{InitiativeContext, TiePolicy};
+use crate::rulesets::{InitiativeContext, InitiativeExtension, TiePolicy};
 use std::collections::BTreeMap;
 
 /// Bounds a caller-set initiative value.
@@ -21,8 +21,9 @@ pub struct InitiativeRequest {
     /// Caller-set values (physical rolls already totalled, or a ruleset without a formula).
     /// These combatants take the value instead of rolling, whether listed above or not.
     pub fixed: Vec<(CombatantId, i32)>,
-    /// Resources a combatant spends to boost its own rolled check (Spycraft 2.0's Action Dice),
-    /// 1 to [`MAX_BOOST_DICE`] each; the ruleset rolls and counts them ([`crate::rulesets::Ruleset::boost_initiative`]).
+    /// Each combatant's initiative extension: a count of its own resources to spend on its rolled
+    /// check (the wire's `action_dice`), 1 to [`MAX_BOOST_DICE`] each; its ruleset applies it
+    /// ([`crate::rulesets::Ruleset::extend_initiative`]).
     pub action_dice: Vec<(CombatantId, u32)>,
 }
 
@@ -187,9 +188,10 @@ fn set_one(
     if let Some((index, count)) = how.boost {
         let purpose = format!("initiative boost: {}", combatant.name);
         let had_count = in_combat && combatant.initiative.is_some();
+        let extension = InitiativeExtension { count, had_count };
         let boost = combatant
             .stats
-            .boost_initiative(&mut combatant.state, count, had_count, dice, &purpose)
+            .extend_initiative(&mut combatant.state, extension, dice, &purpose)
             .map_err(|error| in_list(error, index))?;
         score = score.saturating_add(boost.score);
         explanation = format!("{explanation}; {} = {score}", boost.explanation);

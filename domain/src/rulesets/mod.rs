@@ -19,7 +19,7 @@ pub use plugin::{
 };
 pub use receiving::{Delivery, InlineDelivery, Receipt, Refusal};
 pub use ruleset_id::UnknownRuleset;
-pub use stat_block::{InitiativeContext, InitiativeRoll, RuleError, TiePolicy};
+pub use stat_block::{InitiativeContext, InitiativeExtension, InitiativeRoll, RuleError, TiePolicy};
 
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, Event};

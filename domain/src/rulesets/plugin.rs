@@ -11,8 +11,8 @@
 
 use super::receiving::{Delivery, InlineDelivery, Receipt, Refusal};
 use super::{
-    InitiativeContext, InitiativeRoll, RuleError, RulesetId, RulesetOptions, RulesetReport, RulesetState,
-    StatBlock, TiePolicy,
+    InitiativeContext, InitiativeExtension, InitiativeRoll, RuleError, RulesetId, RulesetOptions,
+    RulesetReport, RulesetState, StatBlock, TiePolicy,
 };
 use crate::dice::Dice;
 use crate::encounter::{Combatant, CombatantId, Encounter, EncounterError, Event, Flags};
@@ -94,15 +94,14 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     /// Keys compared, highest first, when two initiative scores are equal.
     fn tie_keys(stats: &Self::Stats) -> Vec<i32>;
 
-    /// Spends `count` of the combatant's own resources (Spycraft 2.0's Action Dice) to boost the
-    /// Initiative check just rolled: `score` is what it adds, `explanation` its working.
-    /// `had_count`: the combatant already held a Count in the running fight. Refused by default
-    /// (422 naming `dice`): the other texts have no such rule.
-    fn boost_initiative(
+    /// The ruleset's own extension of one combatant's initiative entry (see
+    /// [`InitiativeExtension`]), applied to the check just rolled: `score` is what it adds,
+    /// `explanation` its working. A ruleset whose text has such a rule implements it; by default
+    /// it is refused (422 naming `dice`).
+    fn extend_initiative(
         _stats: &Self::Stats,
         _state: &mut Self::State,
-        _count: u32,
-        _had_count: bool,
+        _extension: InitiativeExtension,
         _dice: &mut Dice,
         _purpose: &str,
     ) -> Result<InitiativeRoll, RuleError> {
@@ -179,12 +178,12 @@ pub trait Command: Sized + 'static {
     /// works on values it owns and returns nothing but its report. Code that calls a command and
     /// carries on after its error must run it on a copy.
     ///
-    /// Three commands still run on a copy of their own: adeva-d100's actions and cepheus-engine's
-    /// attacks and actions spend the action economy before a refusal that only the roll decides
-    /// (a damage split that does not fit, a modifier found on a later step), and their rules tests
-    /// check that a refused direct call leaves the encounter unchanged. Each copy says why beside
-    /// it; it goes once its refusals come before the spending, as they already do in adeva-d100's
-    /// attacks and damage and cepheus-engine's damage.
+    /// A refused *direct* call (the rules tests call commands on an encounter they keep) still
+    /// changes nothing: each command checks its refusals, and rolls what decides them, before its
+    /// first change (cepheus-engine's `economy::check_spend` and `dynamic::check_react`,
+    /// adeva-d100's `peek` and `refreshed_mut`). One command still runs on a copy of its own:
+    /// adeva-d100's actions, whose handlers store a turn refresh or spend before some refusals;
+    /// the copy says why beside it.
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,

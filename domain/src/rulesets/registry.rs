@@ -129,15 +129,13 @@ macro_rules! registry {
                 }
             }
 
-            /// Spends `count` of the combatant's own resources on its Initiative check
-            /// ([`Ruleset::boost_initiative`]); a combatant stored before its ruleset kept any
-            /// state starts from the default state. `had_count`: it already held a Count in the
-            /// running fight.
-            pub fn boost_initiative(
+            /// Applies the combatant's initiative extension to its check
+            /// ([`Ruleset::extend_initiative`]); a combatant stored before its ruleset kept any
+            /// state starts from the default state.
+            pub fn extend_initiative(
                 &self,
                 state: &mut RulesetState,
-                count: u32,
-                had_count: bool,
+                extension: InitiativeExtension,
                 dice: &mut Dice,
                 purpose: &str,
             ) -> Result<InitiativeRoll, RuleError> {
@@ -147,8 +145,8 @@ macro_rules! registry {
                             *state = RulesetState::$variant(Default::default());
                         }
                         match state {
-                            RulesetState::$variant(state) => <$module::$plugin as Ruleset>::boost_initiative(
-                                stats, state, count, had_count, dice, purpose,
+                            RulesetState::$variant(state) => <$module::$plugin as Ruleset>::extend_initiative(
+                                stats, state, extension, dice, purpose,
                             ),
                             #[allow(unreachable_patterns, reason = "one-ruleset builds")]
                             _ => Err(RuleError::invalid("combatant_id", "its combat state belongs to another ruleset")),

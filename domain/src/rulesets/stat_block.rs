@@ -30,6 +30,15 @@ pub struct InitiativeRoll {
     pub explanation: String,
 }
 
+/// One combatant's entry in a request's initiative extensions ([`crate::rulesets::Ruleset::extend_initiative`];
+/// on the wire, an `action_dice` entry): `count` of its own resources to spend on the check just
+/// rolled, and whether it already held a Count in the running fight (`had_count`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InitiativeExtension {
+    pub count: u32,
+    pub had_count: bool,
+}
+
 /// A rule that cannot be applied to the given input.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RuleError {

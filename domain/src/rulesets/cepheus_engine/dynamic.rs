@@ -37,10 +37,8 @@ pub fn change_for_one_round(
     events: &mut Vec<Event>,
 ) -> Result<(), EncounterError> {
     let round = encounter.round;
+    let score = initiative_score(encounter, id)?;
     let combatant = combatant_mut(encounter, id, "combatant_id")?;
-    let score = combatant.initiative.as_ref().map(|i| i.score).ok_or_else(|| {
-        EncounterError::invalid("combatant_id", format!("{} has no initiative yet", combatant.name))
-    })?;
     let applies_now = !combatant.acted_this_round;
     let applies_in = if applies_now { round } else { round + 1 };
     state_mut(combatant, "combatant_id")?.initiative_changes.push(InitiativeChange {
@@ -52,6 +50,14 @@ pub fn change_for_one_round(
         set_initiative(encounter, id, score + amount, reason, events);
     }
     Ok(())
+}
+
+/// The combatant's initiative score: [`change_for_one_round`]'s one refusal, changing nothing.
+pub fn initiative_score(encounter: &Encounter, id: &CombatantId) -> Result<i32, EncounterError> {
+    let combatant = plugin::combatant(encounter, id, "combatant_id")?;
+    combatant.initiative.as_ref().map(|i| i.score).ok_or_else(|| {
+        EncounterError::invalid("combatant_id", format!("{} has no initiative yet", combatant.name))
+    })
 }
 
 /// Adds a DM to every check the combatant makes for the rest of this round.
@@ -85,6 +91,14 @@ pub fn react(
     what: &str,
     events: &mut Vec<Event>,
 ) -> Result<(), EncounterError> {
+    check_react(encounter, id)?;
+    let reason = format!("reaction: {what}");
+    change_for_one_round(encounter, id, -2, &reason, events)?;
+    penalise_checks_this_round(encounter, id, -1, &reason)
+}
+
+/// [`react`]'s refusals, changing nothing.
+pub fn check_react(encounter: &Encounter, id: &CombatantId) -> Result<(), EncounterError> {
     let combatant = encounter.combatant(id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
     if combatant.flags.defeated {
         return Err(EncounterError::invalid(
@@ -96,9 +110,8 @@ pub fn react(
         let message = format!("{} is unaware of the attack and cannot react to it", combatant.name);
         return Err(EncounterError::invalid("reaction", message));
     }
-    let reason = format!("reaction: {what}");
-    change_for_one_round(encounter, id, -2, &reason, events)?;
-    penalise_checks_this_round(encounter, id, -1, &reason)
+    initiative_score(encounter, id)?;
+    plugin::parts::<super::CepheusEngine>(combatant, "combatant_id").map(drop)
 }
 
 /// Hastening (cepheus-engine.txt, "Dynamic Initiative"): declared at the start of a round before
@@ -109,17 +122,17 @@ pub fn hasten(
     events: &mut Vec<Event>,
 ) -> Result<(), EncounterError> {
     let acting = encounter.current.as_ref() == Some(id);
-    let combatant = combatant_mut(encounter, id, "combatant_id")?;
+    let combatant = plugin::combatant(encounter, id, "combatant_id")?;
     if combatant.acted_this_round || acting {
         let message =
             format!("{} has already started acting this round: hasten before its turn", combatant.name);
         return Err(EncounterError::invalid("action", message));
     }
-    let state = state_mut(combatant, "combatant_id")?;
-    if state.has_hastened {
+    if plugin::parts::<super::CepheusEngine>(combatant, "combatant_id")?.1.has_hastened {
         return Err(EncounterError::invalid("action", "a character can hasten only once per combat"));
     }
-    state.has_hastened = true;
+    initiative_score(encounter, id)?;
+    state_mut(combatant_mut(encounter, id, "combatant_id")?, "combatant_id")?.has_hastened = true;
     change_for_one_round(encounter, id, 2, "hastened", events)?;
     penalise_checks_this_round(encounter, id, -1, "hastened")
 }

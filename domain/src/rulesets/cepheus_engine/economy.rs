@@ -57,21 +57,45 @@ fn refuse(message: String) -> EncounterError {
     EncounterError::invalid("action", message)
 }
 
-/// Records an action of this cost for the combatant, refusing one its turn has no room for
+/// An action's spending, checked and not yet recorded: the counters after it, and whether it
+/// clears the lost-significant-action flag (see the decisions).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spending {
+    pub economy: ActionEconomy,
+    clears_flag: bool,
+    record: bool,
+}
+
+impl Spending {
+    /// Stores the counters on the combatant (nothing for a free action).
+    pub fn record(self, encounter: &mut Encounter, id: &CombatantId) -> Result<ActionEconomy, EncounterError> {
+        if self.record {
+            let state = plugin::parts_mut::<CepheusEngine>(combatant_mut(encounter, id, "combatant_id")?, "combatant_id")?.1;
+            if self.clears_flag {
+                state.loses_next_significant_action = false;
+            }
+            state.economy = self.economy.clone();
+        }
+        Ok(self.economy)
+    }
+}
+
+/// Checks an action of this cost for the combatant, refusing one its turn has no room for
 /// (cepheus-engine.txt, "Minor Actions", "Significant Actions", "Injury and Recovery";
-/// "Explosions" for the lost significant action). Returns the counters after it.
-pub fn spend(
-    encounter: &mut Encounter,
+/// "Explosions" for the lost significant action), and returns the counters after it. Nothing
+/// changes until [`Spending::record`] stores them.
+pub fn check_spend(
+    encounter: &Encounter,
     id: &CombatantId,
     cost: Cost,
     what: &str,
-) -> Result<ActionEconomy, EncounterError> {
+) -> Result<Spending, EncounterError> {
     let round = encounter.round;
-    let combatant = combatant_mut(encounter, id, "combatant_id")?;
-    let name = combatant.name.clone();
-    let (stats, state) = plugin::parts_mut::<CepheusEngine>(combatant, "combatant_id")?;
+    let combatant = plugin::combatant(encounter, id, "combatant_id")?;
+    let name = &combatant.name;
+    let (stats, state) = plugin::parts::<CepheusEngine>(combatant, "combatant_id")?;
     if cost == Cost::Free {
-        return Ok(state.economy.clone());
+        return Ok(Spending { economy: state.economy.clone(), clears_flag: false, record: false });
     }
     if let Some(extended) = &state.extended {
         return Err(refuse(format!(
@@ -122,9 +146,5 @@ pub fn spend(
             economy.minor += 1;
         }
     }
-    if clears_flag {
-        state.loses_next_significant_action = false;
-    }
-    state.economy = economy.clone();
-    Ok(economy)
+    Ok(Spending { economy, clears_flag, record: true })
 }

@@ -12,7 +12,7 @@
 //! - Immune targets (zealots, androids, battle dress, the suicidal) are the caller's call:
 //!   `suppression_immune: true`. Vehicles are already refused by the attack rules.
 
-use super::dynamic::change_for_one_round;
+use super::dynamic::{change_for_one_round, initiative_score};
 use super::state::CheckPenalty;
 use super::CepheusEngine;
 use crate::rulesets::plugin::{self, combatant, combatant_mut};
@@ -44,6 +44,18 @@ pub struct SuppressionApplied {
 fn has_had_a_turn_since(mark: SuppressionMark, round: u32, acted_now: bool) -> bool {
     let next_turn_round = if mark.had_acted { mark.round + 1 } else { mark.round };
     round > next_turn_round || (round == next_turn_round && acted_now)
+}
+
+/// [`apply`]'s one refusal, changing nothing: a target that suppression moves must have an
+/// initiative to move.
+pub fn check(encounter: &Encounter, target: &CombatantId, effect: i32, immune: bool) -> Result<(), EncounterError> {
+    let found = combatant(encounter, target, "target_id")?;
+    let (_, state) = plugin::parts::<CepheusEngine>(found, "target_id")?;
+    let shrugged = state.suppressed.is_some_and(|mark| !has_had_a_turn_since(mark, encounter.round, found.acted_this_round));
+    if !immune && !shrugged && effect > 0 {
+        initiative_score(encounter, target)?;
+    }
+    Ok(())
 }
 
 /// Applies a successful suppression attack's Effect to the target (cepheus-engine.txt,

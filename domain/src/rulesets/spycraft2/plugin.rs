@@ -15,7 +15,7 @@ use super::{CombatState, Report, Stats};
 use crate::dice::Dice;
 use crate::encounter::{Encounter, EncounterError, Event};
 use crate::rulesets::{
-    Command, CommandVisitor, Delivery, InitiativeContext, InitiativeRoll, InlineDelivery, NoOptions, Receipt,
+    Command, CommandVisitor, Delivery, InitiativeContext, InitiativeExtension, InitiativeRoll, InlineDelivery, NoOptions, Receipt,
     Refusal, RuleError, Ruleset, RulesetId, RulesetInfo, Stateless, TiePolicy,
 };
 use std::borrow::Cow;
@@ -76,15 +76,14 @@ impl Ruleset for Spycraft2 {
 
     /// Action Dice spent on the Initiative check (spycraft2.txt, "Step 3: Initiative Checks",
     /// Special Note).
-    fn boost_initiative(
+    fn extend_initiative(
         stats: &Stats,
         state: &mut CombatState,
-        count: u32,
-        had_count: bool,
+        extension: InitiativeExtension,
         dice: &mut Dice,
         purpose: &str,
     ) -> Result<InitiativeRoll, RuleError> {
-        super::action_dice::boost_initiative(stats, state, count, had_count, dice, purpose)
+        super::action_dice::boost_initiative(stats, state, extension.count, extension.had_count, dice, purpose)
     }
 
     fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {

@@ -3,18 +3,16 @@
 use super::super::actions::declared::DeclaredAction;
 use super::super::Stats;
 use super::super::state::CombatState;
-use super::super::actions::{ActionKind, LingeringEffect, TurnBudget, WeaponClass};
-use super::super::altitude::AltitudeAccess;
+use super::super::actions::{ActionKind, LingeringEffect, WeaponClass};
 use super::super::damage::DamageDice;
 use super::super::test_modifiers::{CallerModifier, Modifier, caller};
-use super::super::test_roll::ModifiedTest;
 use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
 use super::super::AdevaD100;
 use super::{ensure_turn, peek, refreshed_mut};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{RulesetReport, plugin};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// POST /v1/encounters/{id}/attacks for adeva-d100.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -85,50 +83,8 @@ pub struct ExtraTarget {
     pub attack_modifier: i32,
 }
 
-/// What the attack did to one target (`wounds.dead`: it is dead, and stored as defeated).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100TargetReport))]
-pub struct TargetReport {
-    /// The stored combatant (absent in the stateless form).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target_id: Option<CombatantId>,
-    pub target_name: String,
-    pub surprised: bool,
-    #[serde(flatten)]
-    pub outcome: TargetOutcome,
-    /// The target's stat block after the attack (wounds taken, fatigue), as stored.
-    pub stats_after: Stats,
-}
-
-/// Writes what an attack did to a target into its stat block: the wounds left, the fatigue.
-pub(crate) fn apply_outcome(stats: &mut Stats, outcome: &TargetOutcome) {
-    stats.set_wounds_left(outcome.wounds.after);
-    stats.add_fatigue(outcome.fatigue_levels);
-}
-
-/// Everything one attack did, stored or stateless.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100AttackReport))]
-pub struct AttackReport {
-    /// The stored attacker (absent in the stateless form).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attacker_id: Option<CombatantId>,
-    pub attacker_name: String,
-    pub action: String,
-    pub weapon: String,
-    pub altitude: AltitudeAccess,
-    pub attack_test: ModifiedTest,
-    pub hits_scored: u32,
-    /// The burst jammed on 94+ and scored no hits.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub jammed: bool,
-    pub targets: Vec<TargetReport>,
-    pub lingering: Vec<LingeringEffect>,
-    /// The attacker's budget after the attack (absent in the stateless form).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub budget: Option<TurnBudget>,
-    pub notes: Vec<String>,
-}
+pub use super::attack_report::{AttackReport, TargetReport};
+pub(crate) use super::attack_report::apply_outcome;
 
 /// Resolves and stores one attack. Every refusal comes before anything is stored, so a refusal
 /// leaves the encounter unchanged.
@@ -210,7 +166,7 @@ fn run(
     };
     let aim = spend_attack(encounter, request, &action, &mut attacker_state, free, mode)?;
     let attacker = AttackerSide { stats: &attacker_stats, aim };
-    let resolved = resolve(&attacker, &sides, &input, dice)?;
+    let mut resolved = resolve(&attacker, &sides, &input, dice)?;
     // Store: attacker budget and lingering effects.
     for effect in &resolved.spec.lingering {
         if let LingeringEffect::OwnEvasion { modifier, .. } = effect {
@@ -221,27 +177,15 @@ fn run(
         let (_, state, _) = refreshed_mut(encounter, &request.attacker_id, "attacker_id")?;
         *state = attacker_state.clone();
     }
-    let targets = store_outcomes(encounter, request, &ids, &sides, resolved.targets)?;
-    let mut notes = resolved.notes;
+    let targets = store_outcomes(encounter, request, &ids, &sides, std::mem::take(&mut resolved.targets))?;
     if resolved.spec.action == ActionKind::HeavyAttack {
-        notes.push(
+        resolved.notes.push(
             "Heavy Attack: −30 to the attacker's Evasion tests until the start of its next turn".into(),
         );
     }
-    Ok(AttackReport {
-        attacker_id: Some(request.attacker_id.clone()),
-        attacker_name: encounter.name_of(&request.attacker_id),
-        action: resolved.spec.name(),
-        weapon: resolved.weapon.name,
-        altitude: resolved.altitude,
-        attack_test: resolved.attack_test,
-        hits_scored: resolved.hits_scored,
-        jammed: resolved.jammed,
-        targets,
-        lingering: resolved.spec.lingering,
-        budget: Some(attacker_state.budget),
-        notes,
-    })
+    let attacker_name = encounter.name_of(&request.attacker_id);
+    let stored = Some((request.attacker_id.clone(), attacker_state.budget));
+    Ok(AttackReport::new(resolved, stored, attacker_name, targets))
 }
 
 /// The main target, then the extra targets in order.

@@ -79,9 +79,9 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
         lethal_damage_table: request.lethal_damage_table.as_deref(),
     };
     let attacker = AttackerSide { stats: &request.attacker, aim: None };
-    let resolved = resolve(&attacker, std::slice::from_ref(&side), &input, dice)?;
+    let mut resolved = resolve(&attacker, std::slice::from_ref(&side), &input, dice)?;
     let mut targets = Vec::new();
-    for outcome in resolved.targets {
+    for outcome in std::mem::take(&mut resolved.targets) {
         let mut stats_after = request.target.clone();
         apply_outcome(&mut stats_after, &outcome);
         targets.push(TargetReport {
@@ -92,20 +92,7 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
             stats_after,
         });
     }
-    Ok(AttackReport {
-        attacker_id: None,
-        attacker_name: name_or(request.attacker_name.as_deref(), "attacker"),
-        action: resolved.spec.name(),
-        weapon: resolved.weapon.name,
-        altitude: resolved.altitude,
-        attack_test: resolved.attack_test,
-        hits_scored: resolved.hits_scored,
-        jammed: resolved.jammed,
-        targets,
-        lingering: resolved.spec.lingering,
-        budget: None,
-        notes: resolved.notes,
-    })
+    Ok(AttackReport::new(resolved, None, name_or(request.attacker_name.as_deref(), "attacker"), targets))
 }
 
 /// The name a request gave, or `default` (blank counts as left out).

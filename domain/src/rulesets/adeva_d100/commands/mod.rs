@@ -41,6 +41,7 @@ mod action_groups;
 pub mod action_outcome;
 pub mod actions;
 pub mod attack;
+mod attack_report;
 mod attack_checks;
 pub mod core;
 mod hits;

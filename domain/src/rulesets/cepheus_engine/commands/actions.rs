@@ -64,22 +64,17 @@ use super::grapple::grapple;
 use super::free_actions::{explosion, fatigue, standalone_reaction};
 
 /// Carries out one declared action (see the module decisions). Refused actions leave the
-/// encounter unchanged.
+/// encounter unchanged: each action checks its refusals (its spending, a reaction, the split of
+/// rolled damage) and rolls its dice before it writes.
 pub fn act(
     encounter: &mut Encounter,
     action: Action,
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, ActionReport), EncounterError> {
     plugin::ensure_active::<CepheusEngine>(encounter)?;
-    // A copy, which `Command::run`'s contract makes unnecessary for the store: some actions refuse
-    // only after they have changed the encounter. An explosion spends the reaction before the
-    // response roll, and its split `allocation` is checked against the rolled damage afterwards;
-    // grapple damage is allocated after the check. The rules tests check that a refused direct
-    // call changes nothing (`props_tests`). It goes once each action rolls before it spends.
-    let mut draft = encounter.clone();
     let mut consequences = Vec::new();
     let start = dice.rolls().len();
-    let report = perform(&mut draft, &action, dice, &mut consequences)?;
+    let report = perform(encounter, &action, dice, &mut consequences)?;
     let mut events = vec![Event::ActionTaken {
         combatant_id: action.combatant_id().clone(),
         action: action.name().to_string(),
@@ -87,7 +82,6 @@ pub fn act(
         dice: dice.rolls()[start..].to_vec(),
     }];
     events.extend(consequences);
-    *encounter = draft;
     Ok((events, report))
 }
 

@@ -28,9 +28,7 @@
 
 use super::super::allocation::AllocationChoice;
 use super::super::attack::{AttackOutcome, resolve_attack};
-use super::super::attack_damage::{DamageBreakdown, DamageInput, roll_damage};
-use super::super::attack_modifiers::damage_modifiers;
-use super::super::attack_request::AttackKind;
+use super::super::attack_damage::DamageBreakdown;
 use super::super::attack_request::validate_request;
 use super::super::dynamic::react;
 use super::super::explosion::ExplosionResponse;
@@ -38,13 +36,14 @@ use super::super::modifier::{Modifier, ModifierCode, Reason};
 use super::super::range::RangeBand;
 use super::super::stance::Stance;
 use super::apply::{HitResult, apply_hit, kill};
-use super::super::economy::{ActionEconomy, Cost, spend};
+use super::super::economy::{ActionEconomy, Cost, check_spend};
 use super::attack_build::{Sides, client_field};
+use super::attack_checks::{check_outcome, check_reaction, check_sides, check_target_reacts};
 use super::request::{Reaction, attack_request_struct};
 use super::super::suppression::{self, SuppressionApplied};
 use super::vehicle_actions::evasive_dm;
 use super::super::CepheusEngine;
-use super::{combatant, ensure_can_act, ensure_turn, own_check_modifiers, parts, state_mut};
+use super::{clear_aim, combatant, own_check_modifiers, parts, state_mut};
 use crate::rulesets::plugin;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
@@ -120,99 +119,24 @@ pub struct AttackReport {
 }
 
 /// Resolves one attack between stored combatants and applies its consequences (see the module
-/// decisions). Refused commands leave the encounter unchanged.
+/// decisions). Refused commands leave the encounter unchanged: every refusal (the spending, the
+/// reaction, the roll, the allocation of the rolled damage) comes before the first change.
 pub fn attack(
     encounter: &mut Encounter,
     request: EncounterAttack,
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     plugin::ensure_active::<CepheusEngine>(encounter)?;
-    // A copy, which `Command::run`'s contract makes unnecessary for the store: the attack spends
-    // the attacker's significant action and the target's reaction before it rolls, and a split
-    // `allocation` that does not fit the rolled damage (or a first hit's split) is refused only
-    // after the roll (`apply::apply_hit`). The rules tests check that a refused direct call
-    // changes nothing (`props_tests`). It goes once the roll comes before the spending.
-    let mut draft = encounter.clone();
     let mut events = Vec::new();
     let start = dice.rolls().len();
-    let report = resolve(&mut draft, &request, dice, &mut events)?;
+    let report = resolve(encounter, &request, dice, &mut events)?;
     events.push(Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),
         report: RulesetReport::CepheusEngine(Report::Attack(Box::new(report.clone()))),
         dice: dice.rolls()[start..].to_vec(),
     });
-    *encounter = draft;
     Ok((events, report))
-}
-
-fn invalid(field: &str, message: String) -> EncounterError {
-    EncounterError::invalid(field, message)
-}
-
-/// The checks on who attacks whom (see the decisions).
-fn check_sides(encounter: &Encounter, request: &EncounterAttack) -> Result<(), EncounterError> {
-    let attacker = combatant(encounter, &request.attacker_id, "attacker_id")?;
-    let (_, attacker_state) = parts(attacker, "attacker_id")?;
-    let target = combatant(encounter, &request.target_id, "target_id")?;
-    parts(target, "target_id")?;
-    if request.attacker_id == request.target_id {
-        return Err(invalid("target_id", "a combatant cannot attack itself".into()));
-    }
-    ensure_turn(encounter, &request.attacker_id, "attacker_id")?;
-    ensure_can_act(attacker, "attacker_id")?;
-    if attacker_state.grappling_with.is_some() {
-        return Err(invalid(
-            "action",
-            format!("{} is locked in a grapple and can only make grapple checks", attacker.name),
-        ));
-    }
-    if let Some(other) = &request.nearest_other_id {
-        let found = combatant(encounter, other, "nearest_other_id")?;
-        parts(found, "nearest_other_id")?;
-        if other == &request.target_id {
-            return Err(invalid(
-                "nearest_other_id",
-                "the stray shot hits someone other than the target".into(),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The target's reaction is possible (see the decisions).
-fn check_reaction(
-    encounter: &Encounter,
-    request: &EncounterAttack,
-    kind: AttackKind,
-    helpless: bool,
-) -> Result<(), EncounterError> {
-    let reacting = request.reaction != Reaction::None || request.blast_response != ExplosionResponse::None;
-    if !reacting {
-        return Ok(());
-    }
-    let field = if request.reaction != Reaction::None { "reaction" } else { "blast_response" };
-    let target = combatant(encounter, &request.target_id, "target_id")?;
-    let (stats, state) = parts(target, "target_id")?;
-    let name = &target.name;
-    if request.coup_de_grace || helpless {
-        return Err(invalid(field, format!("{name} is helpless and cannot react")));
-    }
-    if !stats.status().can_act() {
-        return Err(invalid(field, format!("{name} cannot react in its state")));
-    }
-    if state.extended.is_some() {
-        return Err(invalid(field, format!("{name} is busy with an extended action and cannot react")));
-    }
-    let dodging = matches!(request.reaction, Reaction::Dodge | Reaction::DodgeBehindObstruction)
-        || request.blast_response != ExplosionResponse::None;
-    if dodging && state.stance == Stance::Prone {
-        return Err(invalid(field, format!("{name} is prone and cannot dodge")));
-    }
-    if request.reaction == Reaction::Parry && kind != AttackKind::Melee {
-        return Err(invalid("reaction", "only melee attacks can be parried".into()));
-    }
-    Ok(())
 }
 
 fn resolve(
@@ -261,14 +185,14 @@ fn resolve(
     let to_client = |error: RuleError| EncounterError::from(client_field(error, built.range_field, true));
     validate_request(&built.request).map_err(to_client)?;
     check_reaction(encounter, request, built.request.kind(), helpless)?;
-    let economy = spend(encounter, attacker_id, Cost::Significant, "an attack")?;
+    let spending = check_spend(encounter, attacker_id, Cost::Significant, "an attack")?;
+    check_target_reacts(encounter, request)?;
+    let outcome = resolve_attack(&built.request, dice).map_err(to_client)?;
+    let stray = check_outcome(encounter, request, &built.request, &outcome, dice)?;
+    let economy = spending.record(encounter, attacker_id)?;
     let mut notes = Vec::new();
     react_to_attack(encounter, request, events, &mut notes)?;
-    let outcome = resolve_attack(&built.request, dice).map_err(to_client)?;
-    let attacker_state = state_mut(encounter, attacker_id, "attacker_id")?;
-    attacker_state.aim = 0;
-    attacker_state.aim_for_kill = 0;
-    attacker_state.aim_target = None;
+    clear_aim(state_mut(encounter, attacker_id, "attacker_id")?);
     let mut consequences = Vec::new();
     let mut report = AttackReport {
         attacker_id: Some(attacker_id.clone()),
@@ -289,7 +213,7 @@ fn resolve(
         economy: Some(economy),
         notes,
     };
-    apply_outcome(encounter, request, &built.request, &mut report, dice, &mut consequences)?;
+    apply_outcome(encounter, request, stray, &mut report, dice, &mut consequences)?;
     events.extend(consequences);
     Ok(report)
 }
@@ -331,7 +255,7 @@ fn react_to_attack(
 fn apply_outcome(
     encounter: &mut Encounter,
     request: &EncounterAttack,
-    attack: &super::super::attack_request::AttackRequest,
+    stray_damage: Option<DamageBreakdown>,
     report: &mut AttackReport,
     dice: &mut Dice,
     events: &mut Vec<Event>,
@@ -382,20 +306,7 @@ fn apply_outcome(
         );
         return Ok(());
     };
-    let armour = {
-        let found = combatant(encounter, other, "nearest_other_id")?;
-        u32::try_from(parts(found, "nearest_other_id")?.0.armour.get()).unwrap_or(0)
-    };
-    let changes = damage_modifiers(&attack.circumstances)
-        .map_err(|error| EncounterError::from(client_field(error, "range_band", true)))?;
-    let input = DamageInput {
-        weapon: &attack.weapon,
-        changes: &changes,
-        effect: 0,
-        armour,
-        blast_response: ExplosionResponse::None,
-    };
-    let breakdown = roll_damage(&input, dice)?;
+    let Some(breakdown) = stray_damage else { return Ok(()) };
     let hit = apply_hit(
         encounter,
         other,

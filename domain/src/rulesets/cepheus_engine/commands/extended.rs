@@ -21,7 +21,7 @@ use super::super::Stats;
 use super::super::state::{CombatState, ExtendedAction};
 use super::action_report::ActionReport;
 use super::super::economy::Cost;
-use super::{invalid, lose_aim, turn_action};
+use super::{check_turn_action, invalid, lose_aim};
 use super::{own_check_modifiers, state_mut};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
@@ -109,6 +109,14 @@ pub fn start(
     rounds: u32,
     round: u32,
 ) -> Result<ExtendedAction, EncounterError> {
+    let skill = check_start(skill, rounds)?;
+    let extended = ExtendedAction { skill, rounds, completed: 0, started_round: round, spoiled_round: None };
+    state.extended = Some(extended.clone());
+    Ok(extended)
+}
+
+/// [`start`]'s refusals, changing nothing: the skill's normalised name.
+fn check_start(skill: &str, rounds: u32) -> Result<String, EncounterError> {
     let skill = super::super::skills::normalise_skill_name(skill);
     if skill.is_empty() || skill.chars().count() > 64 {
         return Err(EncounterError::invalid("skill", "name the skill in question (1 to 64 characters)"));
@@ -119,9 +127,7 @@ pub fn start(
             "an extended action takes 2 to 1000 rounds; a one-round task is a significant action",
         ));
     }
-    let extended = ExtendedAction { skill, rounds, completed: 0, started_round: round, spoiled_round: None };
-    state.extended = Some(extended.clone());
-    Ok(extended)
+    Ok(skill)
 }
 
 /// At the end of a round, every extended action whose work counted moves on a round; finished
@@ -163,7 +169,9 @@ pub(super) fn start_extended_action(
     rounds: u32,
     mut report: ActionReport,
 ) -> Result<ActionReport, EncounterError> {
-    report.economy = Some(turn_action(encounter, id, Cost::Significant, "an extended action", false)?);
+    let spending = check_turn_action(encounter, id, Cost::Significant, "an extended action", false)?;
+    check_start(skill, rounds)?;
+    report.economy = Some(spending.record(encounter, id)?);
     lose_aim(encounter, id, &mut report)?;
     let round = encounter.round;
     let state = state_mut(encounter, id, "combatant_id")?;

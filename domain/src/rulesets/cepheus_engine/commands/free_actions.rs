@@ -2,9 +2,9 @@
 //! explosion's exposure (cepheus-engine.txt, "Reactions", "Fatigue", "Explosions"; decisions in
 //! `actions.rs`).
 
-use super::super::allocation::AllocationChoice;
+use super::super::allocation::{AllocationChoice, allocate_damage};
 use super::super::damage::apply_armour;
-use super::super::dynamic::react;
+use super::super::dynamic::{check_react, react};
 use super::super::explosion::{
     ExplosionResponse, check_can_react, resolve_explosion_exposure,
 };
@@ -51,12 +51,17 @@ pub(super) fn standalone_reaction(
     Ok(report)
 }
 
-/// Fatigue imposed by the referee (cepheus-engine.txt, "Fatigue").
+/// Fatigue imposed by the referee (cepheus-engine.txt, "Fatigue"); a grapple partner it would
+/// leave is looked up before anything changes.
 pub(super) fn fatigue(
     encounter: &mut Encounter,
     id: &CombatantId,
     mut report: ActionReport,
 ) -> Result<ActionReport, EncounterError> {
+    let (_, state) = parts(combatant(encounter, id, "combatant_id")?, "combatant_id")?;
+    if let Some(partner) = &state.grappling_with {
+        parts(combatant(encounter, partner, "combatant_id")?, "combatant_id")?;
+    }
     let combatant = combatant_mut(encounter, id, "combatant_id")?;
     let name = combatant.name.clone();
     let (stats, state) = parts_mut(combatant, "combatant_id")?;
@@ -81,7 +86,16 @@ pub(super) fn fatigue(
     Ok(report)
 }
 
-/// Caught in an explosion (cepheus-engine.txt, "Explosions", "Reactions", "Armor").
+/// A reaction's refusal, named on the explosion's `response`.
+fn on_response(error: EncounterError) -> EncounterError {
+    match error {
+        EncounterError::Invalid { message, .. } => invalid("response", message),
+        other => other,
+    }
+}
+
+/// Caught in an explosion (cepheus-engine.txt, "Explosions", "Reactions", "Armor"): the
+/// reaction, the response roll and the split of the damage are checked before anything changes.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn explosion(
     encounter: &mut Encounter,
@@ -111,24 +125,25 @@ pub(super) fn explosion(
             ));
         }
         check_can_react("response", response, state.stance)?;
+        check_react(encounter, id).map_err(on_response)?;
+    }
+    let exposure = resolve_explosion_exposure(damage, response, dice)?;
+    let after_armour = apply_armour(exposure.damage_after, armour, 0);
+    allocate_damage(stats, after_armour, choice)?;
+    if response != ExplosionResponse::None {
         let what = if response == ExplosionResponse::Dive {
             "dived for cover from a blast"
         } else {
             "dodged a blast"
         };
-        react(encounter, id, what, events).map_err(|error| match error {
-            EncounterError::Invalid { message, .. } => invalid("response", message),
-            other => other,
-        })?;
+        react(encounter, id, what, events).map_err(on_response)?;
         lose_aim(encounter, id, &mut report)?;
     }
-    let exposure = resolve_explosion_exposure(damage, response, dice)?;
     if exposure.ends_prone {
         let state = state_mut(encounter, id, "combatant_id")?;
         state.stance = Stance::Prone;
         state.loses_next_significant_action = true;
     }
-    let after_armour = apply_armour(exposure.damage_after, armour, 0);
     report.hit = Some(apply_hit(encounter, id, after_armour, choice, dice, "combatant_id")?);
     report.description = format!(
         "{name} is caught in a blast: {}; armour {armour} leaves {after_armour}",

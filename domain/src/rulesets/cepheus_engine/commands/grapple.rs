@@ -1,10 +1,10 @@
 //! The grapple action (cepheus-engine.txt, "Grappling"; decisions in `actions.rs`).
 
-use super::super::allocation::AllocationChoice;
+use super::super::allocation::{AllocationChoice, allocate_damage};
 use super::super::attack_request::MeleeCharacteristic;
 use super::super::character::Physical;
 use super::super::grapple::{
-    GrappleOption, GrappleRequest, GrappleRole, GrappleSide, resolve_grapple,
+    GrappleOption, GrappleOutcome, GrappleRequest, GrappleRole, GrappleSide, resolve_grapple,
 };
 use super::super::modifier::total_dm;
 use super::super::range::RangeBand;
@@ -20,7 +20,7 @@ use crate::encounter::{CombatantId, Encounter, EncounterError};
 use crate::rulesets::RuleError;
 use super::action_request::Action;
 use super::action_report::ActionReport;
-use super::{invalid, lose_aim, other, turn_action};
+use super::{check_turn_action, invalid, lose_aim, other};
 
 /// One side's opposed Natural Weapons DM.
 pub(super) fn grapple_side(
@@ -53,7 +53,24 @@ pub(super) fn grapple_field(error: RuleError) -> EncounterError {
     EncounterError::invalid(renamed, message)
 }
 
-/// Grappling (cepheus-engine.txt, "Grappling").
+/// The split of a grapple's damage fits its loser (`[attacker, defender]`), checked before the
+/// grapple changes anything (cepheus-engine.txt, "Grappling", "Damage").
+fn check_split(
+    encounter: &Encounter,
+    sides: [&CombatantId; 2],
+    outcome: &GrappleOutcome,
+    choice: &AllocationChoice,
+) -> Result<(), EncounterError> {
+    let Some(done) = &outcome.action else { return Ok(()) };
+    let Some(damage) = &done.damage else { return Ok(()) };
+    let loser = if done.by == GrappleRole::Attacker { sides[1] } else { sides[0] };
+    let (stats, _) = parts(combatant(encounter, loser, "target_id")?, "target_id")?;
+    allocate_damage(stats, damage.after_armour, choice)?;
+    Ok(())
+}
+
+/// Grappling (cepheus-engine.txt, "Grappling"). The check is rolled, and the split of its damage
+/// checked against the loser, before the action is spent.
 pub(super) fn grapple(
     encounter: &mut Encounter,
     action: &Action,
@@ -93,9 +110,12 @@ pub(super) fn grapple(
         attacker: GrappleSide { dm: attacker_dm, armour: attacker_armour, choice: *choice },
         defender: GrappleSide { dm: defender_dm, armour: defender_armour, choice: *target_choice },
     };
-    report.economy = Some(turn_action(encounter, id, Cost::Significant, "a grapple check", true)?);
-    lose_aim(encounter, id, &mut report)?;
+    let spending = check_turn_action(encounter, id, Cost::Significant, "a grapple check", true)?;
     let outcome = resolve_grapple(&request, dice).map_err(grapple_field)?;
+    let choice = AllocationChoice { overflow_to: *overflow_to, allocation: allocation.map(Into::into) };
+    check_split(encounter, [id, target], &outcome, &choice)?;
+    report.economy = Some(spending.record(encounter, id)?);
+    lose_aim(encounter, id, &mut report)?;
     if let Some(done) = &outcome.action {
         let loser = match done.by {
             GrappleRole::Attacker => target,
@@ -105,7 +125,6 @@ pub(super) fn grapple(
             state_mut(encounter, loser, "target_id")?.stance = Stance::Prone;
         }
         if let Some(damage) = &done.damage {
-            let choice = AllocationChoice { overflow_to: *overflow_to, allocation: allocation.map(Into::into) };
             report.hit = Some(apply_hit(encounter, loser, damage.after_armour, &choice, dice, "target_id")?);
         }
         let winner = if done.by == GrappleRole::Attacker { &report.name } else { &target_name };

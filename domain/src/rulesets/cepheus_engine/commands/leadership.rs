@@ -1,7 +1,7 @@
 //! Skill checks of declared actions, and the two that move initiative: Leadership and Tactics
 //! (cepheus-engine.txt, "Tactics and Leadership"; decisions in `actions.rs`).
 
-use super::super::dynamic::{leadership_boost, tactics_boost};
+use super::super::dynamic::{initiative_score, leadership_boost, tactics_boost};
 use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::roll_check;
 use super::super::Stats;
@@ -13,7 +13,7 @@ use super::{
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, Event, MAX_COMBATANTS};
 use super::action_report::{ActionReport, CheckReport};
-use super::{invalid, lose_aim, other, turn_action};
+use super::{check_turn_action, invalid, lose_aim, other};
 
 pub(super) fn skill_modifier(stats: &Stats, skill: &str) -> Modifier {
     match stats.skill_level(skill) {
@@ -41,7 +41,8 @@ pub(super) fn skill_check(
     Ok(CheckReport { purpose: purpose.to_string(), modifiers, roll })
 }
 
-/// Leadership (cepheus-engine.txt, "Tactics and Leadership", "Battlefield Comms").
+/// Leadership (cepheus-engine.txt, "Tactics and Leadership", "Battlefield Comms"). The check is
+/// rolled, and the target's initiative looked up, before the action is spent.
 pub(super) fn leadership(
     encounter: &mut Encounter,
     id: &CombatantId,
@@ -66,10 +67,14 @@ pub(super) fn leadership(
             format!("{} is cut off from comms and cannot lead", report.name),
         ));
     }
-    report.economy = Some(turn_action(encounter, id, Cost::Significant, "a Leadership check", false)?);
-    lose_aim(encounter, id, &mut report)?;
+    let spending = check_turn_action(encounter, id, Cost::Significant, "a Leadership check", false)?;
     let check = skill_check(encounter, id, "leadership", characteristic, "Leadership check", dice)?;
     let effect = check.roll.effect;
+    if effect > 0 {
+        initiative_score(encounter, target)?;
+    }
+    report.economy = Some(spending.record(encounter, id)?);
+    lose_aim(encounter, id, &mut report)?;
     leadership_boost(encounter, target, effect, events)?;
     report.description = if effect > 0 {
         format!(

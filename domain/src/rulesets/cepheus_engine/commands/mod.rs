@@ -1,10 +1,9 @@
 //! Cepheus Engine operations on a stored encounter (attacks, damage, declared actions) and their
 //! stateless twins that take stat blocks inline (cepheus-engine.txt, "Personal Combat").
 //!
-//! A refused command changes nothing (dice already rolled are simply discarded): damage refuses
-//! before it changes anything; attacks and declared actions still work on a copy of the
-//! encounter and replace the original only when they have succeeded (`attack` and `act` say
-//! why).
+//! A refused command changes nothing (dice already rolled are simply discarded): every command
+//! checks its refusals (`economy::check_spend`, `dynamic::check_react`, an allocation against the
+//! rolled damage, …) before it changes anything, and only then writes.
 //!
 //! Decisions:
 //! - Only a cepheus-engine encounter accepts these commands; any other ruleset is a conflict.
@@ -31,6 +30,7 @@ pub mod actions;
 pub mod apply;
 pub mod attack;
 pub mod attack_build;
+mod attack_checks;
 pub mod damage;
 mod delegated_actions;
 pub mod extended;
@@ -55,7 +55,7 @@ pub use inline::{InlineAttack, attack_inline};
 pub use request::{Reaction, Weapon};
 
 use super::dynamic::check_penalties;
-use super::economy::{ActionEconomy, Cost, spend};
+use super::economy::{ActionEconomy, Cost, Spending, check_spend};
 use super::state::CombatState;
 use super::modifier::{Modifier, ModifierCode};
 use super::{Characteristic, Stats, characteristic_dm};
@@ -128,6 +128,17 @@ pub(crate) fn turn_action(
     what: &str,
     grapple_allowed: bool,
 ) -> Result<ActionEconomy, EncounterError> {
+    check_turn_action(encounter, id, cost, what, grapple_allowed)?.record(encounter, id)
+}
+
+/// [`turn_action`]'s refusals, changing nothing: [`Spending::record`] stores the spending.
+pub(crate) fn check_turn_action(
+    encounter: &Encounter,
+    id: &CombatantId,
+    cost: Cost,
+    what: &str,
+    grapple_allowed: bool,
+) -> Result<Spending, EncounterError> {
     let found = combatant(encounter, id, "combatant_id")?;
     let (_, state) = parts(found, "combatant_id")?;
     ensure_turn(encounter, id, "combatant_id")?;
@@ -138,7 +149,7 @@ pub(crate) fn turn_action(
             format!("{} is locked in a grapple and can only make grapple checks", found.name),
         ));
     }
-    spend(encounter, id, cost, what)
+    check_spend(encounter, id, cost, what)
 }
 
 pub(crate) fn clear_aim(state: &mut CombatState) -> bool {
@@ -231,6 +242,8 @@ mod actions_tests;
 mod attack_tests;
 #[cfg(test)]
 mod props_tests;
+#[cfg(test)]
+mod refusal_order_tests;
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]

@@ -36,7 +36,7 @@ use super::super::modifier::{Modifier, ModifierCode, total_dm};
 use super::super::opposed::roll_check;
 use super::CharacteristicName;
 use super::action_report::{ActionReport, CheckReport};
-use super::{invalid, lose_aim, other, turn_action};
+use super::{check_turn_action, invalid, lose_aim, other, turn_action};
 use super::actions::skill_check_with;
 use super::apply::{HitResult, apply_hit};
 use super::super::economy::Cost;
@@ -170,7 +170,7 @@ pub(super) fn collision(
     Ok(report)
 }
 
-/// The driver's vehicle check with any extra modifiers.
+/// The driver's vehicle check with any extra modifiers, rolled before the action is spent.
 #[allow(clippy::too_many_arguments)]
 fn vehicle_check(
     encounter: &mut Encounter,
@@ -182,12 +182,13 @@ fn vehicle_check(
     report: &mut ActionReport,
     dice: &mut Dice,
 ) -> Result<CheckReport, EncounterError> {
-    report.economy = Some(turn_action(encounter, id, Cost::Significant, purpose, false)?);
-    lose_aim(encounter, id, report)?;
+    let spending = check_turn_action(encounter, id, Cost::Significant, purpose, false)?;
     let mut modifiers =
         skill_check_with(encounter, id, skill, characteristic.unwrap_or(CharacteristicName::Dex))?;
     modifiers.extend(extra);
     let roll = roll_check(total_dm(&modifiers), dice, purpose)?;
+    report.economy = Some(spending.record(encounter, id)?);
+    lose_aim(encounter, id, report)?;
     state_mut(encounter, id, "combatant_id")?.evasive = None;
     Ok(CheckReport { purpose: purpose.to_string(), modifiers, roll })
 }
