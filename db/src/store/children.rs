@@ -25,17 +25,23 @@ pub(super) struct Written {
 pub(super) struct ChildrenWritten {
     pub combatants: Written,
     pub effects: Written,
+    /// The positions of the combatants of `combatants.replaced` whose turn columns alone
+    /// changed: left for the caller to write with the rest of the change (see
+    /// `change_rows.rs`), so that on PostgreSQL they go in the change's one statement.
+    pub turns: Vec<usize>,
 }
 
 /// Stores every combatant and effect of a new encounter.
 pub(super) fn insert_all(conn: &mut DbConnection, encounter: &Encounter) -> Result<(), DbError> {
+    // Nothing was there before, so no row has only its turn columns to move.
     save_changes(conn, None, encounter).map(drop)
 }
 
 /// Writes the combatants and effects that differ between `before` (as loaded; `None` for a new
 /// encounter) and `after`: a changed or moved one is replaced, a new one inserted, a gone one
-/// deleted, and one that is the same at the same position is left alone. Returns which rows it
-/// wrote (undo's history keeps their earlier images: see `history.rs`).
+/// deleted, and one that is the same at the same position is left alone; one whose turn columns
+/// alone changed is left for the caller to write (`turns`). Returns which rows it wrote or left
+/// (undo's history keeps their earlier images: see `history.rs`).
 pub(super) fn save_changes(
     conn: &mut DbConnection,
     before: Option<&Encounter>,
@@ -44,12 +50,14 @@ pub(super) fn save_changes(
     let id = after.id.as_str();
     let old = before.map(|b| &b.combatants[..]).unwrap_or_default();
     let combatants = diff(old, &after.combatants, |c| c.id.as_str());
+    let mut turns = Vec::new();
     for &(position, was) in &combatants.replaced {
         // A row that was there is rewritten in place (only its turn columns if nothing else
-        // changed); should it be missing after all, it is written whole.
+        // changed: left to the caller); should it be missing after all, it is written whole.
         let updated = match was {
             Some(was) if only_turn_moved(&old[was], &after.combatants[position]) => {
-                UpdateCombatantTurn(&combatant_turn(after, position)?).execute(conn)? > 0
+                turns.push(position);
+                true
             }
             Some(_) => UpdateCombatant(&combatant_row(after, position)?).execute(conn)? > 0,
             None => false,
@@ -72,7 +80,23 @@ pub(super) fn save_changes(
     for &gone in &effects.deleted {
         diesel::delete(effects::table.find((id, old[gone].id.0.as_str()))).execute(conn)?;
     }
-    Ok(ChildrenWritten { combatants, effects })
+    Ok(ChildrenWritten { combatants, effects, turns })
+}
+
+/// Writes the turn columns of the combatants at `positions` of `after`, one statement each (the
+/// SQLite way; PostgreSQL writes them in the change's one statement: see `change_rows.rs`);
+/// a row that should be there and is not is written whole.
+pub(super) fn write_turns(
+    conn: &mut DbConnection,
+    after: &Encounter,
+    positions: &[usize],
+) -> Result<(), DbError> {
+    for &position in positions {
+        if UpdateCombatantTurn(&combatant_turn(after, position)?).execute(conn)? == 0 {
+            ReplaceCombatant(&combatant_row(after, position)?).execute(conn)?;
+        }
+    }
+    Ok(())
 }
 
 /// The same combatant with the same name, side, stat block, initiative and state: only the
@@ -86,7 +110,7 @@ fn only_turn_moved(old: &Combatant, new: &Combatant) -> bool {
 }
 
 /// The turn columns of the combatant at `position` in `encounter`.
-fn combatant_turn(encounter: &Encounter, position: usize) -> Result<CombatantTurn<'_>, DbError> {
+pub(super) fn combatant_turn(encounter: &Encounter, position: usize) -> Result<CombatantTurn<'_>, DbError> {
     let combatant = &encounter.combatants[position];
     let flags = &combatant.flags;
     Ok(CombatantTurn {

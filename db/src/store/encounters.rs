@@ -2,20 +2,21 @@
 
 use super::Store;
 use super::change_reply::{Applied, Loaded, Stored, answer};
+use super::change_rows::{ChangeRows, insert_events, write_change};
 use super::children::{insert_all, save_changes};
 use super::clock::utc_now;
 use super::committed::DELETED;
-use super::history::remember_change;
+use super::history::history_entry;
 use super::hot::Kept;
 use super::idempotency::{IdempotencyKey, Reply, StoredResponse, replay};
 use super::postgres::Notice;
-use super::reads::load;
-use super::statements::{InsertEvent, UpdateEncounter};
+use super::reads::{load, load_children};
+use super::statements::UpdateEncounter;
 use super::types::{Mutation, StoredEncounter, StoredEvent};
 use super::writer::Written;
 use crate::backend::DbConnection;
 use crate::error::{DbError, MutateError};
-use crate::rows::{EncounterChanges, NewEncounterRow, event_row};
+use crate::rows::{EncounterChanges, EncounterRow, EventRow, NewEncounterRow, event_row};
 use crate::schema::{encounters, events, idempotency_records};
 use diesel::prelude::*;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event};
@@ -80,9 +81,13 @@ impl Store {
         let row = (NewEncounterRow { state, tenant }, stamps);
         diesel::insert_into(encounters::table).values(row).execute(conn)?;
         insert_all(conn, encounter)?;
-        let events = append_events(conn, id, 0, &now, new_events)?;
-        self.tell_appended(conn, id, &events)?;
-        let enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
+        let (rows, data) = event_rows(id, 0, &now, new_events)?;
+        insert_events(conn, &rows)?;
+        if let Some(notice) = appended(id, &rows) {
+            self.tell(conn, &notice)?;
+        }
+        let events = stored_events(rows, data);
+        let enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events, None)?;
         let told = self.worth_telling(id, &events);
         let stored =
             StoredEncounter { encounter: encounter.clone(), created_at: now.clone(), updated_at: now };
@@ -236,19 +241,24 @@ impl Store {
         };
         let now = utc_now();
         let changes = EncounterChanges::from_domain(&encounter)?;
-        let update = UpdateEncounter { changes: &changes, updated_at: &now, previous_version: current };
-        if update.execute(conn)? != 1 {
-            // Cannot happen while the row is locked (see `hot_or_load`); never written over.
-            return Err(
-                DbError::Corrupt(format!("encounter {} changed under its writer", id.as_str())).into()
-            );
-        }
         let written = save_changes(conn, Some(&loaded.encounter), &encounter)?;
-        remember_change(conn, &loaded.encounter, &encounter, &written)?;
-        let events = append_events(conn, id, last_seq, &now, &new_events)?;
-        self.tell_appended(conn, id, &events)?;
+        let (rows, data) = event_rows(id, last_seq, &now, &new_events)?;
+        let hooks = write_change(
+            conn,
+            &ChangeRows {
+                tenant,
+                encounter: UpdateEncounter { changes: &changes, updated_at: &now, previous_version: current },
+                after: &encounter,
+                turns: &written.turns,
+                history: history_entry(&loaded.encounter, &encounter, &written)?,
+                events: &rows,
+                notice: appended(id, &rows),
+                origin: &self.origin,
+            },
+        )?;
+        let events = stored_events(rows, data);
         let last_seq = events.last().map_or(last_seq, |event| event.seq);
-        let enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events)?;
+        let enqueued = self.enqueue_deliveries(conn, tenant, id.as_str(), &events, hooks)?;
         let told = self.worth_telling(id, &events);
         let created_at = loaded.created_at.clone();
         let stored = Arc::new(StoredEncounter { encounter, created_at, updated_at: now });
@@ -273,22 +283,6 @@ impl Store {
         Ok(applied)
     }
 
-    /// Tells the other replicas (PostgreSQL) that `events` were appended to `id`'s log.
-    fn tell_appended(
-        &self,
-        conn: &mut DbConnection,
-        id: &EncounterId,
-        events: &[StoredEvent],
-    ) -> Result<(), DbError> {
-        match (events.first(), events.last()) {
-            (Some(first), Some(last)) => {
-                let encounter = id.as_str().to_owned();
-                self.tell(conn, &Notice::Appended { encounter, first: first.seq, last: last.seq })
-            }
-            _ => Ok(()),
-        }
-    }
-
     /// A copy of `events` if anybody listens to the encounter, else nothing.
     fn worth_telling(&self, id: &EncounterId, events: &[StoredEvent]) -> Vec<StoredEvent> {
         if self.published.wanted(id.as_str()) { events.to_vec() } else { Vec::new() }
@@ -303,22 +297,35 @@ impl Store {
         tenant: &str,
         id: &EncounterId,
     ) -> Result<Option<Loaded>, DbError> {
-        let query = encounters::table
-            .filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)))
-            .select(encounters::version);
+        let query =
+            encounters::table.filter(encounters::id.eq(id.as_str()).and(encounters::tenant.eq(tenant)));
         // On PostgreSQL the row is locked until the change commits: another replica's change to
         // the same encounter waits here, then reads the version this one wrote (so changes to one
         // encounter apply one after another on any number of replicas, and its log stays
-        // contiguous). SQLite's single writer already serialises them.
-        let stored_version: Option<i64> = match conn {
-            DbConnection::Pg(pg) => query.for_update().get_result(pg).optional()?,
-            DbConnection::Sqlite(sqlite) => query.get_result(sqlite).optional()?,
+        // contiguous). The locking statement reads the whole row (the one round trip a stale hot
+        // copy needs for it), and nothing else: it would be read as of before the wait. SQLite's
+        // single writer already serialises changes.
+        let row = match conn {
+            DbConnection::Pg(pg) => {
+                let locked =
+                    query.select(EncounterRow::as_select()).for_update().get_result(pg).optional()?;
+                let Some(row) = locked else { return Ok(None) };
+                if let Some(kept) = self.hot.take(id.as_str(), row.version) {
+                    return Ok(Some((kept.encounter, Some(kept.last_seq))));
+                }
+                row
+            }
+            DbConnection::Sqlite(sqlite) => {
+                let Some(version) = query.select(encounters::version).get_result(sqlite).optional()? else {
+                    return Ok(None);
+                };
+                match self.hot.take(id.as_str(), version) {
+                    Some(Kept { encounter, last_seq }) => return Ok(Some((encounter, Some(last_seq)))),
+                    None => return Ok(load(conn, tenant, id)?.map(|loaded| (Arc::new(loaded), None))),
+                }
+            }
         };
-        let Some(version) = stored_version else { return Ok(None) };
-        match self.hot.take(id.as_str(), version) {
-            Some(Kept { encounter, last_seq }) => Ok(Some((encounter, Some(last_seq)))),
-            None => Ok(load(conn, tenant, id)?.map(|loaded| (Arc::new(loaded), None))),
-        }
+        Ok(Some((Arc::new(load_children(conn, row)?), None)))
     }
 
     /// Deletes the tenant's encounter with its combatants, effects, events and idempotency
@@ -354,33 +361,38 @@ fn last_seq_of(conn: &mut DbConnection, id: &EncounterId) -> Result<i64, DbError
     Ok(last.unwrap_or(0))
 }
 
-/// Appends the events after `last_seq`, stamped `now`, and returns them as stored: each event is
-/// serialised once, and nothing is read back.
-fn append_events(
-    conn: &mut DbConnection,
+/// The rows of the events after `last_seq`, stamped `now`, with each event as JSON: each event
+/// is serialised once.
+fn event_rows(
     id: &EncounterId,
     last_seq: i64,
     now: &str,
     new: &[Event],
-) -> Result<Vec<StoredEvent>, DbError> {
-    if new.is_empty() {
-        return Ok(Vec::new());
-    }
-    let (rows, data): (Vec<_>, Vec<_>) = new
+) -> Result<(Vec<EventRow>, Vec<serde_json::Value>), DbError> {
+    Ok(new
         .iter()
         .zip(last_seq + 1..)
         .map(|(event, seq)| event_row(id, seq, now, event))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
-        .unzip();
-    // One kept statement per row: diesel runs a multi-row insert on SQLite in a transaction of
-    // its own, which cannot nest in the writer's savepoint.
-    for row in &rows {
-        InsertEvent(row).execute(conn)?;
-    }
-    Ok(rows
-        .into_iter()
+        .unzip())
+}
+
+/// The events as stored, from their rows once written: nothing is read back.
+fn stored_events(rows: Vec<EventRow>, data: Vec<serde_json::Value>) -> Vec<StoredEvent> {
+    rows.into_iter()
         .zip(data)
         .map(|(row, data)| StoredEvent { seq: row.seq, kind: row.kind, data, created_at: row.created_at })
-        .collect())
+        .collect()
+}
+
+/// The notice telling the other replicas (PostgreSQL) that the events of `rows` were appended
+/// to `id`'s log; none when there are none.
+fn appended(id: &EncounterId, rows: &[EventRow]) -> Option<Notice> {
+    match (rows.first(), rows.last()) {
+        (Some(first), Some(last)) => {
+            Some(Notice::Appended { encounter: id.as_str().to_owned(), first: first.seq, last: last.seq })
+        }
+        _ => None,
+    }
 }

@@ -10,7 +10,7 @@
 
 use super::children::ChildrenWritten;
 use super::reverse_diff::{ReverseDiff, Rows};
-use super::statements::{HistoryEntry, ReplaceHistory};
+use super::statements::HistoryEntry;
 use crate::backend::DbConnection;
 use crate::error::DbError;
 use crate::schema::encounter_history;
@@ -21,24 +21,22 @@ use skirmish_domain::encounter::Encounter;
 /// versions V - 50 to V - 1 are kept.
 pub const HISTORY_DEPTH: i64 = 50;
 
-/// Stores how to undo the change from `before` (the encounter as it was, at its version) to
-/// `after`, which wrote the child rows in `written`, in its ring slot, replacing the entry
-/// [`HISTORY_DEPTH`] versions older, which falls out of reach once the change is made.
-pub(super) fn remember_change(
-    conn: &mut DbConnection,
-    before: &Encounter,
+/// How to undo the change from `before` (the encounter as it was, at its version) to `after`,
+/// which wrote the child rows in `written`: the entry for its ring slot, which replaces the
+/// entry [`HISTORY_DEPTH`] versions older, out of reach once the change is made (written with
+/// the rest of the change: see `change_rows.rs`).
+pub(super) fn history_entry<'a>(
+    before: &'a Encounter,
     after: &Encounter,
     written: &ChildrenWritten,
-) -> Result<(), DbError> {
+) -> Result<HistoryEntry<'a>, DbError> {
     let diff = ReverseDiff::of(before, after, written)?.encoded()?;
-    let entry = HistoryEntry {
+    Ok(HistoryEntry {
         encounter_id: before.id.as_str(),
         slot: slot(before.version),
         version: before.version,
         diff,
-    };
-    ReplaceHistory(&entry).execute(conn)?;
-    Ok(())
+    })
 }
 
 /// The ring slot of `version`.

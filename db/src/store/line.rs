@@ -1,6 +1,7 @@
-//! The writer connection and the transaction open on it: each change runs in its own savepoint
-//! of that transaction, which the writer thread commits once for a whole batch (see
-//! `writer.rs`).
+//! The writer connection and the transaction open on it: on SQLite each change runs in its own
+//! savepoint of that transaction, which the writer thread commits once for a whole batch (see
+//! `writer.rs`). On PostgreSQL a transaction holds one change, which needs no savepoint: a
+//! failed change rolls its whole transaction back (two round trips fewer per change).
 
 use super::statements::{Begin, BeginImmediate, Commit, ReleaseChange, SavepointChange};
 use crate::backend::DbConnection;
@@ -16,6 +17,9 @@ pub(super) struct Line {
     open: bool,
     /// Changes run in the open transaction (for the log).
     members: usize,
+    /// Whether each change runs in a savepoint of its own (SQLite, whose transactions hold a
+    /// batch of changes); else the transaction holds one change (PostgreSQL, see `writer.rs`).
+    savepoints: bool,
     /// Why the open transaction was abandoned (rolled back because a savepoint could not be
     /// released or undone), until the writer thread takes it.
     abandoned: Option<String>,
@@ -23,7 +27,8 @@ pub(super) struct Line {
 
 impl Line {
     pub(super) fn new(connection: DbConnection) -> Self {
-        Self { connection, open: false, members: 0, abandoned: None }
+        let savepoints = matches!(connection, DbConnection::Sqlite(_));
+        Self { connection, open: false, members: 0, savepoints, abandoned: None }
     }
 
     /// Opens a transaction unless one is open.
@@ -41,12 +46,16 @@ impl Line {
 
     /// Runs `work` in a savepoint: released when it succeeds, rolled back when it fails or
     /// panics. If the savepoint itself cannot be released or undone, the whole transaction is
-    /// abandoned (rolled back; [`Line::take_abandoned`] says why).
+    /// abandoned (rolled back; [`Line::take_abandoned`] says why). Without savepoints (a
+    /// transaction of one change), a failed `work` rolls the transaction back instead.
     pub(super) fn run<T, E: From<DbError>>(
         &mut self,
         work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
     ) -> Result<T, E> {
         self.members += 1;
+        if !self.savepoints {
+            return self.run_alone(work);
+        }
         if let Err(error) = SavepointChange.execute(&mut self.connection) {
             self.abandon(&error);
             return Err(DbError::from(error).into());
@@ -63,6 +72,22 @@ impl Line {
         if let Err(error) = ended {
             self.abandon(&error);
             return result.and(Err(DbError::from(error).into()));
+        }
+        result
+    }
+
+    /// Runs `work` as the only change of the open transaction: if it fails or panics, the
+    /// transaction is rolled back (and the commit that follows has nothing to do).
+    fn run_alone<T, E: From<DbError>>(
+        &mut self,
+        work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let result = match catch_unwind(AssertUnwindSafe(|| work(&mut self.connection))) {
+            Ok(result) => result,
+            Err(payload) => Err(DbError::Panicked(panic_message(payload.as_ref())).into()),
+        };
+        if result.is_err() {
+            self.roll_back();
         }
         result
     }

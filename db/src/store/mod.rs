@@ -2,6 +2,7 @@
 //! indistinguishable from a missing one.
 
 mod change_reply;
+mod change_rows;
 mod checkpoint;
 mod children;
 mod clock;
@@ -21,6 +22,8 @@ mod postgres;
 mod published;
 mod reads;
 mod reverse_diff;
+#[cfg(test)]
+mod round_trips;
 mod statements;
 mod types;
 mod undo;

@@ -112,7 +112,9 @@ fn delivery_id(webhook: &str, encounter: &str, seq: i64) -> String {
 }
 
 /// Writes the deliveries of `events` for every subscription in `hooks` that wants them, due at
-/// once (`now_ms`). Runs inside the change's savepoint. True if it wrote any.
+/// once (`now_ms`). Runs inside the change's transaction. True if it wrote any. On PostgreSQL
+/// they go in one multi-row insert; on SQLite one kept statement each (diesel runs a multi-row
+/// insert there in a transaction of its own, which cannot nest in the writer's savepoint).
 pub(crate) fn enqueue(
     conn: &mut DbConnection,
     hooks: &[Webhook],
@@ -120,7 +122,7 @@ pub(crate) fn enqueue(
     events: &[StoredEvent],
     now_ms: i64,
 ) -> Result<bool, DbError> {
-    let mut wrote = false;
+    let mut rows = Vec::new();
     for event in events {
         for hook in hooks.iter().filter(|hook| hook.wants(encounter, &event.kind)) {
             let row = (
@@ -139,17 +141,27 @@ pub(crate) fn enqueue(
                 webhook_deliveries::next_attempt_ms.eq(Some(now_ms)),
                 webhook_deliveries::created_at.eq(&event.created_at),
             );
-            diesel::insert_into(webhook_deliveries::table).values(row).execute(conn)?;
-            wrote = true;
+            rows.push(row);
         }
     }
-    Ok(wrote)
+    match conn {
+        DbConnection::Pg(pg) if !rows.is_empty() => {
+            diesel::insert_into(webhook_deliveries::table).values(&rows).execute(pg)?;
+        }
+        _ => {
+            for row in &rows {
+                diesel::insert_into(webhook_deliveries::table).values(row).execute(conn)?;
+            }
+        }
+    }
+    Ok(!rows.is_empty())
 }
 
 impl Store {
-    /// Writes the deliveries of `events` (just appended to `encounter`'s log in the savepoint on
-    /// `conn`) for the tenant's subscriptions that want them. Nothing to do, and no query, when
-    /// the tenant has no subscription. True if it wrote any (then the deliverer is woken after
+    /// Writes the deliveries of `events` (just appended to `encounter`'s log in the transaction
+    /// on `conn`) for the tenant's subscriptions that want them. Nothing to do, and no query, when
+    /// the tenant has no subscription (`has_hooks`: whether it has any, when the change already
+    /// read that in its transaction). True if it wrote any (then the deliverer is woken after
     /// the commit: see `after_commit` in `encounters.rs`).
     pub(super) fn enqueue_deliveries(
         &self,
@@ -157,8 +169,9 @@ impl Store {
         tenant: &str,
         encounter: &str,
         events: &[StoredEvent],
+        has_hooks: Option<bool>,
     ) -> Result<bool, DbError> {
-        if events.is_empty() {
+        if events.is_empty() || has_hooks == Some(false) {
             return Ok(false);
         }
         // On PostgreSQL another replica may have changed the tenant's subscriptions a moment ago

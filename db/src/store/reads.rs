@@ -181,17 +181,22 @@ pub(super) fn load(
     else {
         return Ok(None);
     };
+    load_children(conn, row).map(Some)
+}
+
+/// The encounter of `row` with its combatants and effects, read on `conn` (two statements).
+pub(super) fn load_children(conn: &mut DbConnection, row: EncounterRow) -> Result<StoredEncounter, DbError> {
     let combatant_rows: Vec<CombatantRow> = combatants::table
-        .filter(combatants::encounter_id.eq(id.as_str()))
+        .filter(combatants::encounter_id.eq(row.id.as_str()))
         .order(combatants::position)
         .select(CombatantRow::as_select())
         .load(conn)?;
     let effect_rows: Vec<EffectRow> = effects::table
-        .filter(effects::encounter_id.eq(id.as_str()))
+        .filter(effects::encounter_id.eq(row.id.as_str()))
         .order(effects::position)
         .select(EffectRow::as_select())
         .load(conn)?;
-    stored(row, combatant_rows, effect_rows).map(Some)
+    stored(row, combatant_rows, effect_rows)
 }
 
 fn stored(

@@ -80,7 +80,7 @@ fixed_statement!(
 /// Writes an encounter row's state and its `updated_at` (the columns `EncounterChanges` sets),
 /// only if the row is still at `previous_version`: the statement answers 0 rows when another
 /// writer (another replica) changed the encounter first.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct UpdateEncounter<'a> {
     pub changes: &'a EncounterChanges<'a>,
     pub updated_at: &'a str,

@@ -14,8 +14,9 @@
 //!
 //! SQLite has one lane (one writer). PostgreSQL has up to [`PG_WRITERS_DEFAULT`] (at most
 //! [`PG_WRITERS_MAX`]), started as concurrent changes need them, each committing one change at a
-//! time: changes to different encounters commit at once, and each encounter's row lock keeps
-//! changes to it one after another (see `encounters.rs`).
+//! time (in a transaction of its own, with no savepoint: see `line.rs`): changes to different
+//! encounters commit at once, and each encounter's row lock keeps changes to it one after
+//! another (see `encounters.rs`).
 //!
 //! An async caller ([`Writer::write_async`]) hands over work that a lane runs, and awaits the
 //! answer holding no thread. A sync caller ([`Writer::write`]), whose work borrows from its

@@ -34,7 +34,7 @@ pub(crate) enum Notice {
 impl Notice {
     /// The payload: the sending store's `origin`, then the notice, separated by tabs (ids and
     /// tenants hold no tab: tenants are checked names, ids are generated).
-    fn payload(&self, origin: &str) -> String {
+    pub(crate) fn payload(&self, origin: &str) -> String {
         match self {
             Self::Appended { encounter, first, last } => format!("{origin}\tE\t{encounter}\t{first}\t{last}"),
             Self::Deleted { encounter } => format!("{origin}\tD\t{encounter}"),
