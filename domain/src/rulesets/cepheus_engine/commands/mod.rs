@@ -230,6 +230,8 @@ mod actions_tests;
 #[cfg(test)]
 mod attack_tests;
 #[cfg(test)]
+mod interrupt_tests;
+#[cfg(test)]
 mod props_tests;
 #[cfg(test)]
 mod test_support;
