@@ -119,3 +119,50 @@ async fn hasten_is_refused_once_the_round_has_begun_and_taken_at_its_start() {
         expected_order(&[("Vasquez", 10), ("Rook", 8), ("Hicks", 7)])
     );
 }
+
+#[tokio::test]
+async fn flags_the_encounter_records_are_derived_and_a_contradiction_refused() {
+    let app = spawn_app().await;
+    let (encounter, [vasquez, hicks, rook]) = three(&app).await;
+    app.advance(&encounter, "next_turn").await; // round 1: Vasquez
+    let actions = format!("/v1/encounters/{encounter}/actions");
+
+    // "Unconsciousness": +1 DM per check failed before. Fatigue on fatigue knocks Rook out here,
+    // so the engine counts his failed checks; a different `failed_checks` is refused.
+    for _ in 0..2 {
+        act(&app, &encounter, json!({"action": "fatigue", "combatant_id": rook})).await;
+    }
+    let before = app.snapshot(&encounter).await;
+    let wrong = app
+        .post_json(
+            &actions,
+            &json!({"action": "regain_consciousness", "combatant_id": rook, "failed_checks": 3}),
+        )
+        .await;
+    wrong.assert_problem(422, Some("failed_checks"), "3 claimed, 0 recorded");
+    assert_eq!(app.snapshot(&encounter).await, before);
+    // END 7 (DM +0), fatigued −2: 3 + 4 − 2 = 5, fails; the next is at +1.
+    let woke = act(
+        &app,
+        &encounter,
+        json!({"action": "regain_consciousness", "combatant_id": rook, "rolls": [3, 4]}),
+    )
+    .await;
+    assert_eq!(woke["result"]["check"]["roll"]["total"], json!(5));
+    let now = app.encounter(&encounter).await;
+    assert_eq!(combatant(&now, &rook)["state"]["wake_checks_failed"], json!(1));
+
+    // "Extreme Range Firing": the firer must be stationary. Vasquez moves, then may not fire at
+    // extreme range this round (the refusal comes before the skill check, so his level is moot).
+    act(&app, &encounter, json!({"action": "move", "combatant_id": vasquez, "metres": 3})).await;
+    let attack = app
+        .post_json(
+            &format!("/v1/encounters/{encounter}/attacks"),
+            &json!({"attacker_id": vasquez, "target_id": hicks,
+                    "weapon": {"weapon_type": "rifle", "damage_dice": 3},
+                    "range_band": "distant", "extreme_range": true, "braced": true}),
+        )
+        .await;
+    attack.assert_problem(422, Some("extreme_range"), "moved this round");
+    assert!(text(&attack.body["detail"]).contains("Vasquez moved this round"), "{}", attack.body);
+}

@@ -62,6 +62,14 @@ pub struct CombatState {
     /// interrupter's turn ends (`round.rs`; cepheus-engine.txt, "Delay").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suspended_turn: Option<SuspendedTurn>,
+    /// The round of the combatant's last `move` (or, for a driver, `drive`): extreme-range fire
+    /// needs a stationary firer and vehicle (cepheus-engine.txt, "Extreme Range Firing").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moved_round: Option<u32>,
+    /// Endurance checks to come round failed since the engine knocked the combatant out (absent
+    /// when it was knocked out outside the engine: then the caller says; "Unconsciousness").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wake_checks_failed: Option<u32>,
 }
 
 /// A turn a delayer interrupted (cepheus-engine.txt, "Delay": "even interrupting another's

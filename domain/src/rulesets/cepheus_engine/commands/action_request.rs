@@ -198,9 +198,10 @@ pub enum Action {
     },
     RegainConsciousness {
         combatant_id: CombatantId,
-        /// 0 to 1,000.
+        /// Checks failed before, 0 to 1,000. Derived when the engine knocked the combatant out
+        /// (`state.wake_checks_failed`): a different number is refused.
         #[serde(default)]
-        failed_checks: Score<0, 1000>,
+        failed_checks: Option<Score<0, 1000>>,
     },
     Rest {
         combatant_id: CombatantId,

@@ -132,10 +132,12 @@ pub fn attack(
     // `allocation` that does not fit the rolled damage (or a first hit's split) is refused only
     // after the roll (`apply::apply_hit`). The rules tests check that a refused direct call
     // changes nothing (`props_tests`). It goes once the roll comes before the spending.
+    let (request, facts) = super::attack_facts::with_recorded_facts(encounter, request)?;
     let mut draft = encounter.clone();
     let mut events = Vec::new();
     let start = dice.rolls().len();
-    let report = resolve(&mut draft, &request, dice, &mut events)?;
+    let mut report = resolve(&mut draft, &request, dice, &mut events)?;
+    report.notes.splice(0..0, facts);
     events.push(Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),

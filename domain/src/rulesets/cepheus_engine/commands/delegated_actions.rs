@@ -89,7 +89,8 @@ pub(super) fn recovery_action(
 ) -> Result<ActionReport, EncounterError> {
     match action {
         Action::RegainConsciousness { failed_checks, .. } => {
-            recovery::regain_consciousness(encounter, id, failed_checks.get().unsigned_abs(), new(Cost::Free), dice)
+            let sent = failed_checks.map(|checks| checks.get().unsigned_abs());
+            recovery::regain_consciousness(encounter, id, sent, new(Cost::Free), dice)
         }
         Action::Rest { .. } => recovery::rest(encounter, id, new(Cost::Free)),
         Action::Heal { method, days, medic_id, medic_skill, split, .. } => {

@@ -31,6 +31,7 @@ pub mod actions;
 pub mod apply;
 pub mod attack;
 pub mod attack_build;
+mod attack_facts;
 pub mod damage;
 mod delegated_actions;
 pub mod extended;
@@ -227,6 +228,8 @@ pub(crate) fn characteristic(value: i32) -> Characteristic {
 
 #[cfg(test)]
 mod actions_tests;
+#[cfg(test)]
+mod attack_facts_tests;
 #[cfg(test)]
 mod attack_tests;
 #[cfg(test)]

@@ -164,8 +164,11 @@ macro_rules! attack_request_struct {
             pub laser_sight: bool,
             #[serde(default)]
             pub intelligent_weapon: bool,
+            /// The target is at Personal range to another combatant (−2; a miss may hit the
+            /// nearest other). Stored: derived `true` for a target locked in a grapple, and
+            /// `false` then refused.
             #[serde(default)]
-            pub firing_into_combat: bool,
+            pub firing_into_combat: Option<bool>,
             #[serde(default)]
             pub extreme_range: bool,
             #[serde(default)]
@@ -221,7 +224,7 @@ macro_rules! attack_request_struct {
                     zero_g: self.zero_g,
                     laser_sight: self.laser_sight,
                     intelligent_weapon: self.intelligent_weapon,
-                    firing_into_combat: self.firing_into_combat,
+                    firing_into_combat: self.firing_into_combat.unwrap_or(false),
                     extreme_range: self.extreme_range,
                     braced: self.braced,
                     burst: self.burst,
