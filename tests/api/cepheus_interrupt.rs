@@ -166,3 +166,47 @@ async fn flags_the_encounter_records_are_derived_and_a_contradiction_refused() {
     attack.assert_problem(422, Some("extreme_range"), "moved this round");
     assert!(text(&attack.body["detail"]).contains("Vasquez moved this round"), "{}", attack.body);
 }
+
+#[tokio::test]
+async fn infra_red_sees_through_smoke_and_a_prone_attacker_in_full_cover_cannot_fire() {
+    let app = spawn_app().await;
+    let (encounter, [vasquez, hicks, _]) = three(&app).await;
+    app.advance(&encounter, "next_turn").await; // round 1: Vasquez
+    let path = format!("/v1/encounters/{encounter}/attacks");
+    // "Battlefield Sensors": infra-red negates concealment from smoke. Vasquez (DEX 10, +1;
+    // unskilled −3), rifle at Medium: Average (+0); thick smoke listed at 0. DM −2.
+    // Dice 6 + 5 = 11 − 2 = 9: Effect 1. Damage 3D6 (1 + 1 + 1) + 1 = 4: Hicks's END 7 → 3.
+    let shot = app
+        .post_json(
+            &path,
+            &json!({"attacker_id": vasquez, "target_id": hicks, "rolls": [6, 5, 1, 1, 1],
+                    "weapon": {"weapon_type": "rifle", "damage_dice": 3}, "range_band": "medium",
+                    "smoke": "thick", "infra_red": true}),
+        )
+        .await
+        .expect_status(200, "infra-red shot")
+        .body;
+    let outcome = &shot["result"]["outcome"];
+    assert_eq!((&outcome["total_dm"], &outcome["effect"]), (&json!(-2), &json!(1)));
+    let smoke: Vec<&Value> =
+        outcome["modifiers"].as_array().unwrap().iter().filter(|m| m["code"] == "smoke").collect();
+    assert_eq!(
+        smoke,
+        [&json!({"code": "smoke", "reason": "thick smoke, seen through with infra-red sensors", "dm": 0})]
+    );
+    assert_eq!(shot["result"]["target_hit"]["stats_after"]["damage"]["end"], json!(4));
+
+    // "Cover": prone in full cover, Hicks is impossible to hit but cannot return fire.
+    app.advance(&encounter, "next_turn").await; // Hicks
+    act(&app, &encounter, json!({"action": "change_stance", "combatant_id": hicks, "stance": "prone"})).await;
+    let before = app.snapshot(&encounter).await;
+    let back = app
+        .post_json(
+            &path,
+            &json!({"attacker_id": hicks, "target_id": vasquez, "attacker_cover": "full",
+                    "weapon": {"weapon_type": "rifle", "damage_dice": 3}, "range_band": "medium"}),
+        )
+        .await;
+    back.assert_problem(422, Some("attacker_cover"), "prone in full cover");
+    assert_eq!(app.snapshot(&encounter).await, before);
+}

@@ -114,3 +114,21 @@ fn extreme_range_fire_from_a_vehicle_driven_this_round_is_refused() {
     let field = refused(&mut enc, |e| attack(e, request, &mut dice(&[6, 6, 1, 1, 1])));
     assert_eq!(field, "extreme_range");
 }
+
+#[test]
+fn infra_red_sensors_see_through_thick_smoke_and_full_cover_stops_a_crouched_attacker() {
+    // "Battlefield Sensors": infra-red negates concealment from smoke. Thick smoke (−2) is listed
+    // at 0: DM +2 + 1 + 0 + 0 = +3. Dice 3 + 2 = 5 + 3 = 8: Effect 0, a hit.
+    let mut enc = fight();
+    let (_, report) =
+        attack(&mut enc, shot(json!({"smoke": "thick", "infra_red": true})), &mut dice(&[3, 2, 1])).unwrap();
+    assert_eq!((report.outcome.total_dm, report.outcome.effect), (3, Some(0)));
+    let smoke = report.outcome.modifiers.iter().find(|m| m.code == ModifierCode::Smoke).unwrap();
+    assert_eq!((smoke.dm, smoke.reason.to_string()), (0, "thick smoke, seen through with infra-red sensors".into()));
+
+    // "Cover": crouched in full cover, Ana cannot return fire (her stance is recorded).
+    let mut enc = fight();
+    state_of(&mut enc, "Ana").stance = super::super::stance::Stance::Crouched;
+    let field = refused(&mut enc, |e| attack(e, shot(json!({"attacker_cover": "full"})), &mut dice(&[6, 6, 6])));
+    assert_eq!(field, "attacker_cover");
+}
