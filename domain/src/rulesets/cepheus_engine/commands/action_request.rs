@@ -6,7 +6,7 @@ use super::super::attack_request::MeleeCharacteristic;
 use super::super::explosion::ExplosionResponse;
 use super::super::grapple::GrappleChoice;
 use super::super::stance::Stance;
-use super::healing::HealMethod;
+use super::healing::{Facility, HealMethod};
 use super::CharacteristicName;
 use crate::encounter::CombatantId;
 use crate::score::{Measure, Score};
@@ -219,6 +219,9 @@ pub enum Action {
         medic_skill: Option<Score<-3, 15>>,
         #[serde(default)]
         split: Option<DamageSplit>,
+        /// Where the patient is treated; required for surgery and medical care.
+        #[serde(default)]
+        facility: Option<Facility>,
     },
 }
 

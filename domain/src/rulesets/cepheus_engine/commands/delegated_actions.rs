@@ -93,13 +93,14 @@ pub(super) fn recovery_action(
             recovery::regain_consciousness(encounter, id, sent, new(Cost::Free), dice)
         }
         Action::Rest { .. } => recovery::rest(encounter, id, new(Cost::Free)),
-        Action::Heal { method, days, medic_id, medic_skill, split, .. } => {
+        Action::Heal { method, days, medic_id, medic_skill, split, facility, .. } => {
             let request = HealRequest {
                 method: *method,
                 days: days.map(|days| days.get().unsigned_abs()),
                 medic_id: medic_id.as_ref(),
                 medic_skill: medic_skill.map(Score::get),
                 split: split.map(Into::into),
+                facility: *facility,
             };
             healing::heal(encounter, id, &request, new(Cost::Free), dice)
         }

@@ -253,15 +253,23 @@ fn first_aid_surgery_and_medical_care() {
         run(&mut enc, json!({"action": "heal", "combatant_id": "Bo", "method": "first_aid"}), &[6, 6]);
     assert!(!report.check.unwrap().roll.success);
     assert_eq!(damage(&enc, "Bo"), [1, 0, 0]);
-    // Surgery on seriously wounded Cy (1/1/6): 2 + 3 + 2 = 7 → Effect −1: END loses 1.
+    // Surgery on seriously wounded Cy (1/1/6): it "requires a hospital or sickbay" (issue 28:
+    // this test used to operate anywhere), refused without one.
     hurt(&mut enc, "Cy", 1, 1, 6);
     let body = json!({"action": "heal", "combatant_id": "Cy", "method": "surgery", "medic_id": "Ana"});
+    assert_eq!(refuse(&mut enc, body), "facility");
+    // In the sickbay: 2 + 3 + 2 = 7 → Effect −1: END loses 1.
+    let body = json!({"action": "heal", "combatant_id": "Cy", "method": "surgery", "medic_id": "Ana",
+                      "facility": "sickbay"});
     let report = run(&mut enc, body, &[2, 3]);
     assert_eq!(report.healing.unwrap().lost, 1);
     assert_eq!(damage(&enc, "Cy"), [1, 1, 7]);
     // Medical care for Bo (STR 3, END 4 taken; END 3 → DM −1): 2 − 1 + 2 = 3 → END, STR, END.
     hurt(&mut enc, "Bo", 3, 0, 4);
     let body = json!({"action": "heal", "combatant_id": "Bo", "method": "medical_care", "medic_id": "Ana"});
+    assert_eq!(refuse(&mut enc, body), "facility");
+    let body = json!({"action": "heal", "combatant_id": "Bo", "method": "medical_care", "medic_id": "Ana",
+                      "facility": "hospital"});
     run(&mut enc, body, &[]);
     assert_eq!(damage(&enc, "Bo"), [2, 0, 2]);
 }
