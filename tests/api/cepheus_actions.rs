@@ -42,10 +42,12 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
     let fixed = json!([{"combatant_id": vasquez, "value": 10}, {"combatant_id": hicks, "value": 7},
                        {"combatant_id": rook, "value": 6}]);
     app.roll_initiative(&encounter, json!({"combatant_ids": [], "fixed": fixed})).await;
-    app.advance(&encounter, "next_turn").await; // Vasquez's turn
+    // Round 1 stops at its start (issue 28: hasten is declared "at the start of each combat
+    // round"; this test used to hasten during Vasquez's turn, which is now refused).
+    app.advance(&encounter, "start_round").await;
 
-    // Rook, who has not acted, hastens: a free action, +2 Initiative this round (6 → 8), so he
-    // now goes before Hicks (7); −1 DM on his checks this round.
+    // Rook hastens: a free action, +2 Initiative this round (6 → 8), so he now goes before
+    // Hicks (7); −1 DM on his checks this round.
     let hasten = act(&app, &encounter, json!({"action": "hasten", "combatant_id": rook})).await;
     assert_eq!(
         hasten["result"],
@@ -79,6 +81,7 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
         .await;
     twice.assert_problem(422, Some("action"), "hastening twice");
     assert_eq!(app.snapshot(&encounter).await, before);
+    app.advance(&encounter, "next_turn").await; // Vasquez's turn
 
     // Vasquez's Leadership check on Hicks (a significant action): 2D6 + Leadership 2 + SOC 10 DM
     // (+1) = dice 5 + 4 = 9 + 3 = 12 ≥ 8, Effect 4. Hicks, who has not acted: 7 → 11, ahead of
@@ -186,15 +189,20 @@ async fn a_hastened_delayer_keeps_the_count_it_acted_on_after_the_round() {
     let encounter = app.create_encounter_id("cepheus-engine", "Hasty delay").await;
     let [_, _, rook] = three(&app, &encounter).await;
     let path = format!("/v1/encounters/{encounter}/advance");
-    app.advance(&encounter, "next_turn").await; // Vasquez
-    // Rook hastens (6 → 8), takes his turn before Hicks, holds it, and acts on Hicks's count 7:
-    // "When he acts, his Initiative is set to the count on which he acted" (Delay).
+    // Rook hastens at the start of round 1 (6 → 8: "At the start of each combat round"; issue 28
+    // — this test used to hasten during Vasquez's turn, which is now refused), takes his turn
+    // before Hicks, holds it, and acts on Hicks's count 7, interrupting Hicks's turn: "When he
+    // acts, his Initiative is set to the count on which he acted" (Delay).
+    app.advance(&encounter, "start_round").await;
     act(&app, &encounter, json!({"action": "hasten", "combatant_id": rook})).await;
+    assert_eq!(app.advance(&encounter, "next_turn").await["current_turn"]["name"], json!("Vasquez"));
     assert_eq!(app.advance(&encounter, "next_turn").await["current_turn"]["name"], json!("Rook"));
     assert_eq!(app.advance(&encounter, "delay").await["current_turn"]["name"], json!("Hicks"));
     let acted = app.post_json(&path, &json!({"to": "act_now", "combatant_id": rook})).await;
     assert_eq!(acted.status, 200, "{}", acted.body);
     assert_eq!(order(&acted.body), expected_order(&[("Vasquez", 10), ("Rook", 7), ("Hicks", 7)]));
+    // Rook's turn ends and Hicks's interrupted turn resumes.
+    assert_eq!(app.advance(&encounter, "next_turn").await["current_turn"]["name"], json!("Hicks"));
 
     // The hastening's +2 is part of the count Rook acted on; the end of the round must not take
     // it off again (that would leave him on 5, below both his roll and the count he acted on).

@@ -241,7 +241,9 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     );
     assert_eq!(back["result"]["range_band"], json!("short"));
 
-    // Hicks acts now, on Rook's count: his Initiative becomes 7.
+    // Hicks acts now, on Rook's count: his Initiative becomes 7. He interrupts Rook's turn, which
+    // is suspended, not ended ("Delay": "even interrupting another's actions"; issue 28 — this
+    // used to end Rook's turn: `turn_ended` in place of `turn_interrupted`).
     let acted = app
         .post_json(
             &format!("/v1/encounters/{encounter}/advance"),
@@ -251,7 +253,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
         .expect_status(200, "act now")
         .body;
     assert_eq!(acted["current_turn"]["name"], json!("Hicks"));
-    assert_eq!(kinds(&acted), strings(&["turn_ended", "initiative_changed", "turn_started"]));
+    assert_eq!(kinds(&acted), strings(&["turn_interrupted", "initiative_changed", "turn_started"]));
     let logged = app.logged(&encounter, &acted).await;
     assert_eq!((&logged[1]["data"]["from"], &logged[1]["data"]["to"]), (&json!(8), &json!(7)));
     // Rook and Hicks tie on 7; Rook's higher DEX (9 against 7) lists him first.
@@ -314,7 +316,12 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(hit["stats_after"]["damage"], json!({"str": 7, "dex": 4, "end": 6}));
     assert_eq!(combatant(&app.encounter(&encounter).await, &kell)["defeated"], json!(true));
 
-    // The end of Hicks's turn: Kell's turn is skipped, round 1 ends and Rook's −2 is undone (7 → 9).
+    // The end of Hicks's turn: Rook's turn resumes where it stopped (his attack spent).
+    let resumed = app.advance(&encounter, "next_turn").await;
+    assert_eq!(kinds(&resumed), strings(&["turn_ended", "turn_resumed"]));
+    assert_eq!(resumed["current_turn"]["name"], json!("Rook"));
+
+    // The end of Rook's turn: Kell's turn is skipped, round 1 ends and Rook's −2 is undone (7 → 9).
     let round_two = app.advance(&encounter, "next_turn").await;
     assert_eq!(
         kinds(&round_two),

@@ -16,6 +16,7 @@ mod binary;
 mod cepheus_actions;
 mod cepheus_errors;
 mod cepheus_fight;
+mod cepheus_interrupt;
 mod cepheus_stateless;
 mod combatants;
 mod concurrency;

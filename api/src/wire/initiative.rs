@@ -70,7 +70,9 @@ pub enum AdvanceTo {
     NextTurn,
     /// The current combatant holds its action; the next in order starts.
     Delay,
-    /// A delaying combatant (`combatant_id`) acts now, after the current turn, on its count.
+    /// A delaying combatant (`combatant_id`) acts now, on the current count. In cepheus-engine it
+    /// interrupts the running turn, which is suspended (`turn_interrupted`) and resumes
+    /// (`turn_resumed`) when the delayer's turn ends; elsewhere the current turn ends first.
     ActNow,
     /// Everyone still to act passes; start the next round.
     NextRound,

@@ -2,6 +2,11 @@
 //! encounter. Defeated combatants' turns are skipped, but their turn moments still pass so
 //! durations keep time. A delaying combatant's turn has started (its start-of-turn moment has
 //! passed); its end-of-turn moment passes when it finally acts, or when the round ends.
+//!
+//! Interrupts: when the ruleset suspends a turn (Cepheus Engine, "Delay": a delayer may act
+//! "even interrupting another's actions"), `act_now` leaves the interrupted turn unfinished; when
+//! the interrupter's turn ends (`next_turn` or `delay`), the most recently suspended turn resumes
+//! before anyone new starts. A round that ends with turns still suspended ends them too.
 
 use super::effects::{Moment, expire_all, pass_moment};
 use super::error::EncounterError;
@@ -15,7 +20,8 @@ pub enum Advance {
     NextTurn,
     /// The current combatant holds its action; the next in order starts.
     Delay,
-    /// A delaying combatant acts now, after the current turn, on the current count.
+    /// A delaying combatant acts now, on the current count: after the current turn, or (when the
+    /// ruleset suspends turns) interrupting it, to resume when the delayer's turn ends.
     ActNow(CombatantId),
     /// Everyone still to act this round passes; the next round starts.
     NextRound,
@@ -82,6 +88,9 @@ fn start_at_round_start(encounter: &mut Encounter, events: &mut Vec<Event>) -> R
 fn next_turn(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
     ensure_someone_can_act(encounter)?;
     end_current_turn(encounter, events);
+    if resume_suspended(encounter, events) {
+        return Ok(());
+    }
     if !begin_next_turn(encounter, events) {
         end_round(encounter, events);
         start_round(encounter, events);
@@ -101,6 +110,9 @@ fn delay(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), Encou
         combatant.delaying = true;
     }
     events.push(Event::TurnDelayed { name: encounter.name_of(&id), combatant_id: id });
+    if resume_suspended(encounter, events) {
+        return Ok(());
+    }
     if !begin_next_turn(encounter, events) {
         end_round(encounter, events);
         start_round(encounter, events);
@@ -109,8 +121,9 @@ fn delay(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), Encou
     Ok(())
 }
 
-/// A delaying combatant acts now: the current turn ends and its turn resumes, on the current
-/// count (the ruleset sets its initiative).
+/// A delaying combatant acts now, on the current count (the ruleset sets its initiative). The
+/// current turn is suspended if the ruleset says so (it resumes when the delayer's turn ends),
+/// otherwise it ends first.
 fn act_now(
     encounter: &mut Encounter,
     id: &CombatantId,
@@ -127,7 +140,7 @@ fn act_now(
         .and_then(|current| encounter.combatant(current))
         .and_then(|current| current.initiative.as_ref())
         .map(|initiative| initiative.score);
-    end_current_turn(encounter, events);
+    interrupt_current_turn(encounter, id, events);
     if let Some(combatant) = encounter.combatant_mut(id) {
         combatant.delaying = false;
     }
@@ -149,6 +162,7 @@ fn next_round(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), 
 fn round_start(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
     ensure_someone_can_act(encounter)?;
     end_current_turn(encounter, events);
+    end_suspended_turns(encounter, events);
     while let Some(id) = next_unacted(encounter) {
         skip_turn(encounter, &id, "the round was advanced", events);
     }
@@ -160,6 +174,7 @@ fn round_start(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(),
 fn end_encounter(encounter: &mut Encounter, events: &mut Vec<Event>) {
     encounter.status = EncounterStatus::Ended;
     encounter.current = None;
+    while encounter.ruleset.take_suspended(encounter).is_some() {}
     expire_all(encounter, "end of encounter", events);
     events.push(Event::EncounterEnded { round: encounter.round });
 }
@@ -209,6 +224,50 @@ fn begin_next_turn(encounter: &mut Encounter, events: &mut Vec<Event>) -> bool {
         return true;
     }
     false
+}
+
+/// The current turn makes way for the delayer `by`: suspended if the ruleset keeps suspended turns,
+/// ended otherwise.
+fn interrupt_current_turn(encounter: &mut Encounter, by: &CombatantId, events: &mut Vec<Event>) {
+    let Some(current) = encounter.current.clone() else { return };
+    if !encounter.ruleset.suspend_turn(encounter, &current, by) {
+        end_current_turn(encounter, events);
+        return;
+    }
+    encounter.current = None;
+    events.push(Event::TurnInterrupted {
+        name: encounter.name_of(&current),
+        combatant_id: current,
+        by_name: encounter.name_of(by),
+        by_id: by.clone(),
+    });
+}
+
+/// Resumes the most recently suspended turn (no start-of-turn moment: the turn had started). A
+/// suspended combatant that has been defeated meanwhile has its turn ended instead, and the next
+/// suspended turn is tried. False when no turn was suspended.
+fn resume_suspended(encounter: &mut Encounter, events: &mut Vec<Event>) -> bool {
+    while let Some(id) = encounter.ruleset.take_suspended(encounter) {
+        let Some(defeated) = encounter.combatant(&id).map(|c| c.flags.defeated) else { continue };
+        encounter.current = Some(id.clone());
+        if defeated {
+            end_current_turn(encounter, events);
+            continue;
+        }
+        events.push(Event::TurnResumed { name: encounter.name_of(&id), combatant_id: id });
+        return true;
+    }
+    false
+}
+
+/// The round ends with turns still suspended: each of them ends, innermost first.
+fn end_suspended_turns(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    while let Some(id) = encounter.ruleset.take_suspended(encounter) {
+        if encounter.combatant(&id).is_some() {
+            encounter.current = Some(id);
+            end_current_turn(encounter, events);
+        }
+    }
 }
 
 fn end_current_turn(encounter: &mut Encounter, events: &mut Vec<Event>) {

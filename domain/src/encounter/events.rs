@@ -63,6 +63,19 @@ pub enum Event {
         combatant_id: CombatantId,
         name: String,
     },
+    /// A delaying combatant (`by_id`) acts now, interrupting this combatant's turn: the turn is
+    /// suspended, not ended, and resumes when the interrupter's turn ends.
+    TurnInterrupted {
+        combatant_id: CombatantId,
+        name: String,
+        by_id: CombatantId,
+        by_name: String,
+    },
+    /// A suspended turn goes on where it stopped (its actions left are still its own).
+    TurnResumed {
+        combatant_id: CombatantId,
+        name: String,
+    },
     /// A ruleset rule moved a combatant's initiative.
     InitiativeChanged {
         combatant_id: CombatantId,
@@ -146,6 +159,10 @@ impl Event {
             Self::TurnEnded { name, .. } => format!("{name}'s turn ends"),
             Self::TurnSkipped { name, reason, .. } => format!("{name}'s turn is skipped ({reason})"),
             Self::TurnDelayed { name, .. } => format!("{name} delays"),
+            Self::TurnInterrupted { name, by_name, .. } => {
+                format!("{by_name} acts from a delay, interrupting {name}'s turn")
+            }
+            Self::TurnResumed { name, .. } => format!("{name}'s turn resumes"),
             Self::InitiativeChanged { name, from, to, reason, .. } => {
                 format!("{name}'s initiative {from} → {to} ({reason})")
             }

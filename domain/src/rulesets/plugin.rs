@@ -134,6 +134,19 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
         super::hooks::set_initiative(encounter, id, count, "acted from a delay on this count", events);
     }
 
+    /// A delaying combatant (`by`) acts now while `current`'s turn runs. `true`: the ruleset has
+    /// recorded `current`'s turn as suspended, to resume when the interrupter's turn ends (see
+    /// [`Ruleset::take_suspended`]); `false` (the default): `current`'s turn ends first.
+    fn suspend_turn(_encounter: &mut Encounter, _current: &CombatantId, _by: &CombatantId) -> bool {
+        false
+    }
+
+    /// The most recently suspended turn, taken off the record; `None` when no turn is suspended
+    /// (always, by default).
+    fn take_suspended(_encounter: &mut Encounter) -> Option<CombatantId> {
+        None
+    }
+
     /// Whether a combatant with this stat block and combat state may receive `receipt` (damage, a
     /// condition, healing, an action): the one rule for the dead and the defeated, asked before
     /// every operation, stored or stateless (see [`super::receiving`]). `Err` says what the

@@ -91,6 +91,20 @@ macro_rules! registry {
                 }
             }
 
+            /// A delaying combatant interrupts `current`'s turn: true when the ruleset suspends it.
+            pub fn suspend_turn(self, encounter: &mut Encounter, current: &CombatantId, by: &CombatantId) -> bool {
+                match self {
+                    $(Self::$variant => <$module::$plugin as Ruleset>::suspend_turn(encounter, current, by)),+
+                }
+            }
+
+            /// The most recently suspended turn, taken off the record.
+            pub fn take_suspended(self, encounter: &mut Encounter) -> Option<CombatantId> {
+                match self {
+                    $(Self::$variant => <$module::$plugin as Ruleset>::take_suspended(encounter)),+
+                }
+            }
+
             /// The names of the operations this ruleset implements beside initiative.
             pub fn operations(self) -> Vec<&'static str> {
                 let mut names = CommandNames::default();

@@ -189,7 +189,7 @@ fn movement_modifier(metres: f64) -> Option<Modifier> {
 fn battlefield_modifiers(attack: &AttackCircumstances, modifiers: &mut Vec<Modifier>) {
     let laser = attack.technology == WeaponTechnology::Laser;
     modifiers.extend(darkness_modifier(attack.darkness, attack.sensors));
-    modifiers.extend(smoke_modifier(attack.smoke, laser));
+    modifiers.extend(smoke_modifier(attack.smoke, laser, attack.infra_red));
     modifiers.extend(weather_modifiers(attack.extreme_weather, attack.sensors));
 }
 

@@ -89,6 +89,12 @@ pub struct AttackCircumstances {
     /// The attacker targets with sensors instead of the naked eye.
     #[serde(default)]
     pub sensors: bool,
+    /// The attacker sees with infra-red sensors, which negate concealment from smoke.
+    #[serde(default)]
+    pub infra_red: bool,
+    /// The cover the attacker itself is in.
+    #[serde(default)]
+    pub attacker_cover: CoverLevel,
     #[serde(default)]
     pub zero_g: bool,
     /// The weapon has recoil (matters in zero gravity).
@@ -150,6 +156,8 @@ impl AttackCircumstances {
             smoke: Smoke::default(),
             extreme_weather: false,
             sensors: false,
+            infra_red: false,
+            attacker_cover: CoverLevel::default(),
             zero_g: false,
             recoil: false,
             firing_into_combat: false,
@@ -266,6 +274,15 @@ fn check_aim(attack: &AttackCircumstances) -> Result<(), RuleError> {
 fn check_attacker_stance(attack: &AttackCircumstances) -> Result<(), RuleError> {
     if attack.attacker_stance == Stance::Prone && !attack.is_ranged() {
         return invalid("attacker_stance", "a prone attacker cannot make melee attacks");
+    }
+    // "If a character in full cover is crouching or prone they are impossible to hit but cannot
+    // return fire" (Cover): the same sentence that protects a low target in full cover stops it
+    // attacking. Read for every attack, melee included; a standing attacker in full cover may.
+    if attack.attacker_cover == CoverLevel::Full && attack.attacker_stance != Stance::Standing {
+        return invalid(
+            "attacker_cover",
+            "a crouched or prone character in full cover is impossible to hit but cannot return fire",
+        );
     }
     Ok(())
 }

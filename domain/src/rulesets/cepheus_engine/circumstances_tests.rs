@@ -200,3 +200,18 @@ fn negative_skill_is_refused() {
     attack.skill_level = Some(-2);
     assert_eq!(refused_field(&attack), "skill_level");
 }
+
+#[test]
+fn a_low_attacker_in_full_cover_cannot_return_fire() {
+    // "Cover": "If a character in full cover is crouching or prone they are impossible to hit but
+    // cannot return fire." Standing in the pillbox, it may fire; crouched or prone, it may not.
+    let mut attack = rifle_at(RangeBand::Medium);
+    attack.attacker_cover = CoverLevel::Full;
+    assert!(validate(&attack).is_ok(), "standing in full cover");
+    for stance in [Stance::Crouched, Stance::Prone] {
+        attack.attacker_stance = stance;
+        assert_eq!(refused_field(&attack), "attacker_cover", "{stance:?}");
+    }
+    attack.attacker_cover = CoverLevel::ThreeQuarters;
+    assert!(validate(&attack).is_ok(), "prone behind 3/4 cover still fires");
+}

@@ -8,8 +8,12 @@
 //!   as the text allows. It does not remove the weather's environmental interference.
 //! - Smoke DMs double for laser weapons only, not other energy weapons: −2 for smoke, −4 for thick
 //!   smoke.
-//! - Infra-red sensors negating smoke ("Battlefield Sensors") is left to the caller: send no smoke
-//!   when the attacker sees through it.
+//! - Infra-red sensors "negate concealment from smoke" ("Battlefield Sensors"): with `infra_red`
+//!   the smoke DM is listed at 0 with the reason, so the negation shows. Whether strong heat
+//!   sources jam them is the caller's call (send `infra_red: false`). Their other half, soft
+//!   cover, is not applied: the Cover table's rows mix soft and hard cover (1/2 is "thick forest,
+//!   low wall, crate"), so the table cannot tell which a `cover` level is; the caller sends the
+//!   cover the sensors leave.
 
 use super::modifier::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
@@ -50,13 +54,17 @@ pub fn darkness_modifier(darkness: Darkness, sensors: bool) -> Option<Modifier> 
 }
 
 /// The smoke or fog DM to a ranged attack: −1, or −2 when thick, doubled for lasers
-/// (cepheus-engine.txt, "Battlefield Conditions").
-pub fn smoke_modifier(smoke: Smoke, laser: bool) -> Option<Modifier> {
+/// (cepheus-engine.txt, "Battlefield Conditions"); 0 through infra-red sensors ("Battlefield
+/// Sensors").
+pub fn smoke_modifier(smoke: Smoke, laser: bool, infra_red: bool) -> Option<Modifier> {
     let (reason, dm) = match smoke {
         Smoke::None => return None,
         Smoke::Light => ("smoke or fog", -1),
         Smoke::Thick => ("thick smoke", -2),
     };
+    if infra_red {
+        return Some(Modifier::new(ModifierCode::Smoke, format!("{reason}, seen through with infra-red sensors"), 0));
+    }
     if laser {
         return Some(Modifier::new(ModifierCode::Smoke, format!("{reason}, doubled for a laser"), dm * 2));
     }
@@ -91,12 +99,21 @@ mod tests {
 
     #[test]
     fn smoke_doubles_for_lasers() {
-        assert_eq!(smoke_modifier(Smoke::Light, false).map(|m| m.dm), Some(-1));
-        assert_eq!(smoke_modifier(Smoke::Thick, false).map(|m| m.dm), Some(-2));
+        assert_eq!(smoke_modifier(Smoke::Light, false, false).map(|m| m.dm), Some(-1));
+        assert_eq!(smoke_modifier(Smoke::Thick, false, false).map(|m| m.dm), Some(-2));
         // −1 × 2 = −2; −2 × 2 = −4.
-        assert_eq!(smoke_modifier(Smoke::Light, true).map(|m| m.dm), Some(-2));
-        assert_eq!(smoke_modifier(Smoke::Thick, true).map(|m| m.dm), Some(-4));
-        assert_eq!(smoke_modifier(Smoke::None, true), None);
+        assert_eq!(smoke_modifier(Smoke::Light, true, false).map(|m| m.dm), Some(-2));
+        assert_eq!(smoke_modifier(Smoke::Thick, true, false).map(|m| m.dm), Some(-4));
+        assert_eq!(smoke_modifier(Smoke::None, true, false), None);
+    }
+
+    #[test]
+    fn infra_red_sees_through_smoke_even_for_a_laser() {
+        // "Battlefield Sensors": infra-red negates concealment from smoke: thick smoke with a
+        // laser (−4) becomes 0, listed so the negation shows.
+        let seen = smoke_modifier(Smoke::Thick, true, true).unwrap();
+        assert_eq!((seen.dm, seen.reason.to_string()), (0, "thick smoke, seen through with infra-red sensors".into()));
+        assert_eq!(smoke_modifier(Smoke::None, false, true), None);
     }
 
     #[test]

@@ -114,20 +114,25 @@ pub fn check_react(encounter: &Encounter, id: &CombatantId) -> Result<(), Encoun
     plugin::parts::<super::CepheusEngine>(combatant, "combatant_id").map(drop)
 }
 
-/// Hastening (cepheus-engine.txt, "Dynamic Initiative"): declared at the start of a round before
-/// acting, +2 initiative and −1 DM on all actions for that round; once per combat.
+/// Hastening (cepheus-engine.txt, "Dynamic Initiative"): "at the start of each combat round" a
+/// character may declare it: +2 initiative and −1 DM on all actions for that round; once per
+/// combat. The start of the round is read as the moment before its first turn: the round has
+/// started and no turn has run or is running in it (`advance` with `start_round` stops there).
 pub fn hasten(
     encounter: &mut Encounter,
     id: &CombatantId,
     events: &mut Vec<Event>,
 ) -> Result<(), EncounterError> {
-    let acting = encounter.current.as_ref() == Some(id);
-    let combatant = plugin::combatant(encounter, id, "combatant_id")?;
-    if combatant.acted_this_round || acting {
-        let message =
-            format!("{} has already started acting this round: hasten before its turn", combatant.name);
+    if let Some(running) = round_under_way(encounter) {
+        let message = format!(
+            "hasten is declared at the start of a round (cepheus-engine.txt, \"Dynamic Initiative\"), and \
+             round {} is under way ({running}): advance with {{\"to\": \"start_round\"}} to stop at the start \
+             of the next one",
+            encounter.round
+        );
         return Err(EncounterError::invalid("action", message));
     }
+    let combatant = plugin::combatant(encounter, id, "combatant_id")?;
     if plugin::parts::<super::CepheusEngine>(combatant, "combatant_id")?.1.has_hastened {
         return Err(EncounterError::invalid("action", "a character can hasten only once per combat"));
     }
@@ -135,6 +140,20 @@ pub fn hasten(
     state_mut(combatant_mut(encounter, id, "combatant_id")?, "combatant_id")?.has_hastened = true;
     change_for_one_round(encounter, id, 2, "hastened", events)?;
     penalise_checks_this_round(encounter, id, -1, "hastened")
+}
+
+/// What shows the round is past its start, if it is: a turn running, a turn had (or skipped), a
+/// combatant holding its action, or a turn suspended by an interrupt.
+pub fn round_under_way(encounter: &Encounter) -> Option<String> {
+    if let Some(current) = &encounter.current {
+        return Some(format!("{}'s turn is running", encounter.name_of(current)));
+    }
+    let had = |c: &Combatant| {
+        c.acted_this_round
+            || c.delaying
+            || matches!(&c.state, crate::rulesets::RulesetState::CepheusEngine(s) if s.suspended_turn.is_some())
+    };
+    encounter.combatants.iter().find(|c| had(c)).map(|c| format!("{} has had its turn", c.name))
 }
 
 /// Leadership (cepheus-engine.txt, "Tactics and Leadership"): the target's initiative rises by

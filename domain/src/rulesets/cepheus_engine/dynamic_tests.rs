@@ -67,13 +67,32 @@ fn a_reaction_after_acting_costs_initiative_next_round() {
 
 #[test]
 fn hastening_adds_two_for_the_round_once_per_combat() {
+    // "Dynamic Initiative": declared at the start of the round; +2 for that round, −1 DM; once.
     let mut enc = fight();
-    step(&mut enc); // round 1: Ana acting
+    advance(&mut enc, Advance::StartRound).unwrap(); // round 1, no turn yet
     hasten(&mut enc, &id("Cy"), &mut Vec::new()).unwrap(); // Cy 6 + 2 = 8, ties Bo 8: Bo DEX 7 > Cy 4
     assert_eq!(scores(&enc)[1..], [("Bo".into(), 8), ("Cy".into(), 8)]);
     assert_eq!(check_penalties(&state(&enc, "Cy"), 1), [("hastened".to_string(), -1)]);
     assert!(hasten(&mut enc, &id("Cy"), &mut Vec::new()).is_err(), "only once per combat");
+    step(&mut enc); // Ana's turn
     assert!(hasten(&mut enc, &id("Ana"), &mut Vec::new()).is_err(), "Ana is already acting");
+}
+
+#[test]
+fn hastening_is_refused_once_the_round_is_under_way() {
+    // Issue 28: Bo has not acted, but Ana's turn has begun: the start of round 1 has passed, so
+    // Bo may not hasten until the start of round 2 ("At the start of each combat round").
+    let mut enc = fight();
+    step(&mut enc); // round 1 starts with Ana's turn
+    let error = hasten(&mut enc, &id("Bo"), &mut Vec::new()).unwrap_err();
+    assert!(error.to_string().starts_with("action:"), "{error}");
+    assert!(error.to_string().contains("round 1 is under way (Ana's turn is running)"), "{error}");
+    step(&mut enc); // Bo
+    step(&mut enc); // Cy
+    advance(&mut enc, Advance::StartRound).unwrap(); // round 2, stopped at its start
+    hasten(&mut enc, &id("Bo"), &mut Vec::new()).unwrap(); // 8 + 2 = 10, ties Ana: DEX 9 > 7
+    assert_eq!(scores(&enc), [("Ana".into(), 10), ("Bo".into(), 10), ("Cy".into(), 6)]);
+    assert_eq!(check_penalties(&state(&enc, "Bo"), 2), [("hastened".to_string(), -1)]);
 }
 
 #[test]
@@ -83,9 +102,13 @@ fn a_delayer_can_act_later_on_the_current_count() {
     step(&mut enc); // Ana's turn
     advance(&mut enc, Advance::Delay).unwrap();
     assert_eq!(current_name(&enc).as_deref(), Some("Bo"));
-    advance(&mut enc, Advance::ActNow(id("Ana"))).unwrap(); // after Bo, on Bo's count 8
+    advance(&mut enc, Advance::ActNow(id("Ana"))).unwrap(); // interrupting Bo, on Bo's count 8
     assert_eq!(current_name(&enc).as_deref(), Some("Ana"));
     assert_eq!(scores(&enc)[0], ("Ana".into(), 8));
+    // Issue 28: Bo's interrupted turn resumes (this test used to go straight on to Cy, Bo's turn
+    // lost); then Cy.
+    step(&mut enc);
+    assert_eq!(current_name(&enc).as_deref(), Some("Bo"));
     step(&mut enc);
     assert_eq!(current_name(&enc).as_deref(), Some("Cy"));
 }
@@ -148,8 +171,9 @@ fn a_delayer_who_reacted_keeps_the_count_it_acted_on_through_the_round_end() {
     advance(&mut enc, Advance::Delay).unwrap(); // Bo
     react(&mut enc, &id("Ana"), "dodge", &mut Vec::new()).unwrap(); // not acted yet: 10 − 2 = 8
     step(&mut enc); // Cy (6)
-    advance(&mut enc, Advance::ActNow(id("Ana"))).unwrap(); // Ana on count 6
+    advance(&mut enc, Advance::ActNow(id("Ana"))).unwrap(); // Ana on count 6, interrupting Cy
     assert_eq!(scores(&enc).iter().find(|(n, _)| n == "Ana").unwrap().1, 6);
+    step(&mut enc); // Cy's turn resumes
     step(&mut enc); // round 2
     assert_eq!(enc.round, 2);
     assert_eq!(

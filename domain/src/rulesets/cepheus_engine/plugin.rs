@@ -59,6 +59,18 @@ impl Ruleset for CepheusEngine {
         crate::rulesets::set_initiative(encounter, id, count, "acted from a delay on this count", events);
     }
 
+    fn suspend_turn(
+        encounter: &mut Encounter,
+        current: &crate::encounter::CombatantId,
+        by: &crate::encounter::CombatantId,
+    ) -> bool {
+        super::round::suspend_turn(encounter, current, by)
+    }
+
+    fn take_suspended(encounter: &mut Encounter) -> Option<crate::encounter::CombatantId> {
+        super::round::take_suspended(encounter)
+    }
+
     /// "3 characteristics are at Zero: Character is dead" (cepheus-engine.txt, "Damage", the
     /// Damage Results table): the dead receive nothing more; the unconscious still receive
     /// everything (docs/rulesets/cepheus-engine.md, "The dead and the defeated").

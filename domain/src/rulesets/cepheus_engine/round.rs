@@ -1,10 +1,12 @@
 //! Cepheus Engine round hooks (cepheus-engine.txt, "Dynamic Initiative", "Delay"): the end of a
 //! round advances extended actions, undoes the one-round changes that held and applies those
 //! waiting, and sends combatants still delaying first into the next round (decisions in
-//! `dynamic.rs`).
+//! `dynamic.rs`). A delayer that acts now interrupts the running turn, which is suspended and
+//! resumes when the delayer's turn ends.
 
 use super::commands::extended::progress_at_end_of_round;
 use crate::encounter::{CombatantId, Encounter, Event};
+use super::state::SuspendedTurn;
 use crate::rulesets::{RulesetState, set_initiative};
 
 /// The end of a round: changes that held this round are undone, changes waiting for the next
@@ -60,4 +62,40 @@ fn first_next_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
             set_initiative(encounter, id, top + 1, "delayed to the end of the round: acts first", events);
         }
     }
+}
+
+/// Delay (cepheus-engine.txt): a delayer "may act at any later point during the round, even
+/// interrupting another's actions to do so". Read: the interrupted combatant has not given up
+/// what it has not yet done, so its turn is suspended (not ended) and resumes, with the actions
+/// it has left, when the interrupter's turn ends. Interrupts nest: the latest resumes first.
+pub fn suspend_turn(encounter: &mut Encounter, current: &CombatantId, by: &CombatantId) -> bool {
+    let depth = suspended(encounter).map_or(0, |(_, depth)| depth) + 1;
+    let Some(combatant) = encounter.combatant_mut(current) else { return false };
+    if combatant.state == RulesetState::None {
+        combatant.state = RulesetState::for_ruleset(crate::rulesets::RulesetId::CepheusEngine);
+    }
+    let RulesetState::CepheusEngine(state) = &mut combatant.state else { return false };
+    state.suspended_turn = Some(SuspendedTurn { by: by.clone(), depth });
+    true
+}
+
+/// The most recently suspended turn, taken off the record.
+pub fn take_suspended(encounter: &mut Encounter) -> Option<CombatantId> {
+    let (id, _) = suspended(encounter)?;
+    if let Some(RulesetState::CepheusEngine(state)) = encounter.combatant_mut(&id).map(|c| &mut c.state) {
+        state.suspended_turn = None;
+    }
+    Some(id)
+}
+
+/// The combatant whose suspended turn is the most recent, and its depth.
+fn suspended(encounter: &Encounter) -> Option<(CombatantId, u32)> {
+    encounter
+        .combatants
+        .iter()
+        .filter_map(|c| match &c.state {
+            RulesetState::CepheusEngine(state) => state.suspended_turn.as_ref().map(|s| (c.id.clone(), s.depth)),
+            _ => None,
+        })
+        .max_by_key(|(_, depth)| *depth)
 }

@@ -58,6 +58,30 @@ pub struct CombatState {
     /// This driver's evasive action (`commands::vehicle_actions`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evasive: Option<EvasiveMark>,
+    /// The combatant's turn is suspended: a delayer interrupted it and it resumes when the
+    /// interrupter's turn ends (`round.rs`; cepheus-engine.txt, "Delay").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspended_turn: Option<SuspendedTurn>,
+    /// The round of the combatant's last `move` (or, for a driver, `drive`): extreme-range fire
+    /// needs a stationary firer and vehicle (cepheus-engine.txt, "Extreme Range Firing").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moved_round: Option<u32>,
+    /// Endurance checks to come round failed since the engine knocked the combatant out (absent
+    /// when it was knocked out outside the engine: then the caller says; "Unconsciousness").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wake_checks_failed: Option<u32>,
+}
+
+/// A turn a delayer interrupted (cepheus-engine.txt, "Delay": "even interrupting another's
+/// actions"): the actions it has left stay its own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineSuspendedTurn))]
+pub struct SuspendedTurn {
+    /// The delayer that interrupted it.
+    pub by: CombatantId,
+    /// 1 for the first turn suspended, 2 for a turn suspended while an interrupter acted, …: the
+    /// highest resumes first.
+    pub depth: u32,
 }
 
 /// A driver's evasive action: −`dm` on attacks against and from the vehicle, set in `round`, until

@@ -6,7 +6,7 @@ use super::super::attack_request::MeleeCharacteristic;
 use super::super::explosion::ExplosionResponse;
 use super::super::grapple::GrappleChoice;
 use super::super::stance::Stance;
-use super::healing::HealMethod;
+use super::healing::{Facility, HealMethod};
 use super::CharacteristicName;
 use crate::encounter::CombatantId;
 use crate::score::{Measure, Score};
@@ -198,9 +198,10 @@ pub enum Action {
     },
     RegainConsciousness {
         combatant_id: CombatantId,
-        /// 0 to 1,000.
+        /// Checks failed before, 0 to 1,000. Derived when the engine knocked the combatant out
+        /// (`state.wake_checks_failed`): a different number is refused.
         #[serde(default)]
-        failed_checks: Score<0, 1000>,
+        failed_checks: Option<Score<0, 1000>>,
     },
     Rest {
         combatant_id: CombatantId,
@@ -218,6 +219,9 @@ pub enum Action {
         medic_skill: Option<Score<-3, 15>>,
         #[serde(default)]
         split: Option<DamageSplit>,
+        /// Where the patient is treated; required for surgery and medical care.
+        #[serde(default)]
+        facility: Option<Facility>,
     },
 }
 

@@ -345,6 +345,8 @@ pub(super) fn movement(
     }
     report.economy = Some(turn_action(encounter, id, Cost::Minor, "moving", false)?);
     lose_aim(encounter, id, &mut report)?;
+    let round = encounter.round;
+    state_mut(encounter, id, "combatant_id")?.moved_round = Some(round);
     report.description = match metres {
         Some(metres) => format!("{} moves {metres} m (at most {limit} m)", report.name),
         None => format!("{} moves (at most {limit} m)", report.name),

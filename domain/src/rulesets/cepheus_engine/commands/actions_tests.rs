@@ -4,7 +4,7 @@ use super::super::damage::Status;
 use super::super::stance::Stance;
 use super::test_support::*;
 use super::*;
-use crate::encounter::Event;
+use crate::encounter::{Advance, Event, advance};
 use crate::encounter::test_support::id;
 use crate::score::Score;
 use serde_json::{Value, json};
@@ -19,12 +19,16 @@ fn refuse(enc: &mut crate::encounter::Encounter, body: Value) -> String {
 }
 
 #[test]
-fn hasten_before_acting_adds_two() {
+fn hasten_at_the_start_of_the_round_adds_two() {
+    // "Dynamic Initiative": declared at the start of each combat round. `fight()` is already in
+    // Ana's turn, so the round is under way: refused, for Ana and for Cy who has not acted yet.
     let mut enc = fight();
+    assert_eq!(refuse(&mut enc, json!({"action": "hasten", "combatant_id": "Ana"})), "action");
+    assert_eq!(refuse(&mut enc, json!({"action": "hasten", "combatant_id": "Cy"})), "action");
+    advance(&mut enc, Advance::StartRound).unwrap(); // Bo and Cy pass; round 2 stops at its start
     // Cy 6 + 2 = 8 this round.
     let report = run(&mut enc, json!({"action": "hasten", "combatant_id": "Cy"}), &[]);
     assert_eq!((report.cost, score(&enc, "Cy")), (economy::Cost::Free, 8));
-    assert_eq!(refuse(&mut enc, json!({"action": "hasten", "combatant_id": "Ana"})), "action");
 }
 
 #[test]

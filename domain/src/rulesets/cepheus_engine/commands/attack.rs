@@ -127,9 +127,11 @@ pub fn attack(
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     plugin::ensure_active::<CepheusEngine>(encounter)?;
+    let (request, facts) = super::attack_facts::with_recorded_facts(encounter, request)?;
     let mut events = Vec::new();
     let start = dice.rolls().len();
-    let report = resolve(encounter, &request, dice, &mut events)?;
+    let mut report = resolve(encounter, &request, dice, &mut events)?;
+    report.notes.splice(0..0, facts);
     events.push(Event::AttackResolved {
         attacker_id: request.attacker_id.clone(),
         target_id: request.target_id.clone(),

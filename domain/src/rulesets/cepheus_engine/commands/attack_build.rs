@@ -108,6 +108,8 @@ impl AttackFields {
         circumstances.smoke = self.smoke;
         circumstances.extreme_weather = self.extreme_weather;
         circumstances.sensors = self.sensors;
+        circumstances.infra_red = self.infra_red;
+        circumstances.attacker_cover = self.attacker_cover;
         circumstances.zero_g = self.zero_g;
         circumstances.firing_into_combat = self.firing_into_combat;
         circumstances.extreme_range = self.extreme_range;

@@ -89,16 +89,18 @@ pub(super) fn recovery_action(
 ) -> Result<ActionReport, EncounterError> {
     match action {
         Action::RegainConsciousness { failed_checks, .. } => {
-            recovery::regain_consciousness(encounter, id, failed_checks.get().unsigned_abs(), new(Cost::Free), dice)
+            let sent = failed_checks.map(|checks| checks.get().unsigned_abs());
+            recovery::regain_consciousness(encounter, id, sent, new(Cost::Free), dice)
         }
         Action::Rest { .. } => recovery::rest(encounter, id, new(Cost::Free)),
-        Action::Heal { method, days, medic_id, medic_skill, split, .. } => {
+        Action::Heal { method, days, medic_id, medic_skill, split, facility, .. } => {
             let request = HealRequest {
                 method: *method,
                 days: days.map(|days| days.get().unsigned_abs()),
                 medic_id: medic_id.as_ref(),
                 medic_skill: medic_skill.map(Score::get),
                 split: split.map(Into::into),
+                facility: *facility,
             };
             healing::heal(encounter, id, &request, new(Cost::Free), dice)
         }

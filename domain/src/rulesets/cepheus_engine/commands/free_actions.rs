@@ -71,6 +71,9 @@ pub(super) fn fatigue(
         state.extended = None;
         clear_aim(state);
     }
+    if outcome == FatigueOutcome::KnockedOut {
+        state.wake_checks_failed = Some(0);
+    }
     let partner = if out { state.grappling_with.take() } else { None };
     if out {
         combatant_mut(encounter, id, "combatant_id")?.flags.defeated = true;

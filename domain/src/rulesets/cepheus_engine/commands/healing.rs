@@ -23,6 +23,9 @@
 //!   `medic_skill`. Per day 2 + END DM + Medicine level (−3 unskilled), at least 0, dealt one point
 //!   at a time round the damaged characteristics in the default order, so it is even and any
 //!   remainder goes to the earlier ones; `split` is refused.
+//! - Surgery and medical care each "require a hospital or sickbay": `facility` (`hospital` or
+//!   `sickbay`) is required for them, 422 on `facility` without it; where the patient lies is the
+//!   campaign's, so the caller says. Other methods accept it and ignore it.
 //! - A combatant out of the fight (unconscious or dead by status) that can act after healing loses
 //!   the defeated flag; one that cannot act afterwards is marked defeated.
 
@@ -44,6 +47,16 @@ use serde::{Deserialize, Serialize};
 
 /// Most days of healing in one request.
 pub const MAX_HEALING_DAYS: u32 = 365;
+
+/// Where a patient is treated (cepheus-engine.txt, "Medical Treatment": surgery and medical care
+/// require a hospital or sickbay).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineFacility))]
+#[serde(rename_all = "snake_case")]
+pub enum Facility {
+    Hospital,
+    Sickbay,
+}
 
 /// How a character heals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -80,6 +93,7 @@ pub struct HealRequest<'a> {
     pub medic_id: Option<&'a CombatantId>,
     pub medic_skill: Option<i32>,
     pub split: Option<Split>,
+    pub facility: Option<Facility>,
 }
 
 /// Endurance, then the lower current of STR and DEX (STR on a tie), then the other.
@@ -208,6 +222,10 @@ fn validate_heal(
         }
         MedicalCare if request.medic_id.is_none() && request.medic_skill.is_none() => {
             return Err(invalid("medic_id", "medical care needs a doctor: give medic_id or medic_skill"));
+        }
+        Surgery | MedicalCare if request.facility.is_none() => {
+            let message = "surgery and medical care require a hospital or sickbay: send facility (cepheus-engine.txt, \"Medical Treatment\")";
+            return Err(invalid("facility", message));
         }
         _ => {}
     }

@@ -31,6 +31,7 @@ pub mod apply;
 pub mod attack;
 pub mod attack_build;
 mod attack_checks;
+mod attack_facts;
 pub mod damage;
 mod delegated_actions;
 pub mod extended;
@@ -239,7 +240,11 @@ pub(crate) fn characteristic(value: i32) -> Characteristic {
 #[cfg(test)]
 mod actions_tests;
 #[cfg(test)]
+mod attack_facts_tests;
+#[cfg(test)]
 mod attack_tests;
+#[cfg(test)]
+mod interrupt_tests;
 #[cfg(test)]
 mod props_tests;
 #[cfg(test)]

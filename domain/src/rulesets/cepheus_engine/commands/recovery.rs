@@ -6,9 +6,14 @@
 //!   turns.
 //! - regain_consciousness: only for a character knocked out (fatigue) and not unconscious from
 //!   damage (two characteristics at 0); one unconscious from damage stays out until healed, so
-//!   the check is refused. 2D6 + END DM (current) + `failed_checks` (0–1000, as +DM) + the
+//!   the check is refused. 2D6 + END DM (current) + the checks failed before (+1 each) + the
 //!   character's own condition DMs (fatigue −2), against 8. Success clears `knocked_out` and the
 //!   defeated flag; failure reports the DM of the next try.
+//! - The checks failed before are derived when the engine knocked the combatant out (fatigue on
+//!   fatigue): it counts them in `state.wake_checks_failed`, and a `failed_checks` that differs
+//!   is refused (422 on `failed_checks`). For a combatant knocked out outside the engine (its
+//!   stat block sent with `knocked_out`) the caller's `failed_checks` (default 0) is used, and
+//!   the engine counts on from there.
 //! - rest: refused unless fatigued; clears fatigue and reports 3 − END DM hours (at least 0).
 
 use super::super::damage::Status;
@@ -29,14 +34,25 @@ pub const MAX_FAILED_CHECKS: u32 = 1000;
 pub(super) fn regain_consciousness(
     encounter: &mut Encounter,
     id: &CombatantId,
-    failed_checks: u32,
+    sent: Option<u32>,
     mut report: ActionReport,
     dice: &mut Dice,
 ) -> Result<ActionReport, EncounterError> {
+    let (stats, state) = parts(combatant(encounter, id, "combatant_id")?, "combatant_id")?;
+    let failed_checks = match (state.wake_checks_failed, sent) {
+        (Some(recorded), Some(sent)) if sent != recorded => {
+            let message = format!(
+                "{} has failed {recorded} check(s) to come round since being knocked out here, not {sent}",
+                report.name
+            );
+            return Err(invalid("failed_checks", message));
+        }
+        (Some(recorded), _) => recorded,
+        (None, sent) => sent.unwrap_or(0),
+    };
     if failed_checks > MAX_FAILED_CHECKS {
         return Err(invalid("failed_checks", format!("failed_checks is 0 to {MAX_FAILED_CHECKS}")));
     }
-    let (stats, _) = parts(combatant(encounter, id, "combatant_id")?, "combatant_id")?;
     let mut awake = stats.clone();
     awake.knocked_out = false;
     if stats.status() != Status::Unconscious {
@@ -57,9 +73,13 @@ pub(super) fn regain_consciousness(
     if roll.success {
         let combatant = combatant_mut(encounter, id, "combatant_id")?;
         combatant.flags.defeated = false;
-        wake(parts_mut(combatant, "combatant_id")?.0);
+        let (stats, state) = parts_mut(combatant, "combatant_id")?;
+        wake(stats);
+        state.wake_checks_failed = None;
         report.description = format!("{} regains consciousness", report.name);
     } else {
+        let state = parts_mut(combatant_mut(encounter, id, "combatant_id")?, "combatant_id")?.1;
+        state.wake_checks_failed = Some(failed_checks + 1);
         report.description = format!(
             "{} stays unconscious; the next check, a minute later, is at +{}",
             report.name,

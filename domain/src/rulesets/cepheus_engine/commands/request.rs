@@ -100,6 +100,8 @@ pub struct AttackFields {
     pub smoke: Smoke,
     pub extreme_weather: bool,
     pub sensors: bool,
+    pub infra_red: bool,
+    pub attacker_cover: CoverLevel,
     pub zero_g: bool,
     pub laser_sight: bool,
     pub intelligent_weapon: bool,
@@ -158,14 +160,24 @@ macro_rules! attack_request_struct {
             pub extreme_weather: bool,
             #[serde(default)]
             pub sensors: bool,
+            /// The attacker sees with infra-red sensors: smoke conceals nothing (its DM is 0).
+            #[serde(default)]
+            pub infra_red: bool,
+            /// The cover the attacker itself is in: crouched or prone in full cover, it cannot
+            /// attack ("Cover").
+            #[serde(default)]
+            pub attacker_cover: $crate::rulesets::cepheus_engine::cover::CoverLevel,
             #[serde(default)]
             pub zero_g: bool,
             #[serde(default)]
             pub laser_sight: bool,
             #[serde(default)]
             pub intelligent_weapon: bool,
+            /// The target is at Personal range to another combatant (−2; a miss may hit the
+            /// nearest other). Stored: derived `true` for a target locked in a grapple, and
+            /// `false` then refused.
             #[serde(default)]
-            pub firing_into_combat: bool,
+            pub firing_into_combat: Option<bool>,
             #[serde(default)]
             pub extreme_range: bool,
             #[serde(default)]
@@ -218,10 +230,12 @@ macro_rules! attack_request_struct {
                     smoke: self.smoke,
                     extreme_weather: self.extreme_weather,
                     sensors: self.sensors,
+                    infra_red: self.infra_red,
+                    attacker_cover: self.attacker_cover,
                     zero_g: self.zero_g,
                     laser_sight: self.laser_sight,
                     intelligent_weapon: self.intelligent_weapon,
-                    firing_into_combat: self.firing_into_combat,
+                    firing_into_combat: self.firing_into_combat.unwrap_or(false),
                     extreme_range: self.extreme_range,
                     braced: self.braced,
                     burst: self.burst,

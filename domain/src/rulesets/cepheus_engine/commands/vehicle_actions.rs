@@ -362,6 +362,8 @@ pub(super) fn drive(
     report.cost = cost;
     report.economy = Some(turn_action(encounter, id, cost, "driving", false)?);
     lose_aim(encounter, id, &mut report)?;
+    let round = encounter.round;
+    super::state_mut(encounter, id, "combatant_id")?.moved_round = Some(round);
     report.description = if demanding {
         format!("{} drives through obstacles, evasion or pursuit (significant action)", report.name)
     } else {

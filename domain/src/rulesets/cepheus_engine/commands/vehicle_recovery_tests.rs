@@ -181,12 +181,16 @@ fn coming_round_after_fatigue() {
     );
     assert!(!report.check.unwrap().roll.success);
     assert!(stats_of(&enc, "Bo").knocked_out);
-    // 5 + 3 = 8: awake, back in the fight, still fatigued.
-    run(
-        &mut enc,
-        json!({"action": "regain_consciousness", "combatant_id": "Bo", "failed_checks": 2}),
-        &[5, 3],
+    // The engine now counts: 2 before + this one = 3 (issue 28: this test used to send 2 again).
+    assert_eq!(state(&enc, "Bo").wake_checks_failed, Some(3));
+    assert_eq!(
+        refuse(&mut enc, json!({"action": "regain_consciousness", "combatant_id": "Bo", "failed_checks": 2})),
+        "failed_checks"
     );
+    // END DM 0 + 3 failed − 2 fatigued = +1: 5 + 3 + 1 = 9: awake, back in the fight, still fatigued.
+    let report = run(&mut enc, json!({"action": "regain_consciousness", "combatant_id": "Bo"}), &[5, 3]);
+    assert_eq!(report.check.unwrap().roll.total, 9);
+    assert_eq!(state(&enc, "Bo").wake_checks_failed, None);
     assert!(!stats_of(&enc, "Bo").knocked_out && !defeated(&enc, "Bo"));
     assert_eq!(
         refuse(&mut enc, json!({"action": "regain_consciousness", "combatant_id": "Bo"})),
@@ -249,15 +253,23 @@ fn first_aid_surgery_and_medical_care() {
         run(&mut enc, json!({"action": "heal", "combatant_id": "Bo", "method": "first_aid"}), &[6, 6]);
     assert!(!report.check.unwrap().roll.success);
     assert_eq!(damage(&enc, "Bo"), [1, 0, 0]);
-    // Surgery on seriously wounded Cy (1/1/6): 2 + 3 + 2 = 7 → Effect −1: END loses 1.
+    // Surgery on seriously wounded Cy (1/1/6): it "requires a hospital or sickbay" (issue 28:
+    // this test used to operate anywhere), refused without one.
     hurt(&mut enc, "Cy", 1, 1, 6);
     let body = json!({"action": "heal", "combatant_id": "Cy", "method": "surgery", "medic_id": "Ana"});
+    assert_eq!(refuse(&mut enc, body), "facility");
+    // In the sickbay: 2 + 3 + 2 = 7 → Effect −1: END loses 1.
+    let body = json!({"action": "heal", "combatant_id": "Cy", "method": "surgery", "medic_id": "Ana",
+                      "facility": "sickbay"});
     let report = run(&mut enc, body, &[2, 3]);
     assert_eq!(report.healing.unwrap().lost, 1);
     assert_eq!(damage(&enc, "Cy"), [1, 1, 7]);
     // Medical care for Bo (STR 3, END 4 taken; END 3 → DM −1): 2 − 1 + 2 = 3 → END, STR, END.
     hurt(&mut enc, "Bo", 3, 0, 4);
     let body = json!({"action": "heal", "combatant_id": "Bo", "method": "medical_care", "medic_id": "Ana"});
+    assert_eq!(refuse(&mut enc, body), "facility");
+    let body = json!({"action": "heal", "combatant_id": "Bo", "method": "medical_care", "medic_id": "Ana",
+                      "facility": "hospital"});
     run(&mut enc, body, &[]);
     assert_eq!(damage(&enc, "Bo"), [2, 0, 2]);
 }
@@ -289,4 +301,30 @@ fn healing_wakes_the_unconscious_and_refuses_bad_requests() {
     assert_eq!(refuse(&mut enc, heal(json!({"method": "medical_care"}))), "medic_id");
     assert_eq!(refuse(&mut enc, heal(json!({"method": "surgery"}))), "method");
     assert_eq!(refuse(&mut enc, heal(json!({"medic_id": "Ana", "medic_skill": 1}))), "medic_skill");
+}
+
+#[test]
+fn the_checks_failed_to_come_round_are_counted_from_an_engine_knock_out() {
+    // "Unconsciousness": each failed check gives +1 DM on the next. Fatigue on fatigue knocks Bo
+    // out here, so the engine knows how many he has failed: 0, then 1 after a failure.
+    let mut enc = driving();
+    for _ in 0..2 {
+        run(&mut enc, json!({"action": "fatigue", "combatant_id": "Bo"}), &[]);
+    }
+    assert_eq!(state(&enc, "Bo").wake_checks_failed, Some(0));
+    assert_eq!(
+        refuse(&mut enc, json!({"action": "regain_consciousness", "combatant_id": "Bo", "failed_checks": 1})),
+        "failed_checks"
+    );
+    // END DM 0 − 2 fatigued: 4 + 4 − 2 = 6 < 8, fails.
+    let report = run(&mut enc, json!({"action": "regain_consciousness", "combatant_id": "Bo"}), &[4, 4]);
+    assert_eq!(report.check.unwrap().roll.total, 6);
+    // +1 for the failed check (sent or not, the same number): 4 + 4 + 1 − 2 = 7, fails again.
+    let report = run(
+        &mut enc,
+        json!({"action": "regain_consciousness", "combatant_id": "Bo", "failed_checks": 1}),
+        &[4, 4],
+    );
+    assert_eq!(report.check.unwrap().roll.total, 7);
+    assert_eq!(state(&enc, "Bo").wake_checks_failed, Some(2));
 }
