@@ -93,13 +93,22 @@ pub enum GrappleFollowUp {
     Damage {},
     /// Controller: opposed Strength; push 1 square + 1 per DoS, at most a Half Move.
     Push {
-        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+        /// The controller's Half Move: on a stored encounter derived from its stat block (AB and
+        /// size, "Movement"); sent, it must agree.
+        #[serde(default, deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares_opt")]
         #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
-        half_move_squares: u32,
+        half_move_squares: Option<u32>,
         move_with_target: bool,
     },
     /// Controller: regain one's feet, dragging the opponent up on an opposed Strength test.
-    Stand { both_on_ground: bool, drag_opponent: bool },
+    Stand {
+        /// Both participants prone: on a stored encounter derived from the recorded prone state;
+        /// sent, it must agree.
+        #[serde(default)]
+        both_on_ground: Option<bool>,
+        #[serde(default)]
+        drag_opponent: bool,
+    },
     /// A Knock Down as part of the grapple.
     KnockDown {},
     /// A Take Down as part of the grapple (needs the talent).
@@ -286,17 +295,16 @@ fn follow_up(mut spec: ActionSpec, then: &GrappleFollowUp, field: &str) -> Resul
                 .with_note(ALLIES_MAY_ASSIST);
         }
         GrappleFollowUp::Push { half_move_squares, move_with_target } => {
-            if *half_move_squares == 0 {
+            if *half_move_squares == Some(0) {
                 return Err(RuleError::invalid(
                     path(field, "half_move_squares"),
                     "a Half Move of 0 squares pushes nobody",
                 ));
             }
+            let most = half_move_squares.map_or_else(|| "the Half Move".to_string(), |n| format!("{n} (the Half Move)"));
             spec = spec
                 .with_test(strength_contest("grapple: push"))
-                .with_note(format!(
-                    "on a win: push 1 square plus 1 per Degree of Success, at most {half_move_squares} (the Half Move)"
-                ))
+                .with_note(format!("on a win: push 1 square plus 1 per Degree of Success, at most {most}"))
                 .with_note(ALLIES_MAY_ASSIST);
             if !move_with_target {
                 spec.lingering.retain(|effect| *effect != LingeringEffect::ControlsGrapple);
@@ -304,7 +312,7 @@ fn follow_up(mut spec: ActionSpec, then: &GrappleFollowUp, field: &str) -> Resul
             }
         }
         GrappleFollowUp::Stand { both_on_ground, drag_opponent } => {
-            if !both_on_ground {
+            if *both_on_ground == Some(false) {
                 return Err(RuleError::invalid(
                     path(field, "both_on_ground"),
                     "Stand is only possible when both participants are on the ground",

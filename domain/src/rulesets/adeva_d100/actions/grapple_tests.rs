@@ -47,24 +47,24 @@ fn a_push_moves_one_square_plus_one_per_degree_within_the_half_move() {
     // 2 DoS → 1 + 2 = 3 squares; 5 DoS → 6, held to a Half Move of 4.
     assert_eq!(push_distance(2, 4), 3);
     assert_eq!(push_distance(5, 4), 4);
-    let stays = controller(GrappleFollowUp::Push { half_move_squares: 4, move_with_target: true }).unwrap();
+    let stays = controller(GrappleFollowUp::Push { half_move_squares: Some(4), move_with_target: true }).unwrap();
     assert!(stays.lingering.contains(&LingeringEffect::ControlsGrapple));
     let lets_go =
-        controller(GrappleFollowUp::Push { half_move_squares: 4, move_with_target: false }).unwrap();
+        controller(GrappleFollowUp::Push { half_move_squares: Some(4), move_with_target: false }).unwrap();
     assert!(!lets_go.lingering.contains(&LingeringEffect::ControlsGrapple));
     let nowhere =
-        controller(GrappleFollowUp::Push { half_move_squares: 0, move_with_target: true }).unwrap_err();
+        controller(GrappleFollowUp::Push { half_move_squares: Some(0), move_with_target: true }).unwrap_err();
     assert_eq!(field_of(nowhere), "move.then.half_move_squares");
 }
 
 #[test]
 fn standing_needs_both_on_the_ground_and_a_test_only_to_drag() {
-    let alone = controller(GrappleFollowUp::Stand { both_on_ground: true, drag_opponent: false }).unwrap();
+    let alone = controller(GrappleFollowUp::Stand { both_on_ground: Some(true), drag_opponent: false }).unwrap();
     assert!(alone.tests.is_empty());
-    let drag = controller(GrappleFollowUp::Stand { both_on_ground: true, drag_opponent: true }).unwrap();
+    let drag = controller(GrappleFollowUp::Stand { both_on_ground: Some(true), drag_opponent: true }).unwrap();
     assert_eq!(drag.tests.len(), 1);
     let standing =
-        controller(GrappleFollowUp::Stand { both_on_ground: false, drag_opponent: false }).unwrap_err();
+        controller(GrappleFollowUp::Stand { both_on_ground: Some(false), drag_opponent: false }).unwrap_err();
     assert_eq!(field_of(standing), "move.then.both_on_ground");
 }
 

@@ -111,6 +111,10 @@ pub enum ActionOutcome {
         result: Option<Box<TakeDownResult>>,
     },
     Stood {},
+    /// The controller's turn ended without the 'Grapple' Full Action: the grapple is over.
+    GrappleEnded {
+        other_id: CombatantId,
+    },
     Boarding {
         target_id: CombatantId,
         test: Box<ModifiedTest>,

@@ -109,8 +109,12 @@ pub enum Action {
     KnockDown {
         actor_id: CombatantId,
         target_id: CombatantId,
+        /// Derived from the actor's turn (a Half Move taken before it); sent, it must agree.
         #[serde(default)]
-        after_half_move: bool,
+        after_half_move: Option<bool>,
+        /// Won by two or more DoS, deal Unarmed damage and a level of Fatigue (the actor's choice).
+        #[serde(default)]
+        hurt: bool,
     },
     /// "Disarm".
     Disarm {
@@ -332,6 +336,9 @@ fn acting(action: &Action) -> Option<&CombatantId> {
 fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
     if let Some(actor) = acting(&action) {
         super::ensure_not_stunned(draft, actor)?;
+        // Any action of its own ends the actor's Feint opening and its parry record (a new Feint
+        // sets its own opening afterwards).
+        super::lapse_openings(draft, actor);
     }
     match action {
         Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),

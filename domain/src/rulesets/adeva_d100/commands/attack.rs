@@ -6,6 +6,7 @@ use super::super::state::CombatState;
 use super::super::actions::{ActionKind, LingeringEffect, TurnBudget, WeaponClass};
 use super::super::altitude::AltitudeAccess;
 use super::super::damage::DamageDice;
+use super::super::evasion::EvasionKind;
 use super::super::test_modifiers::{CallerModifier, Modifier, caller};
 use super::super::test_roll::ModifiedTest;
 use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
@@ -208,7 +209,10 @@ fn run(
         unarmed: request.unarmed || super::core::named_unarmed(&request.action),
         lethal_damage_table: lethal.as_deref(),
     };
+    super::attack_checks::check_recorded_facts(encounter, request, &attacker_state, &snapshots[0].1)?;
     let aim = spend_attack(encounter, request, &action, &mut attacker_state, free, mode)?;
+    // The attack is the attacker's action: its parry record is answered or passed by.
+    attacker_state.parried = None;
     let attacker = AttackerSide { stats: &attacker_stats, aim };
     let resolved = resolve(&attacker, &sides, &input, dice)?;
     // Store: attacker budget and lingering effects.
@@ -221,7 +225,10 @@ fn run(
         let (_, state, _) = refreshed_mut(encounter, &request.attacker_id, "attacker_id")?;
         *state = attacker_state.clone();
     }
-    let targets = store_outcomes(encounter, request, &ids, &sides, resolved.targets)?;
+    let melee = resolved.weapon.class == WeaponClass::Melee;
+    let targets = store_outcomes(encounter, request, &ids, &sides, resolved.targets, melee)?;
+    // Any other action of the feinter than the opened attack ends its Feint ("Feint").
+    super::lapse_openings(encounter, &request.attacker_id);
     let mut notes = resolved.notes;
     if resolved.spec.action == ActionKind::HeavyAttack {
         notes.push(
@@ -360,11 +367,20 @@ fn store_outcomes(
     ids: &[NamedTarget],
     sides: &[TargetSide],
     outcomes: Vec<TargetOutcome>,
+    melee: bool,
 ) -> Result<Vec<TargetReport>, EncounterError> {
     let mut targets = Vec::new();
     for (((id, field, _), side), outcome) in ids.iter().zip(sides).zip(outcomes) {
         let reacted = side.evasion.is_reaction() && outcome.evasion.is_some();
+        // A successful parry of a melee attack opens a Counter-Attack on the attacker
+        // ("Counter-Attack"); any other outcome of the latest attack on it closes it.
+        let parried = melee
+            && outcome.evasion.as_ref().is_some_and(|e| e.kind == EvasionKind::Parry && e.test.test.passed);
         let surprised = side.surprised;
+        if reacted {
+            // A reaction is an action of the target's: its own Feint opening lapses ("Feint").
+            super::lapse_openings(encounter, id);
+        }
         let (stats, state, flags) = refreshed_mut(encounter, id, field)?;
         if reacted {
             state.budget.reaction_used = true;
@@ -372,6 +388,7 @@ fn store_outcomes(
             // A dodge is an action: it ends a standing Overwatch ("Overwatch").
             state.overwatch = None;
         }
+        state.parried = parried.then(|| request.attacker_id.clone());
         apply_outcome(stats, &outcome);
         // A Feint opens only the feinter's next attack (adeva-d100.txt, "Feint").
         if state.feinted_by.as_ref() == Some(&request.attacker_id) {

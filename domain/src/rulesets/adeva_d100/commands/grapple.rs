@@ -12,8 +12,10 @@
 //!   on a win. After 'Grapple' (or a won Take Control) the follow-up: Damage (opposed Strength)
 //!   rolls Unarmed damage 1d5 − 3 + SB (not below 0), soaked by TB + AP, and adds a level of
 //!   Fatigue; Push (opposed Strength) reports 1 + DoS squares up to the Half Move sent, and ends
-//!   the grapple unless `move_with_target`; Knock Down as the Knock Down action (prone flags).
-//!   Stand, Take Down, Activate Power and the grapple Standard Attack are spent and reported with
+//!   the grapple unless `move_with_target`; Knock Down as the Knock Down action (prone flags);
+//!   Stand clears the controller's `prone` and, with `drag_opponent`, rolls the opposed Strength
+//!   test that clears the opponent's on a win. Push's Half Move and Stand's `both_on_ground` are
+//!   derived (`derive_follow_up`). Take Down, Activate Power and the grapple Standard Attack are spent and reported with
 //!   their tests for the table (a Standard Attack's cost is already spent here, so the attack
 //!   command would refuse it).
 //! - Allies' assistance is not modelled (send it as a modifier outside this engine).
@@ -45,6 +47,8 @@ fn set_grapple(
     let state = parts_mut(draft, controller, "actor_id")?.1;
     state.grappled_with = Some(restrained.clone());
     state.grapple_role = Some(GrappleRole::Controller);
+    // Begun or taken over this turn: it holds through the turn's end (`round::end_of_turn`).
+    state.budget.grapple_kept = true;
     let state = parts_mut(draft, restrained, "target_id")?.1;
     state.grappled_with = Some(controller.clone());
     state.grapple_role = Some(GrappleRole::Restrained);
@@ -133,6 +137,10 @@ pub(super) fn grapple_action(
     let (Some(other), Some(role)) = (state.grappled_with.clone(), state.grapple_role) else {
         return Err(EncounterError::invalid("actor_id", "this combatant is not in a grapple"));
     };
+    let mut grapple_move = grapple_move;
+    if let GrappleMove::Grapple { then } | GrappleMove::TakeControl { then } = &mut grapple_move {
+        derive_follow_up(draft, &actor, &other, then)?;
+    }
     let spec = action_spec(&DeclaredAction::GrappleAction(GrappleAction {
         role,
         grapple_move: grapple_move.clone(),
@@ -168,6 +176,8 @@ pub(super) fn grapple_action(
             }
         }
         GrappleMove::Grapple { then } => {
+            // The 'Grapple' Full Action taken: the grapple holds this turn ("Grapple (Initiate)").
+            parts_mut(draft, &actor, "actor_id")?.1.budget.grapple_kept = true;
             follow_up(draft, &actor, &other, then, dice, &mut contests, &mut notes)?;
         }
         GrappleMove::ActivatePower { .. } | GrappleMove::StandardAttack { .. } => {
@@ -176,6 +186,57 @@ pub(super) fn grapple_action(
     }
     let outcome = ActionOutcome::GrappleAction { other_id: other, spec: Box::new(spec), contests };
     Ok((actor, "grapple action".into(), outcome, notes))
+}
+
+/// Fills in what the encounter records for a Controller action, refusing a caller's word that
+/// says otherwise (issue 28, "derived, not declared"): Push's Half Move comes from the
+/// controller's stat block (AB and size, adeva-d100.txt, "Movement"; "Controller: Push": no
+/// further than your Half Move), Stand's "both participants are on the ground" from the recorded
+/// prone state of both ("Controller: Stand"; decision: on the ground = prone).
+fn derive_follow_up(
+    draft: &mut Encounter,
+    actor: &CombatantId,
+    other: &CombatantId,
+    then: &mut GrappleFollowUp,
+) -> Result<(), EncounterError> {
+    match then {
+        GrappleFollowUp::Push { half_move_squares, .. } => {
+            let (stats, _, _) = snapshot(draft, actor, "actor_id")?;
+            let half_move = super::core::movement_of(&stats)?.half_move;
+            if half_move_squares.is_some_and(|sent| sent != half_move) {
+                return Err(EncounterError::invalid(
+                    "move.then.half_move_squares",
+                    format!("{}'s Half Move is {half_move} squares (from its stat block)", draft.name_of(actor)),
+                ));
+            }
+            *half_move_squares = Some(half_move);
+        }
+        GrappleFollowUp::Stand { both_on_ground, .. } => {
+            let (_, own, _) = snapshot(draft, actor, "actor_id")?;
+            let (_, theirs, _) = snapshot(draft, other, "target_id")?;
+            let derived = own.prone && theirs.prone;
+            if derived && *both_on_ground == Some(false) {
+                return Err(EncounterError::invalid(
+                    "move.then.both_on_ground",
+                    "both participants are recorded prone: they are on the ground",
+                ));
+            }
+            if !derived {
+                let who = |prone: bool, id| format!("{} is {}", draft.name_of(id), if prone { "prone" } else { "not prone" });
+                return Err(EncounterError::invalid(
+                    "move.then.both_on_ground",
+                    format!(
+                        "Stand needs both participants on the ground: {}, {}",
+                        who(own.prone, actor),
+                        who(theirs.prone, other)
+                    ),
+                ));
+            }
+            *both_on_ground = Some(true);
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 fn follow_up(
@@ -193,27 +254,14 @@ fn follow_up(
             let won = result.winner == Some(Side::A);
             contests.push(result);
             if won {
-                let (actor_stats, _, _) = snapshot(draft, actor, "actor_id")?;
-                let sb = super::super::bonus(effective(&actor_stats, CharacteristicName::S)?);
-                let die = dice.roll(5, "grapple: unarmed damage 1d5 − 3 + SB")?;
-                let damage = (die as i32 - 3 + sb).max(0) as u32;
-                let (stats, _, flags) = parts_mut(draft, other, "target_id")?;
-                let (_, wounds, more) = apply(stats, damage, true, 0, "target_id")?;
-                stats.set_wounds_left(wounds.after);
-                stats.add_fatigue(1);
-                flags.defeated |= wounds.dead;
-                notes.push(format!(
-                    "unarmed damage {die} − 3 + SB {sb} = {damage}: wounds {} → {}; +1 Fatigue",
-                    wounds.before, wounds.after
-                ));
-                notes.extend(more);
+                unarmed_and_fatigue(draft, actor, other, "grapple", dice, notes)?;
             }
         }
         GrappleFollowUp::Push { half_move_squares, move_with_target } => {
             let result = strength(draft, actor, other, CharacteristicName::S, "grapple: push", dice)?;
             if result.winner == Some(Side::A) {
                 let dos = result.rounds.last().map_or(0, |round| round.a.test.degrees_of_success());
-                let squares = push_distance(dos, half_move_squares);
+                let squares = push_distance(dos, half_move_squares.unwrap_or(0));
                 notes.push(format!("pushed {squares} squares"));
                 if !move_with_target {
                     end_grapple(draft, actor, other)?;
@@ -237,12 +285,57 @@ fn follow_up(
             }
             contests.push(result);
         }
-        GrappleFollowUp::Stand { .. }
-        | GrappleFollowUp::TakeDown { .. }
+        GrappleFollowUp::Stand { drag_opponent, .. } => {
+            // "Controller: Stand": the controller regains its feet; dragging the opponent up is an
+            // opposed Strength test, won by the controller.
+            parts_mut(draft, actor, "actor_id")?.1.prone = false;
+            notes.push(format!("{} regains its feet", draft.name_of(actor)));
+            if drag_opponent {
+                let result = strength(draft, actor, other, CharacteristicName::S, "grapple: drag the opponent up", dice)?;
+                if result.winner == Some(Side::A) {
+                    parts_mut(draft, other, "target_id")?.1.prone = false;
+                    notes.push(format!("{} is pulled up too", draft.name_of(other)));
+                } else {
+                    notes.push(format!("{} stays on the ground", draft.name_of(other)));
+                }
+                contests.push(result);
+            }
+        }
+        GrappleFollowUp::TakeDown { .. }
         | GrappleFollowUp::ActivatePower { .. }
         | GrappleFollowUp::StandardAttack { .. } => {
             notes.push("the follow-up is resolved by the table".into());
         }
     }
+    Ok(())
+}
+
+/// Unarmed damage, 1d5 − 3 + SB (not below 0, no penetration), soaked by TB + AP, and one level
+/// of Fatigue, dealt by `actor` to `other` (adeva-d100.txt, "Unarmed Attacks"; "Controller:
+/// Damage"; "Knock Down": "deal Unarmed damage to the target and inflict a level of fatigue").
+/// Decision: the level of Fatigue is the one the row names; Unarmed Attacks' own level for damage
+/// of at least TB is not added on top.
+pub(super) fn unarmed_and_fatigue(
+    draft: &mut Encounter,
+    actor: &CombatantId,
+    other: &CombatantId,
+    what: &str,
+    dice: &mut Dice,
+    notes: &mut Vec<String>,
+) -> Result<(), EncounterError> {
+    let (actor_stats, _, _) = snapshot(draft, actor, "actor_id")?;
+    let sb = super::super::bonus(effective(&actor_stats, CharacteristicName::S)?);
+    let die = dice.roll(5, format!("{what}: unarmed damage 1d5 − 3 + SB"))?;
+    let damage = (die as i32 - 3 + sb).max(0) as u32;
+    let (stats, _, flags) = parts_mut(draft, other, "target_id")?;
+    let (_, wounds, more) = apply(stats, damage, true, 0, "target_id")?;
+    stats.set_wounds_left(wounds.after);
+    stats.add_fatigue(1);
+    flags.defeated |= wounds.dead;
+    notes.push(format!(
+        "unarmed damage {die} − 3 + SB {sb} = {damage}: wounds {} → {}; +1 Fatigue",
+        wounds.before, wounds.after
+    ));
+    notes.extend(more);
     Ok(())
 }

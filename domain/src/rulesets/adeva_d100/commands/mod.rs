@@ -88,6 +88,23 @@ pub(crate) fn ensure_not_stunned(encounter: &Encounter, id: &CombatantId) -> Res
     }
 }
 
+/// A won Feint holds only while the attack is the feinter's very next action (adeva-d100.txt,
+/// "Feint": "so long as it is the next action you take"): any other action of `actor`, a
+/// reaction included, makes every opening it holds lapse. Its own record of a parry it may answer
+/// with a Counter-Attack ("as part of the parry action") lapses too.
+pub(crate) fn lapse_openings(encounter: &mut Encounter, actor: &CombatantId) {
+    for combatant in &mut encounter.combatants {
+        if let RulesetState::AdevaD100(state) = &mut combatant.state {
+            if state.feinted_by.as_ref() == Some(actor) {
+                state.feinted_by = None;
+            }
+            if &combatant.id == actor {
+                state.parried = None;
+            }
+        }
+    }
+}
+
 /// A pinned combatant is "held where it stood" (adeva-d100.txt, "Overwatch", "Suppressive
 /// Fire"): any action with the Movement subtype is refused, field `action`. `state` is the
 /// combatant's refreshed state ([`peek`]), so a pinning that has run out no longer holds it.
@@ -195,3 +212,5 @@ mod actions_tests;
 mod attack_path_tests;
 #[cfg(test)]
 mod props_tests;
+#[cfg(test)]
+mod derived_tests;
