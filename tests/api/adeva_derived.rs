@@ -125,3 +125,16 @@ async fn opportunity_and_counter_attack_flags_need_the_recorded_move_and_parry()
         "damage": {"count": 1, "sides": 10}, "rolls": [15, 4]});
     refused(&app, &encounter, "attacks", &counter, "action.parried_melee_attack", "after a dodge").await;
 }
+
+#[tokio::test]
+async fn a_charge_ending_in_a_grapple_is_rolled_and_stored() {
+    let app = spawn_app().await;
+    let (encounter, ana, bo) = duel(&app).await;
+    // Ana WS 40 + 20 (Charge) = 60, d100 55 → pass; no dodge: the grapple starts, Ana in control.
+    let body = json!({"action": "charge", "actor_id": ana, "target_id": bo, "distance_squares": 6,
+        "straight_line_squares": 4, "strike": {"kind": "grapple", "hand_free": true}, "rolls": [55]});
+    let reply = ok(&app, &encounter, "actions", &body, "charge into a grapple").await;
+    assert_eq!(reply["result"]["outcome"]["started"], json!(true), "{reply}");
+    let now = app.encounter(&encounter).await;
+    assert_eq!(now["combatants"][0]["state"]["grappled_with"], json!(bo), "{now}");
+}

@@ -56,12 +56,20 @@ pub enum Action {
     GuardMode {
         actor_id: CombatantId,
     },
-    /// "Charge" ending in a Grapple or a Knock Down (a Charge ending in an attack goes through the
-    /// attack command). The Half Move comes from the actor's stat block.
+    /// "Charge" ending in a Grapple or a Knock Down, rolled and applied against `target_id` (a
+    /// Charge ending in an attack goes through the attack command). The Half Move comes from the
+    /// actor's stat block.
     Charge {
         actor_id: CombatantId,
+        target_id: CombatantId,
         #[serde(flatten)]
         charge: Charge,
+        /// Grapple: the target dodges (its Reaction).
+        #[serde(default)]
+        dodge: bool,
+        /// Knock Down won by 2+ DoS: deal Unarmed damage and a level of Fatigue.
+        #[serde(default)]
+        hurt: bool,
     },
     Fall {
         actor_id: CombatantId,
@@ -343,7 +351,10 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
     match action {
         Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),
         Action::GuardMode { actor_id } => declare(draft, actor_id, DeclaredAction::GuardMode {}),
-        Action::Charge { actor_id, charge } => declare(draft, actor_id, DeclaredAction::Charge(charge)),
+        Action::Charge { actor_id, target_id, charge, dodge, hurt } => {
+            let request = super::charge::ChargeRequest { actor: actor_id, target: target_id, charge, dodge, hurt };
+            super::charge::charge(draft, request, dice)
+        }
         Action::Fall { actor_id } => start_fall(draft, actor_id),
         Action::ResolveCrash { actor_id } => resolve_crash(draft, actor_id, dice),
         Action::Fatigue { actor_id, levels } => add_fatigue(draft, actor_id, levels),

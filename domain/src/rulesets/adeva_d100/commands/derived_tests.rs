@@ -381,3 +381,48 @@ fn a_knock_down_won_by_one_dos_deals_no_damage_even_when_asked() {
     assert!(state_of(&enc, "Cy").prone);
     assert!(report.notes.iter().any(|n| n.contains("no Unarmed damage")), "{:?}", report.notes);
 }
+
+#[test]
+fn a_charge_ending_in_a_grapple_rolls_ws_plus_twenty_and_starts_the_grapple() {
+    // adeva-d100.txt, "Charge": a Grapple in place of the attack; the Charge's +20 on the WS test.
+    // Ana Ag 30 → Half Move 3 → Charge Move 9 ≥ 6. WS 40 + 20 = 60, d100 55 → pass (it would fail
+    // at 40); Bo dodges on Ag 40, d100 70: fails. The grapple starts, Ana in control.
+    let mut enc = fight();
+    let report = run(
+        &mut enc,
+        json!({"action": "charge", "actor_id": "Ana", "target_id": "Bo", "distance_squares": 6,
+            "straight_line_squares": 4, "strike": {"kind": "grapple", "hand_free": true}, "dodge": true}),
+        &[55, 70],
+    );
+    let ActionOutcome::Grapple { test, started, .. } = report.outcome else { panic!() };
+    assert_eq!((test.test.target, started), (60, true));
+    assert_eq!(state_of(&enc, "Ana").grappled_with, Some(id("Bo")));
+    assert_eq!(state_of(&enc, "Ana").budget.full_actions, 1);
+    assert!(state_of(&enc, "Bo").budget.reaction_used);
+}
+
+#[test]
+fn a_charge_ending_in_a_knock_down_rolls_plain_strength_and_may_hurt() {
+    // adeva-d100.txt, "Charge", "Knock Down": opposed Strength, no +20 (not an attack test) and no
+    // +10 (a Charge is not a Half Move). Ana S 30, d100 5 → 3 DoS; Bo S 30, d100 90 fails: margin
+    // 3, Bo prone; hurt: 1d5 = 4 − 3 + SB 3 = 4 against soak TB 3 → 1 wound, +1 Fatigue.
+    let mut enc = fight();
+    let report = run(
+        &mut enc,
+        json!({"action": "charge", "actor_id": "Ana", "target_id": "Bo", "distance_squares": 6,
+            "straight_line_squares": 4, "strike": {"kind": "knock_down"}, "hurt": true}),
+        &[5, 90, 4],
+    );
+    let ActionOutcome::KnockDown { contest, .. } = report.outcome else { panic!() };
+    assert_eq!(contest.rounds[0].a.test.target, 30);
+    assert!(state_of(&enc, "Bo").prone);
+    let bo = stats_of(&enc, "Bo");
+    assert_eq!((bo.wounds_taken.get(), bo.fatigue.get()), (1, 1));
+    let (field, _) = refused(
+        &mut enc,
+        json!({"action": "charge", "actor_id": "Ana", "target_id": "Cy", "distance_squares": 6,
+            "straight_line_squares": 4, "strike": {"kind": "knock_down"}}),
+        &[5, 90],
+    );
+    assert_eq!(field, "action");
+}

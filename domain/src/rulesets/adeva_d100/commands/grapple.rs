@@ -76,6 +76,24 @@ pub(super) fn initiate(
         return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
     }
     let spec = action_spec(&DeclaredAction::Grapple(GrappleInitiate { hand_free }))?;
+    let (outcome, notes) = attempt(draft, &actor, &target, &spec, dodge, "grapple attempt", dice)?;
+    Ok((actor, "grapple".into(), outcome, notes))
+}
+
+/// Spends `spec` and rolls its grapple attempt: a WS test with the spec's modifiers (a Charge's
+/// +20), the target's optional dodge (Agility, its Reaction), and on a hit not dodged the grapple
+/// with the actor in control (adeva-d100.txt, "Grapple (Initiate)"; "Charge": a Grapple in place
+/// of the attack).
+pub(super) fn attempt(
+    draft: &mut Encounter,
+    actor: &CombatantId,
+    target: &CombatantId,
+    spec: &super::super::actions::ActionSpec,
+    dodge: bool,
+    label: &str,
+    dice: &mut Dice,
+) -> Result<(ActionOutcome, Vec<String>), EncounterError> {
+    let (actor, target) = (actor.clone(), target.clone());
     let (_, actor_state, _) = snapshot(draft, &actor, "actor_id")?;
     let (target_stats, target_state, surprised) = snapshot(draft, &target, "target_id")?;
     if actor_state.grappled_with.is_some() || target_state.grappled_with.is_some() {
@@ -85,15 +103,18 @@ pub(super) fn initiate(
     if dodge {
         spend_dodge(&mut target_budget, surprised)?;
     }
-    spend(draft, &actor, &spec)?;
+    spend(draft, &actor, spec)?;
     let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
-    let test = modified_test(ws, &[], dice, "grapple attempt: WS test")?;
+    let modifiers = spec.tests.first().map(|t| t.modifiers.clone()).unwrap_or_default();
+    let test = modified_test(ws, &modifiers, dice, &format!("{label}: WS test"))?;
     let mut notes = Vec::new();
     let mut dodge_test: Option<ModifiedTest> = None;
     if test.test.passed && dodge {
         let ag = effective(&target_stats, CharacteristicName::Ag)?;
-        let evaded = modified_test(ag, &[], dice, "grapple attempt: dodge (Agility)")?;
+        let evaded = modified_test(ag, &[], dice, &format!("{label}: dodge (Agility)"))?;
+        // The dodge is the target's action: its own Feint opening lapses ("Feint").
+        super::lapse_openings(draft, &target);
         parts_mut(draft, &target, "target_id")?.1.budget = target_budget;
         dodge_test = Some(evaded);
     }
@@ -111,7 +132,7 @@ pub(super) fn initiate(
         dodge: dodge_test.map(Box::new),
         started,
     };
-    Ok((actor, "grapple".into(), outcome, notes))
+    Ok((outcome, notes))
 }
 
 /// Opposed Strength (or `a` against Strength) between the two, the actor as side A.

@@ -144,6 +144,22 @@ pub(super) fn knock_down(
     let spec = declared_spec(&DeclaredAction::KnockDown(KnockDown { after_half_move }))?;
     snapshot(draft, &target, "target_id")?;
     spend(draft, &actor, &spec)?;
+    let outcome = knock_down_roll(draft, &actor, &target, &spec, hurt, dice)?;
+    Ok((actor, "knock down".into(), outcome.0, outcome.1))
+}
+
+/// Rolls a Knock Down already spent as `spec` (its test's modifiers) and applies it: prone on
+/// whoever falls, and, won by 2+ DoS with `hurt`, Unarmed damage and a level of Fatigue
+/// (adeva-d100.txt, "Knock Down"). Also the strike of a Charge ending in a Knock Down.
+pub(super) fn knock_down_roll(
+    draft: &mut Encounter,
+    actor: &CombatantId,
+    target: &CombatantId,
+    spec: &ActionSpec,
+    hurt: bool,
+    dice: &mut Dice,
+) -> Result<(ActionOutcome, Vec<String>), EncounterError> {
+    let (actor, target) = (actor.clone(), target.clone());
     let modifiers = spec.tests.first().map(|t| t.modifiers.clone()).unwrap_or_default();
     let result = contest(
         draft,
@@ -174,8 +190,7 @@ pub(super) fn knock_down(
         }
         KnockDownOutcome::TargetStands => notes.push("the target keeps its footing".into()),
     }
-    let outcome = ActionOutcome::KnockDown { target_id: target, contest: Box::new(result), outcome };
-    Ok((actor, "knock down".into(), outcome, notes))
+    Ok((ActionOutcome::KnockDown { target_id: target, contest: Box::new(result), outcome }, notes))
 }
 
 /// Knock Down's "if made after a Half Move action you gain a +10 bonus" (adeva-d100.txt, "Knock

@@ -42,6 +42,7 @@ pub mod action_outcome;
 pub mod actions;
 pub mod attack;
 mod attack_checks;
+mod charge;
 pub mod core;
 mod hits;
 pub mod damage;
