@@ -138,3 +138,17 @@ async fn a_charge_ending_in_a_grapple_is_rolled_and_stored() {
     let now = app.encounter(&encounter).await;
     assert_eq!(now["combatants"][0]["state"]["grappled_with"], json!(bo), "{now}");
 }
+
+#[tokio::test]
+async fn the_attacker_names_the_hit_its_degrees_of_success_go_to() {
+    let app = spawn_app().await;
+    let (encounter, ana, bo) = duel(&app).await;
+    // Flurry of 3: WS 40 + 10 − 15 = 35, d100 5 → 4 DoS → 3 hits; dice 2, 1, 2; SB 3; soak TB 3.
+    // dos_hit 2: 5 → 2, (1 → 4) + 3 = 7 → 4, 5 → 2: 8 wounds.
+    let body = json!({"attacker_id": ana, "target_id": bo,
+        "action": {"action": "flurry", "declared_hits": 3,
+                   "weapon": {"name": "Sword", "class": "melee", "hit_rating": 3}},
+        "damage": {"count": 1, "sides": 10}, "dos_hit": 2, "rolls": [5, 2, 1, 2]});
+    let reply = ok(&app, &encounter, "attacks", &body, "a flurry").await;
+    assert_eq!(reply["result"]["targets"][0]["wounds"]["lost"], json!(8), "{reply}");
+}

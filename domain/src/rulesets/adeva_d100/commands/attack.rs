@@ -51,6 +51,12 @@ pub struct EncounterAttack {
     /// weapon named "unarmed" counts too.
     #[serde(default)]
     pub unarmed: bool,
+    /// Which landed hit takes the Degrees of Success in place of a damage die, counted in the order
+    /// the hits are rolled (the main target's first, then each extra target's), from 1; left out,
+    /// the first (adeva-d100.txt, "Attacking", Step Five: the attacker chooses).
+    #[serde(default, deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points_opt")]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
+    pub dos_hit: Option<u32>,
     /// The engine's own modifiers when it builds the attack (Multiple Attack's −30), listed before
     /// the client's; never read from a request.
     #[serde(skip)]
@@ -208,6 +214,7 @@ fn run(
         long_range_weapon: request.long_range_weapon,
         unarmed: request.unarmed || super::core::named_unarmed(&request.action),
         lethal_damage_table: lethal.as_deref(),
+        dos_hit: request.dos_hit,
     };
     super::attack_checks::check_recorded_facts(encounter, request, &attacker_state, &snapshots[0].1)?;
     let aim = spend_attack(encounter, request, &action, &mut attacker_state, free, mode)?;

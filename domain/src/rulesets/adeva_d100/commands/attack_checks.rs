@@ -120,6 +120,9 @@ pub(super) fn checked_damage_dice(input: &AttackInput, weapon: &Weapon) -> Resul
 
 /// Penetration, the client's modifiers and the Lethal Damage chart, each within its limits.
 pub(super) fn check_client_limits(input: &AttackInput) -> Result<(), RuleError> {
+    if input.dos_hit == Some(0) {
+        return Err(RuleError::invalid("dos_hit", "hits are counted from 1"));
+    }
     if input.penetration > 100 {
         return Err(RuleError::invalid("penetration", "penetration must lie between 0 and 100"));
     }

@@ -426,3 +426,32 @@ fn a_charge_ending_in_a_knock_down_rolls_plain_strength_and_may_hurt() {
     );
     assert_eq!(field, "action");
 }
+
+fn flurry(dos_hit: Option<u32>) -> serde_json::Value {
+    let mut body = json!({"attacker_id": "Ana", "target_id": "Bo",
+        "action": {"action": "flurry", "declared_hits": 3,
+                   "weapon": {"name": "Sword", "class": "melee", "hit_rating": 3}},
+        "damage": {"count": 1, "sides": 10}});
+    if let Some(hit) = dos_hit {
+        body["dos_hit"] = json!(hit);
+    }
+    body
+}
+
+#[test]
+fn the_degrees_of_success_replace_the_die_of_the_hit_the_attacker_names() {
+    // adeva-d100.txt, "Attacking", Step Five: "you may replace a single damage die result with the
+    // Degrees of Success"; with several hits only one of them. Flurry of 3: WS 40 + 10 − 15 = 35,
+    // d100 5 → 4 DoS → 3 hits. Dice 2, 1, 2; SB 3; soak TB 3.
+    // Named hit 2: 2+3 = 5 → 2; (1 → 4)+3 = 7 → 4; 2+3 = 5 → 2: 8 wounds.
+    let mut enc = fight();
+    let report = attack_report(&mut enc, flurry(Some(2)), &[5, 2, 1, 2]);
+    assert_eq!(report.hits_scored, 3);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 8);
+    // Default, the first hit: (2 → 4)+3 = 7 → 4; 1+3 = 4 → 1; 2+3 = 5 → 2: 7 wounds.
+    let mut enc = fight();
+    attack_report(&mut enc, flurry(None), &[5, 2, 1, 2]);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 7);
+    let (field, _) = attack_refused(&mut fight(), flurry(Some(0)), &[5, 2, 1, 2]);
+    assert_eq!(field, "dos_hit");
+}

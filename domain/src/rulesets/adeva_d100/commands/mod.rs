@@ -25,7 +25,9 @@
 //!   altitude, Guard Mode). "The enemy may make one evasion per attack": each target is an enemy
 //!   of the attack, so each gets its own one evasion against the hits allocated to it (spending
 //!   its own Reaction). Altitude is checked for every target.
-//! - The Degrees of Success replace a die of the first hit that lands, whichever target it is on.
+//! - The Degrees of Success replace a die of the landed hit named by `dos_hit` (counted from 1 in
+//!   rolling order, the main target's hits first), by default the first; a named hit that does not
+//!   land leaves every die as rolled.
 //! - Melee and thrown weapons add the attacker's Strength Bonus; ranged weapons do not. Soak is
 //!   TB + AP − Penetration (AP not below 0). Critical confirmation uses the tested characteristic
 //!   with no modifiers but Guard Mode's; the Lethal Damage chart names come from the encounter's
