@@ -152,3 +152,18 @@ async fn the_attacker_names_the_hit_its_degrees_of_success_go_to() {
     let reply = ok(&app, &encounter, "attacks", &body, "a flurry").await;
     assert_eq!(reply["result"]["targets"][0]["wounds"]["lost"], json!(8), "{reply}");
 }
+
+#[tokio::test]
+async fn the_grapples_standard_attack_is_rolled_over_http() {
+    let app = spawn_app().await;
+    let (encounter, ana, bo) = duel(&app).await;
+    grapple(&app, &encounter, &ana, &bo).await;
+    app.advance(&encounter, "next_turn").await;
+    app.advance(&encounter, "next_turn").await;
+    // Round 2: 'Grapple', then a small melee Standard Attack: WS 40 + 10 = 50, d100 25 → 3 DoS;
+    // 1d5 = 2 → 3 (DoS) + SB 3 = 6 against soak TB 3 → 3 wounds.
+    let body = json!({"action": "grapple_action", "actor_id": ana, "move": {"kind": "grapple",
+        "then": {"kind": "standard_attack", "weapon": "small_melee"}}, "rolls": [25, 2]});
+    let reply = ok(&app, &encounter, "actions", &body, "the grapple's standard attack").await;
+    assert_eq!(reply["result"]["outcome"]["attack"]["targets"][0]["wounds"]["lost"], json!(3), "{reply}");
+}

@@ -115,8 +115,12 @@ pub enum GrappleFollowUp {
     TakeDown { has_talent: bool },
     /// Either: a Power of a Full Action or less.
     ActivatePower { power: PowerUse },
-    /// Either: a Standard Attack with a grapple weapon.
-    StandardAttack { weapon: GrappleWeapon },
+    /// Either: a Standard Attack with a grapple weapon, rolled (see `grapple_strike.rs`).
+    StandardAttack {
+        weapon: GrappleWeapon,
+        #[serde(flatten)]
+        strike: super::grapple_strike::GrappleStrike,
+    },
 }
 
 impl GrappleFollowUp {
@@ -141,8 +145,12 @@ pub enum GrappleMove {
     TakeControl { then: GrappleFollowUp },
     /// Either (restrained): a Power of a Full Action or less.
     ActivatePower { power: PowerUse },
-    /// Either (restrained): a Standard Attack with a grapple weapon.
-    StandardAttack { weapon: GrappleWeapon },
+    /// Either (restrained): a Standard Attack with a grapple weapon, rolled.
+    StandardAttack {
+        weapon: GrappleWeapon,
+        #[serde(flatten)]
+        strike: super::grapple_strike::GrappleStrike,
+    },
 }
 
 /// A grapple action and who takes it.
@@ -210,7 +218,7 @@ pub fn grapple_action(input: &GrappleAction) -> Result<ActionSpec, RuleError> {
             Ok(ActionSpec::new(ActionKind::GrappleActivatePower, ActionType::Full, Vec::new())
                 .with_note(power_note(power)))
         }
-        GrappleMove::StandardAttack { weapon } => {
+        GrappleMove::StandardAttack { weapon, .. } => {
             only(role, GrappleRole::Restrained, EITHER_ON_ITS_OWN)?;
             let (test, subtype) = grapple_attack_test(*weapon);
             Ok(ActionSpec::new(
@@ -334,7 +342,7 @@ fn follow_up(mut spec: ActionSpec, then: &GrappleFollowUp, field: &str) -> Resul
             check_power(power, &path(field, "power"))?;
             spec = spec.with_note(power_note(power));
         }
-        GrappleFollowUp::StandardAttack { weapon } => {
+        GrappleFollowUp::StandardAttack { weapon, .. } => {
             let (test, _) = grapple_attack_test(*weapon);
             spec = spec.with_test(test).with_note("the target need not be the other participant");
         }

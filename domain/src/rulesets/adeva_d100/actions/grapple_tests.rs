@@ -80,10 +80,10 @@ fn knock_down_and_take_down_may_follow_the_grapple_action() {
 
 #[test]
 fn the_grapple_standard_attack_uses_ws_or_bs_with_a_pistol() {
-    let punch = controller(GrappleFollowUp::StandardAttack { weapon: GrappleWeapon::Unarmed }).unwrap();
+    let punch = controller(GrappleFollowUp::StandardAttack { weapon: GrappleWeapon::Unarmed, strike: Default::default() }).unwrap();
     assert_eq!((punch.tests[0].characteristic, punch.tests[0].modifier_sum()), (CharacteristicName::Ws, 10));
     let pistol =
-        act(GrappleRole::Restrained, GrappleMove::StandardAttack { weapon: GrappleWeapon::Pistol }).unwrap();
+        act(GrappleRole::Restrained, GrappleMove::StandardAttack { weapon: GrappleWeapon::Pistol, strike: Default::default() }).unwrap();
     assert_eq!(
         (pistol.action_type, pistol.tests[0].characteristic),
         (ActionType::Full, CharacteristicName::Bs)
@@ -128,7 +128,7 @@ fn the_restrained_break_free_or_take_control_as_half_actions() {
 
 #[test]
 fn take_control_refuses_an_either_action() {
-    let then = GrappleFollowUp::StandardAttack { weapon: GrappleWeapon::Natural };
+    let then = GrappleFollowUp::StandardAttack { weapon: GrappleWeapon::Natural, strike: Default::default() };
     let err = act(GrappleRole::Restrained, GrappleMove::TakeControl { then }).unwrap_err();
     assert_eq!(field_of(err), "move.then.kind");
 }
@@ -143,7 +143,7 @@ fn each_role_keeps_to_its_own_actions() {
     assert_eq!(err, RuleError::invalid("role", "only the restrained participant may break free"));
     let err = act(GrappleRole::Restrained, GrappleMove::Release {}).unwrap_err();
     assert_eq!(field_of(err), "role");
-    let err = act(GrappleRole::Controller, GrappleMove::StandardAttack { weapon: GrappleWeapon::Unarmed })
+    let err = act(GrappleRole::Controller, GrappleMove::StandardAttack { weapon: GrappleWeapon::Unarmed, strike: Default::default() })
         .unwrap_err();
     assert_eq!(field_of(err), "role");
     let release = act(GrappleRole::Controller, GrappleMove::Release {}).unwrap();

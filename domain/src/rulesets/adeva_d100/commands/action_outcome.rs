@@ -102,6 +102,9 @@ pub enum ActionOutcome {
         other_id: CombatantId,
         spec: Box<ActionSpec>,
         contests: Vec<OpposedResult>,
+        /// The Either action's Standard Attack, rolled.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attack: Option<Box<AttackReport>>,
     },
     TakeDown {
         target_id: CombatantId,

@@ -162,6 +162,9 @@ pub(super) enum Mode {
     /// Through the attack command: on the attacker's turn unless it is an Attack of Opportunity
     /// or a Counter-Attack; it spends its action.
     OwnAction,
+    /// Already paid for by the action that leads to it (the grapple's Either Standard Attack,
+    /// "Grapple (Initiate)"): nothing is spent and no turn is checked.
+    Paid,
     /// A standing Overwatch fires (adeva-d100.txt, "Overwatch": "This attack occurs the moment
     /// the conditions are met"): off the attacker's turn, already paid for by the Overwatch's
     /// full action, so nothing is spent.
@@ -177,6 +180,15 @@ pub(super) fn overwatch_attack(
     run(encounter, request, dice, Mode::Overwatch)
 }
 
+/// Rolls an attack another action has paid for (see [`Mode::Paid`]).
+pub(super) fn paid_attack(
+    encounter: &mut Encounter,
+    request: &EncounterAttack,
+    dice: &mut Dice,
+) -> Result<AttackReport, EncounterError> {
+    run(encounter, request, dice, Mode::Paid)
+}
+
 /// One named target: its id, the field naming it and the field naming its evasion.
 type NamedTarget = (CombatantId, String, String);
 
@@ -189,7 +201,7 @@ fn run(
     dice: &mut Dice,
     mode: Mode,
 ) -> Result<AttackReport, EncounterError> {
-    let free = mode == Mode::Overwatch
+    let free = mode != Mode::OwnAction
         || matches!(
             request.action,
             DeclaredAction::AttackOfOpportunity(_) | DeclaredAction::CounterAttack(_)
@@ -360,7 +372,7 @@ fn spend_attack(
         if super::super::actions::overwatch::ends_overwatch(&spec) {
             attacker_state.overwatch = None;
         }
-    } else {
+    } else if mode == Mode::Overwatch {
         // The Overwatch is used up once it fires.
         attacker_state.overwatch = None;
     }

@@ -455,3 +455,29 @@ fn the_degrees_of_success_replace_the_die_of_the_hit_the_attacker_names() {
     let (field, _) = attack_refused(&mut fight(), flurry(Some(0)), &[5, 2, 1, 2]);
     assert_eq!(field, "dos_hit");
 }
+
+#[test]
+fn the_grapples_either_standard_attack_is_rolled_and_applied() {
+    // adeva-d100.txt, "Either: Unarmed/Knife/Natural Weapon Standard Attack": a Standard Attack
+    // (+10, one hit) with a small melee weapon (1d5). Round 2, Ana in control takes 'Grapple':
+    // WS 40 + 10 = 50, d100 25 → 3 DoS; Bo does not evade. 1d5 = 2, replaced by the 3 DoS, + SB 3
+    // = 6 against soak TB 3 → 3 wounds.
+    let mut enc = fight();
+    grapple_bo(&mut enc);
+    to_round_two(&mut enc);
+    let pistol = json!({"action": "grapple_action", "actor_id": "Ana", "move": {"kind": "grapple",
+        "then": {"kind": "standard_attack", "weapon": "pistol"}}});
+    let (field, _) = refused(&mut enc, pistol, &[25, 2]);
+    assert_eq!(field, "move.then.damage");
+    let report = run(
+        &mut enc,
+        json!({"action": "grapple_action", "actor_id": "Ana", "move": {"kind": "grapple",
+            "then": {"kind": "standard_attack", "weapon": "small_melee"}}}),
+        &[25, 2],
+    );
+    let ActionOutcome::GrappleAction { attack, .. } = report.outcome else { panic!() };
+    assert_eq!(attack.unwrap().attack_test.test.target, 50);
+    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 3);
+    assert_eq!(state_of(&enc, "Ana").budget.full_actions, 1);
+    assert_eq!(state_of(&enc, "Ana").grappled_with, Some(id("Bo")));
+}

@@ -15,15 +15,18 @@
 //!   the grapple unless `move_with_target`; Knock Down as the Knock Down action (prone flags);
 //!   Stand clears the controller's `prone` and, with `drag_opponent`, rolls the opposed Strength
 //!   test that clears the opponent's on a win. Push's Half Move and Stand's `both_on_ground` are
-//!   derived (`derive_follow_up`). Take Down, Activate Power and the grapple Standard Attack are spent and reported with
-//!   their tests for the table (a Standard Attack's cost is already spent here, so the attack
-//!   command would refuse it).
+//!   derived (`derive_follow_up`). The Either Standard Attack (as the restrained's move or the controller's
+//!   `then`) is rolled through the attack path, already paid for (`grapple_strike`). Take Down and
+//!   Activate Power are spent and reported with their tests for the table.
 //! - Allies' assistance is not modelled (send it as a modifier outside this engine).
 
 use super::super::actions::action_spec;
 use super::super::actions::declared::DeclaredAction;
+use super::super::actions::attack_actions::SingleAttack;
+use super::super::actions::grapple_strike::{GrappleStrike, strike_weapon};
+use super::attack::{AttackReport, EncounterAttack, paid_attack};
 use super::super::actions::grapple::{
-    BreakFreeWith, GrappleAction, GrappleFollowUp, GrappleInitiate, GrappleMove, GrappleRole, push_distance,
+    GrappleWeapon, BreakFreeWith, GrappleAction, GrappleFollowUp, GrappleInitiate, GrappleMove, GrappleRole, push_distance,
 };
 use super::super::actions::manoeuvres::{KnockDownOutcome, knock_down_outcome};
 use super::super::decay::CharacteristicName;
@@ -169,6 +172,7 @@ pub(super) fn grapple_action(
     spend(draft, &actor, &spec)?;
     let mut notes = spec.notes.clone();
     let mut contests = Vec::new();
+    let mut attack = None;
     match grapple_move {
         GrappleMove::Release {} => {
             end_grapple(draft, &actor, &other)?;
@@ -199,13 +203,20 @@ pub(super) fn grapple_action(
         GrappleMove::Grapple { then } => {
             // The 'Grapple' Full Action taken: the grapple holds this turn ("Grapple (Initiate)").
             parts_mut(draft, &actor, "actor_id")?.1.budget.grapple_kept = true;
-            follow_up(draft, &actor, &other, then, dice, &mut contests, &mut notes)?;
+            if let GrappleFollowUp::StandardAttack { weapon, strike } = then {
+                attack = Some(Box::new(grapple_strike(draft, &actor, &other, weapon, strike, "move.then", dice)?));
+            } else {
+                follow_up(draft, &actor, &other, then, dice, &mut contests, &mut notes)?;
+            }
         }
-        GrappleMove::ActivatePower { .. } | GrappleMove::StandardAttack { .. } => {
+        GrappleMove::ActivatePower { .. } => {
             notes.push("resolved by the table (the action's cost is spent)".into());
         }
+        GrappleMove::StandardAttack { weapon, strike } => {
+            attack = Some(Box::new(grapple_strike(draft, &actor, &other, weapon, strike, "move", dice)?));
+        }
     }
-    let outcome = ActionOutcome::GrappleAction { other_id: other, spec: Box::new(spec), contests };
+    let outcome = ActionOutcome::GrappleAction { other_id: other, spec: Box::new(spec), contests, attack };
     Ok((actor, "grapple action".into(), outcome, notes))
 }
 
@@ -359,4 +370,38 @@ pub(super) fn unarmed_and_fatigue(
     ));
     notes.extend(more);
     Ok(())
+}
+
+/// Rolls the grapple's Either Standard Attack through the attack path, already paid for by the
+/// grapple action (adeva-d100.txt, "Either: Unarmed/Knife/Natural Weapon Standard Attack"; see
+/// `actions/grapple_strike.rs`). Refusals name their field under `base` (e.g. `move.damage`).
+fn grapple_strike(
+    draft: &mut Encounter,
+    actor: &CombatantId,
+    other: &CombatantId,
+    kind: GrappleWeapon,
+    strike: GrappleStrike,
+    base: &str,
+    dice: &mut Dice,
+) -> Result<AttackReport, EncounterError> {
+    let (weapon, damage, unarmed) = strike_weapon(kind, strike.damage);
+    let request = EncounterAttack {
+        attacker_id: actor.clone(),
+        target_id: strike.target_id.unwrap_or_else(|| other.clone()),
+        action: DeclaredAction::StandardAttack(SingleAttack { weapon }),
+        damage,
+        penetration: strike.penetration,
+        evasion: strike.evasion,
+        evasion_modifiers: Vec::new(),
+        modifiers: Vec::new(),
+        extra_targets: Vec::new(),
+        long_range_weapon: false,
+        unarmed,
+        dos_hit: None,
+        engine_modifiers: Vec::new(),
+    };
+    paid_attack(draft, &request, dice).map_err(|error| match error {
+        EncounterError::Invalid { field, message } => EncounterError::invalid(format!("{base}.{field}"), message),
+        other => other,
+    })
 }
