@@ -25,12 +25,12 @@
 
 use super::attack_actions::{evasions_without, path};
 use super::manoeuvres::{knock_down_test, take_down_test};
+use super::grapple_strike::grapple_attack_test;
 use super::{
     ActionKind, ActionSpec, ActionSubtype, ActionType, CharacteristicName, Evasion, HitRule, LingeringEffect,
     TestSpec,
 };
 use crate::rulesets::RuleError;
-use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// Grapple (Initiate): a free hand is needed.
@@ -381,19 +381,6 @@ fn power_note(power: &PowerUse) -> String {
         "activates {} under its own rules; its target need not be the other participant",
         power.name.trim()
     )
-}
-
-/// The grapple's Standard Attack: +10, one hit; WS, or BS with a pistol (adeva-d100.txt, "Either:
-/// Unarmed/Knife/Natural Weapon Standard Attack").
-fn grapple_attack_test(weapon: GrappleWeapon) -> (TestSpec, ActionSubtype) {
-    let (name, characteristic, subtype) = match weapon {
-        GrappleWeapon::Natural => ("natural weapon", CharacteristicName::Ws, ActionSubtype::Melee),
-        GrappleWeapon::Unarmed => ("unarmed", CharacteristicName::Ws, ActionSubtype::Melee),
-        GrappleWeapon::SmallMelee => ("small melee weapon", CharacteristicName::Ws, ActionSubtype::Melee),
-        GrappleWeapon::Pistol => ("pistol", CharacteristicName::Bs, ActionSubtype::Ranged),
-    };
-    let modifiers = vec![Modifier::coded(ModifierCode::AttackAction, "standard attack", super::attack_actions::STANDARD_BONUS)];
-    (TestSpec::attack(format!("attack with {name}"), characteristic, modifiers, HitRule::Single), subtype)
 }
 
 /// How far a Push moves the opponent: 1 square plus 1 per Degree of Success, no further than the

@@ -10,7 +10,8 @@
 //!   1d5 (+ SB, as any melee weapon); a natural weapon's or a pistol's damage must be sent.
 
 use super::grapple::GrappleWeapon;
-use super::{Weapon, WeaponClass};
+use super::{ActionSubtype, CharacteristicName, HitRule, TestSpec, Weapon, WeaponClass};
+use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use crate::encounter::CombatantId;
 use crate::rulesets::adeva_d100::commands::EvasionChoice;
 use crate::rulesets::adeva_d100::damage::DamageDice;
@@ -55,4 +56,17 @@ pub fn strike_weapon(kind: GrappleWeapon, damage: Option<DamageDice>) -> (Weapon
         GrappleWeapon::Natural => (weapon("natural weapon", WeaponClass::Melee), damage, false),
         GrappleWeapon::Pistol => (weapon("pistol", WeaponClass::Ranged), damage, false),
     }
+}
+
+/// The grapple's Standard Attack: +10, one hit; WS, or BS with a pistol (adeva-d100.txt, "Either:
+/// Unarmed/Knife/Natural Weapon Standard Attack").
+pub(super) fn grapple_attack_test(weapon: GrappleWeapon) -> (TestSpec, ActionSubtype) {
+    let (name, characteristic, subtype) = match weapon {
+        GrappleWeapon::Natural => ("natural weapon", CharacteristicName::Ws, ActionSubtype::Melee),
+        GrappleWeapon::Unarmed => ("unarmed", CharacteristicName::Ws, ActionSubtype::Melee),
+        GrappleWeapon::SmallMelee => ("small melee weapon", CharacteristicName::Ws, ActionSubtype::Melee),
+        GrappleWeapon::Pistol => ("pistol", CharacteristicName::Bs, ActionSubtype::Ranged),
+    };
+    let modifiers = vec![Modifier::coded(ModifierCode::AttackAction, "standard attack", super::attack_actions::STANDARD_BONUS)];
+    (TestSpec::attack(format!("attack with {name}"), characteristic, modifiers, HitRule::Single), subtype)
 }

@@ -6,7 +6,7 @@ use super::super::state::CombatState;
 use super::super::actions::{ActionKind, LingeringEffect, TurnBudget, WeaponClass};
 use super::super::altitude::AltitudeAccess;
 use super::super::damage::DamageDice;
-use super::super::evasion::EvasionKind;
+use super::attack_store::store_outcomes;
 use super::super::test_modifiers::{CallerModifier, Modifier, caller};
 use super::super::test_roll::ModifiedTest;
 use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
@@ -379,46 +379,3 @@ fn spend_attack(
     Ok(aim)
 }
 
-/// Stores each target's outcome (wounds, reaction spent, feint used, defeat) and reports it.
-fn store_outcomes(
-    encounter: &mut Encounter,
-    request: &EncounterAttack,
-    ids: &[NamedTarget],
-    sides: &[TargetSide],
-    outcomes: Vec<TargetOutcome>,
-    melee: bool,
-) -> Result<Vec<TargetReport>, EncounterError> {
-    let mut targets = Vec::new();
-    for (((id, field, _), side), outcome) in ids.iter().zip(sides).zip(outcomes) {
-        let reacted = side.evasion.is_reaction() && outcome.evasion.is_some();
-        // A successful parry of a melee attack opens a Counter-Attack on the attacker
-        // ("Counter-Attack"); any other outcome of the latest attack on it closes it.
-        let parried = melee
-            && outcome.evasion.as_ref().is_some_and(|e| e.kind == EvasionKind::Parry && e.test.test.passed);
-        let surprised = side.surprised;
-        if reacted {
-            // A reaction is an action of the target's: its own Feint opening lapses ("Feint").
-            super::lapse_openings(encounter, id);
-        }
-        let (stats, state, flags) = refreshed_mut(encounter, id, field)?;
-        if reacted {
-            state.budget.reaction_used = true;
-            state.budget.aim = None;
-            // A dodge is an action: it ends a standing Overwatch ("Overwatch").
-            state.overwatch = None;
-        }
-        state.parried = parried.then(|| request.attacker_id.clone());
-        apply_outcome(stats, &outcome);
-        // A Feint opens only the feinter's next attack (adeva-d100.txt, "Feint").
-        if state.feinted_by.as_ref() == Some(&request.attacker_id) {
-            state.feinted_by = None;
-        }
-        if outcome.wounds.dead {
-            flags.defeated = true;
-        }
-        let stats_after = stats.clone();
-        let target_name = encounter.name_of(id);
-        targets.push(TargetReport { target_id: Some(id.clone()), target_name, surprised, outcome, stats_after });
-    }
-    Ok(targets)
-}

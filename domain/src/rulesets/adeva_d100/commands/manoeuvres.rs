@@ -177,7 +177,7 @@ pub(super) fn knock_down_roll(
             parts_mut(draft, &target, "target_id")?.1.prone = true;
             notes.push(format!("{} is knocked prone", draft.name_of(&target)));
             if outcome == KnockDownOutcome::TargetProneMayHurt && hurt {
-                super::grapple::unarmed_and_fatigue(draft, &actor, &target, "knock down", dice, &mut notes)?;
+                super::grapple_rolls::unarmed_and_fatigue(draft, &actor, &target, "knock down", dice, &mut notes)?;
             } else if outcome == KnockDownOutcome::TargetProneMayHurt {
                 notes.push("won by 2+ DoS: the actor could have dealt Unarmed damage and a level of Fatigue (`hurt`)".into());
             } else if hurt {
