@@ -5,6 +5,7 @@
 const ON_POSTGRES: bool = false;
 
 mod adeva;
+mod adeva_derived;
 mod adeva_fight;
 mod advance;
 mod arrgs_actions;

@@ -54,6 +54,10 @@ impl Ruleset for AdevaD100 {
         crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
     }
 
+    fn end_of_turn(encounter: &mut Encounter, id: &crate::encounter::CombatantId, events: &mut Vec<Event>) {
+        super::round::end_of_turn(encounter, id, events);
+    }
+
     /// "Most characters perish if they are dropped to 0 wounds; characters with Fate Points
     /// instead take Lethal Damage" (adeva-d100.txt, "Attacking", Step Seven): a character whose
     /// wounds are tracked, at 0 and without Fate Points, is dead and receives nothing more; one

@@ -71,6 +71,10 @@ pub struct CombatState {
     /// Feint: this combatant may not dodge or parry the feinter's next melee attack.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feinted_by: Option<CombatantId>,
+    /// The attacker whose melee attack this combatant parried successfully, as the last attack
+    /// against it, not yet answered by a Counter-Attack nor passed by another action of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parried: Option<CombatantId>,
     /// Objects this combatant dropped (Disarm).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,

@@ -47,6 +47,16 @@ pub struct TurnBudget {
     pub concentration_actions: u8,
     pub reaction_used: bool,
     pub counter_attack_used: bool,
+    /// Movement-subtype actions taken this turn (Attack of Opportunity reads the enemy's).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub movement_actions: u8,
+    /// A Half Move was taken this turn (Knock Down's +10).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub half_moved: bool,
+    /// This turn the controller took the 'Grapple' Full Action, or the grapple began or changed
+    /// hands: the grapple holds through the end of the turn ("Grapple (Initiate)").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub grapple_kept: bool,
     /// An aim bonus waiting for the next attack.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub aim: Option<Modifier>,
@@ -125,6 +135,9 @@ impl TurnBudget {
             if action.has_subtype(ActionSubtype::Concentration) {
                 self.concentration_actions += 1;
             }
+            if action.has_subtype(ActionSubtype::Movement) {
+                self.movement_actions = self.movement_actions.saturating_add(1);
+            }
         }
         self.track_aim(action);
         Ok(())
@@ -188,6 +201,10 @@ impl TurnBudget {
             self.aim = None;
         }
     }
+}
+
+fn is_zero(value: &u8) -> bool {
+    *value == 0
 }
 
 /// Progress on an extended action (adeva-d100.txt, "Actions", "Extended Actions").

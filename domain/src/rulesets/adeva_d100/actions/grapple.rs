@@ -25,12 +25,12 @@
 
 use super::attack_actions::{evasions_without, path};
 use super::manoeuvres::{knock_down_test, take_down_test};
+use super::grapple_strike::grapple_attack_test;
 use super::{
     ActionKind, ActionSpec, ActionSubtype, ActionType, CharacteristicName, Evasion, HitRule, LingeringEffect,
     TestSpec,
 };
 use crate::rulesets::RuleError;
-use crate::rulesets::adeva_d100::test_modifiers::{Modifier, ModifierCode};
 use serde::{Deserialize, Serialize};
 
 /// Grapple (Initiate): a free hand is needed.
@@ -93,21 +93,34 @@ pub enum GrappleFollowUp {
     Damage {},
     /// Controller: opposed Strength; push 1 square + 1 per DoS, at most a Half Move.
     Push {
-        #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
+        /// The controller's Half Move: on a stored encounter derived from its stat block (AB and
+        /// size, "Movement"); sent, it must agree.
+        #[serde(default, deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares_opt")]
         #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
-        half_move_squares: u32,
+        half_move_squares: Option<u32>,
         move_with_target: bool,
     },
     /// Controller: regain one's feet, dragging the opponent up on an opposed Strength test.
-    Stand { both_on_ground: bool, drag_opponent: bool },
+    Stand {
+        /// Both participants prone: on a stored encounter derived from the recorded prone state;
+        /// sent, it must agree.
+        #[serde(default)]
+        both_on_ground: Option<bool>,
+        #[serde(default)]
+        drag_opponent: bool,
+    },
     /// A Knock Down as part of the grapple.
     KnockDown {},
     /// A Take Down as part of the grapple (needs the talent).
     TakeDown { has_talent: bool },
     /// Either: a Power of a Full Action or less.
     ActivatePower { power: PowerUse },
-    /// Either: a Standard Attack with a grapple weapon.
-    StandardAttack { weapon: GrappleWeapon },
+    /// Either: a Standard Attack with a grapple weapon, rolled (see `grapple_strike.rs`).
+    StandardAttack {
+        weapon: GrappleWeapon,
+        #[serde(flatten)]
+        strike: super::grapple_strike::GrappleStrike,
+    },
 }
 
 impl GrappleFollowUp {
@@ -132,8 +145,12 @@ pub enum GrappleMove {
     TakeControl { then: GrappleFollowUp },
     /// Either (restrained): a Power of a Full Action or less.
     ActivatePower { power: PowerUse },
-    /// Either (restrained): a Standard Attack with a grapple weapon.
-    StandardAttack { weapon: GrappleWeapon },
+    /// Either (restrained): a Standard Attack with a grapple weapon, rolled.
+    StandardAttack {
+        weapon: GrappleWeapon,
+        #[serde(flatten)]
+        strike: super::grapple_strike::GrappleStrike,
+    },
 }
 
 /// A grapple action and who takes it.
@@ -201,7 +218,7 @@ pub fn grapple_action(input: &GrappleAction) -> Result<ActionSpec, RuleError> {
             Ok(ActionSpec::new(ActionKind::GrappleActivatePower, ActionType::Full, Vec::new())
                 .with_note(power_note(power)))
         }
-        GrappleMove::StandardAttack { weapon } => {
+        GrappleMove::StandardAttack { weapon, .. } => {
             only(role, GrappleRole::Restrained, EITHER_ON_ITS_OWN)?;
             let (test, subtype) = grapple_attack_test(*weapon);
             Ok(ActionSpec::new(
@@ -286,17 +303,16 @@ fn follow_up(mut spec: ActionSpec, then: &GrappleFollowUp, field: &str) -> Resul
                 .with_note(ALLIES_MAY_ASSIST);
         }
         GrappleFollowUp::Push { half_move_squares, move_with_target } => {
-            if *half_move_squares == 0 {
+            if *half_move_squares == Some(0) {
                 return Err(RuleError::invalid(
                     path(field, "half_move_squares"),
                     "a Half Move of 0 squares pushes nobody",
                 ));
             }
+            let most = half_move_squares.map_or_else(|| "the Half Move".to_string(), |n| format!("{n} (the Half Move)"));
             spec = spec
                 .with_test(strength_contest("grapple: push"))
-                .with_note(format!(
-                    "on a win: push 1 square plus 1 per Degree of Success, at most {half_move_squares} (the Half Move)"
-                ))
+                .with_note(format!("on a win: push 1 square plus 1 per Degree of Success, at most {most}"))
                 .with_note(ALLIES_MAY_ASSIST);
             if !move_with_target {
                 spec.lingering.retain(|effect| *effect != LingeringEffect::ControlsGrapple);
@@ -304,7 +320,7 @@ fn follow_up(mut spec: ActionSpec, then: &GrappleFollowUp, field: &str) -> Resul
             }
         }
         GrappleFollowUp::Stand { both_on_ground, drag_opponent } => {
-            if !both_on_ground {
+            if *both_on_ground == Some(false) {
                 return Err(RuleError::invalid(
                     path(field, "both_on_ground"),
                     "Stand is only possible when both participants are on the ground",
@@ -326,7 +342,7 @@ fn follow_up(mut spec: ActionSpec, then: &GrappleFollowUp, field: &str) -> Resul
             check_power(power, &path(field, "power"))?;
             spec = spec.with_note(power_note(power));
         }
-        GrappleFollowUp::StandardAttack { weapon } => {
+        GrappleFollowUp::StandardAttack { weapon, .. } => {
             let (test, _) = grapple_attack_test(*weapon);
             spec = spec.with_test(test).with_note("the target need not be the other participant");
         }
@@ -365,19 +381,6 @@ fn power_note(power: &PowerUse) -> String {
         "activates {} under its own rules; its target need not be the other participant",
         power.name.trim()
     )
-}
-
-/// The grapple's Standard Attack: +10, one hit; WS, or BS with a pistol (adeva-d100.txt, "Either:
-/// Unarmed/Knife/Natural Weapon Standard Attack").
-fn grapple_attack_test(weapon: GrappleWeapon) -> (TestSpec, ActionSubtype) {
-    let (name, characteristic, subtype) = match weapon {
-        GrappleWeapon::Natural => ("natural weapon", CharacteristicName::Ws, ActionSubtype::Melee),
-        GrappleWeapon::Unarmed => ("unarmed", CharacteristicName::Ws, ActionSubtype::Melee),
-        GrappleWeapon::SmallMelee => ("small melee weapon", CharacteristicName::Ws, ActionSubtype::Melee),
-        GrappleWeapon::Pistol => ("pistol", CharacteristicName::Bs, ActionSubtype::Ranged),
-    };
-    let modifiers = vec![Modifier::coded(ModifierCode::AttackAction, "standard attack", super::attack_actions::STANDARD_BONUS)];
-    (TestSpec::attack(format!("attack with {name}"), characteristic, modifiers, HitRule::Single), subtype)
 }
 
 /// How far a Push moves the opponent: 1 square plus 1 per Degree of Success, no further than the

@@ -47,24 +47,24 @@ fn a_push_moves_one_square_plus_one_per_degree_within_the_half_move() {
     // 2 DoS → 1 + 2 = 3 squares; 5 DoS → 6, held to a Half Move of 4.
     assert_eq!(push_distance(2, 4), 3);
     assert_eq!(push_distance(5, 4), 4);
-    let stays = controller(GrappleFollowUp::Push { half_move_squares: 4, move_with_target: true }).unwrap();
+    let stays = controller(GrappleFollowUp::Push { half_move_squares: Some(4), move_with_target: true }).unwrap();
     assert!(stays.lingering.contains(&LingeringEffect::ControlsGrapple));
     let lets_go =
-        controller(GrappleFollowUp::Push { half_move_squares: 4, move_with_target: false }).unwrap();
+        controller(GrappleFollowUp::Push { half_move_squares: Some(4), move_with_target: false }).unwrap();
     assert!(!lets_go.lingering.contains(&LingeringEffect::ControlsGrapple));
     let nowhere =
-        controller(GrappleFollowUp::Push { half_move_squares: 0, move_with_target: true }).unwrap_err();
+        controller(GrappleFollowUp::Push { half_move_squares: Some(0), move_with_target: true }).unwrap_err();
     assert_eq!(field_of(nowhere), "move.then.half_move_squares");
 }
 
 #[test]
 fn standing_needs_both_on_the_ground_and_a_test_only_to_drag() {
-    let alone = controller(GrappleFollowUp::Stand { both_on_ground: true, drag_opponent: false }).unwrap();
+    let alone = controller(GrappleFollowUp::Stand { both_on_ground: Some(true), drag_opponent: false }).unwrap();
     assert!(alone.tests.is_empty());
-    let drag = controller(GrappleFollowUp::Stand { both_on_ground: true, drag_opponent: true }).unwrap();
+    let drag = controller(GrappleFollowUp::Stand { both_on_ground: Some(true), drag_opponent: true }).unwrap();
     assert_eq!(drag.tests.len(), 1);
     let standing =
-        controller(GrappleFollowUp::Stand { both_on_ground: false, drag_opponent: false }).unwrap_err();
+        controller(GrappleFollowUp::Stand { both_on_ground: Some(false), drag_opponent: false }).unwrap_err();
     assert_eq!(field_of(standing), "move.then.both_on_ground");
 }
 
@@ -80,10 +80,10 @@ fn knock_down_and_take_down_may_follow_the_grapple_action() {
 
 #[test]
 fn the_grapple_standard_attack_uses_ws_or_bs_with_a_pistol() {
-    let punch = controller(GrappleFollowUp::StandardAttack { weapon: GrappleWeapon::Unarmed }).unwrap();
+    let punch = controller(GrappleFollowUp::StandardAttack { weapon: GrappleWeapon::Unarmed, strike: Default::default() }).unwrap();
     assert_eq!((punch.tests[0].characteristic, punch.tests[0].modifier_sum()), (CharacteristicName::Ws, 10));
     let pistol =
-        act(GrappleRole::Restrained, GrappleMove::StandardAttack { weapon: GrappleWeapon::Pistol }).unwrap();
+        act(GrappleRole::Restrained, GrappleMove::StandardAttack { weapon: GrappleWeapon::Pistol, strike: Default::default() }).unwrap();
     assert_eq!(
         (pistol.action_type, pistol.tests[0].characteristic),
         (ActionType::Full, CharacteristicName::Bs)
@@ -128,7 +128,7 @@ fn the_restrained_break_free_or_take_control_as_half_actions() {
 
 #[test]
 fn take_control_refuses_an_either_action() {
-    let then = GrappleFollowUp::StandardAttack { weapon: GrappleWeapon::Natural };
+    let then = GrappleFollowUp::StandardAttack { weapon: GrappleWeapon::Natural, strike: Default::default() };
     let err = act(GrappleRole::Restrained, GrappleMove::TakeControl { then }).unwrap_err();
     assert_eq!(field_of(err), "move.then.kind");
 }
@@ -143,7 +143,7 @@ fn each_role_keeps_to_its_own_actions() {
     assert_eq!(err, RuleError::invalid("role", "only the restrained participant may break free"));
     let err = act(GrappleRole::Restrained, GrappleMove::Release {}).unwrap_err();
     assert_eq!(field_of(err), "role");
-    let err = act(GrappleRole::Controller, GrappleMove::StandardAttack { weapon: GrappleWeapon::Unarmed })
+    let err = act(GrappleRole::Controller, GrappleMove::StandardAttack { weapon: GrappleWeapon::Unarmed, strike: Default::default() })
         .unwrap_err();
     assert_eq!(field_of(err), "role");
     let release = act(GrappleRole::Controller, GrappleMove::Release {}).unwrap();

@@ -20,6 +20,7 @@ pub mod charge;
 pub mod declared;
 pub mod economy;
 pub mod grapple;
+pub mod grapple_strike;
 pub mod hit_spread;
 pub mod kinds;
 pub mod manoeuvres;

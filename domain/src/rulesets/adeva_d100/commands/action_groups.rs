@@ -32,8 +32,8 @@ pub(super) fn manoeuvre(draft: &mut Encounter, action: Action, dice: &mut Dice) 
         Action::Move { actor_id, kind, altitude_to } => {
             manoeuvres::movement(draft, actor_id, kind, altitude_to)
         }
-        Action::KnockDown { actor_id, target_id, after_half_move } => {
-            manoeuvres::knock_down(draft, actor_id, target_id, after_half_move, dice)
+        Action::KnockDown { actor_id, target_id, after_half_move, hurt } => {
+            manoeuvres::knock_down(draft, actor_id, target_id, after_half_move, hurt, dice)
         }
         Action::Disarm { actor_id, target_id, has_talent, advanced_disarm, object } => {
             let input = Disarm { has_talent, advanced_disarm };

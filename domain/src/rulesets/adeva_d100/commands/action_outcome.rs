@@ -102,6 +102,9 @@ pub enum ActionOutcome {
         other_id: CombatantId,
         spec: Box<ActionSpec>,
         contests: Vec<OpposedResult>,
+        /// The Either action's Standard Attack, rolled.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attack: Option<Box<AttackReport>>,
     },
     TakeDown {
         target_id: CombatantId,
@@ -111,6 +114,10 @@ pub enum ActionOutcome {
         result: Option<Box<TakeDownResult>>,
     },
     Stood {},
+    /// The controller's turn ended without the 'Grapple' Full Action: the grapple is over.
+    GrappleEnded {
+        other_id: CombatantId,
+    },
     Boarding {
         target_id: CombatantId,
         test: Box<ModifiedTest>,

@@ -56,12 +56,20 @@ pub enum Action {
     GuardMode {
         actor_id: CombatantId,
     },
-    /// "Charge" ending in a Grapple or a Knock Down (a Charge ending in an attack goes through the
-    /// attack command). The Half Move comes from the actor's stat block.
+    /// "Charge" ending in a Grapple or a Knock Down, rolled and applied against `target_id` (a
+    /// Charge ending in an attack goes through the attack command). The Half Move comes from the
+    /// actor's stat block.
     Charge {
         actor_id: CombatantId,
+        target_id: CombatantId,
         #[serde(flatten)]
         charge: Charge,
+        /// Grapple: the target dodges (its Reaction).
+        #[serde(default)]
+        dodge: bool,
+        /// Knock Down won by 2+ DoS: deal Unarmed damage and a level of Fatigue.
+        #[serde(default)]
+        hurt: bool,
     },
     Fall {
         actor_id: CombatantId,
@@ -109,8 +117,12 @@ pub enum Action {
     KnockDown {
         actor_id: CombatantId,
         target_id: CombatantId,
+        /// Derived from the actor's turn (a Half Move taken before it); sent, it must agree.
         #[serde(default)]
-        after_half_move: bool,
+        after_half_move: Option<bool>,
+        /// Won by two or more DoS, deal Unarmed damage and a level of Fatigue (the actor's choice).
+        #[serde(default)]
+        hurt: bool,
     },
     /// "Disarm".
     Disarm {
@@ -332,11 +344,17 @@ fn acting(action: &Action) -> Option<&CombatantId> {
 fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
     if let Some(actor) = acting(&action) {
         super::ensure_not_stunned(draft, actor)?;
+        // Any action of its own ends the actor's Feint opening and its parry record (a new Feint
+        // sets its own opening afterwards).
+        super::lapse_openings(draft, actor);
     }
     match action {
         Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),
         Action::GuardMode { actor_id } => declare(draft, actor_id, DeclaredAction::GuardMode {}),
-        Action::Charge { actor_id, charge } => declare(draft, actor_id, DeclaredAction::Charge(charge)),
+        Action::Charge { actor_id, target_id, charge, dodge, hurt } => {
+            let request = super::charge::ChargeRequest { actor: actor_id, target: target_id, charge, dodge, hurt };
+            super::charge::charge(draft, request, dice)
+        }
         Action::Fall { actor_id } => start_fall(draft, actor_id),
         Action::ResolveCrash { actor_id } => resolve_crash(draft, actor_id, dice),
         Action::Fatigue { actor_id, levels } => add_fatigue(draft, actor_id, levels),

@@ -122,7 +122,10 @@ fn a_run_is_four_half_moves_and_two_bands_need_more_than_a_half_move() {
 #[test]
 fn a_knock_down_after_a_half_move_by_four_dos_lays_the_target_prone() {
     // Ana S 30 + 10 (after a half move) = 40, d100 10 → 4 DoS; Bo S 30, d100 90 fails → margin 4.
+    // The +10 is derived from the Half Move taken first (issue 28: no longer the caller's word).
     let mut enc = fight();
+    act(&mut enc, action(json!({"action": "move", "actor_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
+        .unwrap();
     let (_, report) = act(
         &mut enc,
         action(
@@ -136,7 +139,7 @@ fn a_knock_down_after_a_half_move_by_four_dos_lays_the_target_prone() {
     assert_eq!(contest.margin, 4);
     assert!(state_of(&enc, "Bo").prone);
     assert!(!state_of(&enc, "Ana").prone);
-    assert_eq!(state_of(&enc, "Ana").budget.half_actions, 1);
+    assert_eq!(state_of(&enc, "Ana").budget.half_actions, 2);
 }
 
 #[test]

@@ -5,8 +5,9 @@ use super::super::Stats;
 use super::super::state::CombatState;
 use super::super::actions::{ActionKind, LingeringEffect, WeaponClass};
 use super::super::damage::DamageDice;
+use super::attack_store::store_outcomes;
 use super::super::test_modifiers::{CallerModifier, Modifier, caller};
-use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetOutcome, TargetSide, resolve};
+use super::core::{AttackInput, AttackerSide, EvasionChoice, TargetSide, resolve};
 use super::super::AdevaD100;
 use super::{ensure_turn, peek, refreshed_mut};
 use crate::dice::Dice;
@@ -48,6 +49,12 @@ pub struct EncounterAttack {
     /// weapon named "unarmed" counts too.
     #[serde(default)]
     pub unarmed: bool,
+    /// Which landed hit takes the Degrees of Success in place of a damage die, counted in the order
+    /// the hits are rolled (the main target's first, then each extra target's), from 1; left out,
+    /// the first (adeva-d100.txt, "Attacking", Step Five: the attacker chooses).
+    #[serde(default, deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points_opt")]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
+    pub dos_hit: Option<u32>,
     /// The engine's own modifiers when it builds the attack (Multiple Attack's −30), listed before
     /// the client's; never read from a request.
     #[serde(skip)]
@@ -111,6 +118,9 @@ pub(super) enum Mode {
     /// Through the attack command: on the attacker's turn unless it is an Attack of Opportunity
     /// or a Counter-Attack; it spends its action.
     OwnAction,
+    /// Already paid for by the action that leads to it (the grapple's Either Standard Attack,
+    /// "Grapple (Initiate)"): nothing is spent and no turn is checked.
+    Paid,
     /// A standing Overwatch fires (adeva-d100.txt, "Overwatch": "This attack occurs the moment
     /// the conditions are met"): off the attacker's turn, already paid for by the Overwatch's
     /// full action, so nothing is spent.
@@ -126,6 +136,15 @@ pub(super) fn overwatch_attack(
     run(encounter, request, dice, Mode::Overwatch)
 }
 
+/// Rolls an attack another action has paid for (see [`Mode::Paid`]).
+pub(super) fn paid_attack(
+    encounter: &mut Encounter,
+    request: &EncounterAttack,
+    dice: &mut Dice,
+) -> Result<AttackReport, EncounterError> {
+    run(encounter, request, dice, Mode::Paid)
+}
+
 /// One named target: its id, the field naming it and the field naming its evasion.
 type NamedTarget = (CombatantId, String, String);
 
@@ -138,7 +157,7 @@ fn run(
     dice: &mut Dice,
     mode: Mode,
 ) -> Result<AttackReport, EncounterError> {
-    let free = mode == Mode::Overwatch
+    let free = mode != Mode::OwnAction
         || matches!(
             request.action,
             DeclaredAction::AttackOfOpportunity(_) | DeclaredAction::CounterAttack(_)
@@ -163,8 +182,12 @@ fn run(
         long_range_weapon: request.long_range_weapon,
         unarmed: request.unarmed || super::core::named_unarmed(&request.action),
         lethal_damage_table: lethal.as_deref(),
+        dos_hit: request.dos_hit,
     };
+    super::attack_checks::check_recorded_facts(encounter, request, &attacker_state, &snapshots[0].1)?;
     let aim = spend_attack(encounter, request, &action, &mut attacker_state, free, mode)?;
+    // The attack is the attacker's action: its parry record is answered or passed by.
+    attacker_state.parried = None;
     let attacker = AttackerSide { stats: &attacker_stats, aim };
     let mut resolved = resolve(&attacker, &sides, &input, dice)?;
     // Store: attacker budget and lingering effects.
@@ -177,7 +200,11 @@ fn run(
         let (_, state, _) = refreshed_mut(encounter, &request.attacker_id, "attacker_id")?;
         *state = attacker_state.clone();
     }
-    let targets = store_outcomes(encounter, request, &ids, &sides, std::mem::take(&mut resolved.targets))?;
+    let melee = resolved.weapon.class == WeaponClass::Melee;
+    let outcomes = std::mem::take(&mut resolved.targets);
+    let targets = store_outcomes(encounter, request, &ids, &sides, outcomes, melee)?;
+    // Any other action of the feinter than the opened attack ends its Feint ("Feint").
+    super::lapse_openings(encounter, &request.attacker_id);
     if resolved.spec.action == ActionKind::HeavyAttack {
         resolved.notes.push(
             "Heavy Attack: −30 to the attacker's Evasion tests until the start of its next turn".into(),
@@ -290,43 +317,10 @@ fn spend_attack(
         if super::super::actions::overwatch::ends_overwatch(&spec) {
             attacker_state.overwatch = None;
         }
-    } else {
+    } else if mode == Mode::Overwatch {
         // The Overwatch is used up once it fires.
         attacker_state.overwatch = None;
     }
     Ok(aim)
 }
 
-/// Stores each target's outcome (wounds, reaction spent, feint used, defeat) and reports it.
-fn store_outcomes(
-    encounter: &mut Encounter,
-    request: &EncounterAttack,
-    ids: &[NamedTarget],
-    sides: &[TargetSide],
-    outcomes: Vec<TargetOutcome>,
-) -> Result<Vec<TargetReport>, EncounterError> {
-    let mut targets = Vec::new();
-    for (((id, field, _), side), outcome) in ids.iter().zip(sides).zip(outcomes) {
-        let reacted = side.evasion.is_reaction() && outcome.evasion.is_some();
-        let surprised = side.surprised;
-        let (stats, state, flags) = refreshed_mut(encounter, id, field)?;
-        if reacted {
-            state.budget.reaction_used = true;
-            state.budget.aim = None;
-            // A dodge is an action: it ends a standing Overwatch ("Overwatch").
-            state.overwatch = None;
-        }
-        apply_outcome(stats, &outcome);
-        // A Feint opens only the feinter's next attack (adeva-d100.txt, "Feint").
-        if state.feinted_by.as_ref() == Some(&request.attacker_id) {
-            state.feinted_by = None;
-        }
-        if outcome.wounds.dead {
-            flags.defeated = true;
-        }
-        let stats_after = stats.clone();
-        let target_name = encounter.name_of(id);
-        targets.push(TargetReport { target_id: Some(id.clone()), target_name, surprised, outcome, stats_after });
-    }
-    Ok(targets)
-}

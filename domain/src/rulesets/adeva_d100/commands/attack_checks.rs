@@ -120,6 +120,9 @@ pub(super) fn checked_damage_dice(input: &AttackInput, weapon: &Weapon) -> Resul
 
 /// Penetration, the client's modifiers and the Lethal Damage chart, each within its limits.
 pub(super) fn check_client_limits(input: &AttackInput) -> Result<(), RuleError> {
+    if input.dos_hit == Some(0) {
+        return Err(RuleError::invalid("dos_hit", "hits are counted from 1"));
+    }
     if input.penetration > 100 {
         return Err(RuleError::invalid("penetration", "penetration must lie between 0 and 100"));
     }
@@ -194,4 +197,49 @@ fn check_target_alive(target: &TargetSide) -> Result<(), RuleError> {
         ),
         Some(_) => Ok(()),
     }
+}
+
+/// Refuses a caller flag of an Attack of Opportunity or a Counter-Attack that the encounter's
+/// record contradicts (adeva-d100.txt, "Attack of Opportunity", "Counter-Attack"). Decisions:
+/// - `enemy_moves_away: true` needs the target to have taken a Movement-subtype action in its turn
+///   of this round (a Half Move, Full Move, Run, Charge or Ram); whether the move leaves the melee
+///   is the map's, so the caller's word.
+/// - `parried_melee_attack: true` needs the attacker's record of a successful parry of a melee
+///   attack by this target, as the last attack on it, with no action of its own since; a dodge,
+///   a failed parry or no evasion at all refuses it.
+pub(super) fn check_recorded_facts(
+    encounter: &crate::encounter::Encounter,
+    request: &super::attack::EncounterAttack,
+    attacker: &crate::rulesets::adeva_d100::state::CombatState,
+    target: &crate::rulesets::adeva_d100::state::CombatState,
+) -> Result<(), RuleError> {
+    use super::super::actions::declared::DeclaredAction;
+    match &request.action {
+        DeclaredAction::AttackOfOpportunity(input) if input.enemy_moves_away => {
+            let moved = target.turn_round == Some(encounter.round) && target.budget.movement_actions > 0;
+            if !moved {
+                return Err(RuleError::invalid(
+                    "action.enemy_moves_away",
+                    format!(
+                        "{} has taken no Movement action this round, so it is not moving away",
+                        encounter.name_of(&request.target_id)
+                    ),
+                ));
+            }
+        }
+        DeclaredAction::CounterAttack(input)
+            if input.parried_melee_attack && attacker.parried.as_ref() != Some(&request.target_id) =>
+        {
+            return Err(RuleError::invalid(
+                "action.parried_melee_attack",
+                format!(
+                    "no successful parry by {} of a melee attack by {} is recorded as the last attack on it",
+                    encounter.name_of(&request.attacker_id),
+                    encounter.name_of(&request.target_id)
+                ),
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
 }

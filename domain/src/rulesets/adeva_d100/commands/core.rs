@@ -129,6 +129,8 @@ pub(crate) struct AttackInput<'a> {
     pub lethal_damage_table: Option<&'a [String]>,
     /// An unarmed attack ("Unarmed Attacks").
     pub unarmed: bool,
+    /// The landed hit (from 1, in rolling order) whose die the DoS replace; None: the first.
+    pub dos_hit: Option<u32>,
 }
 
 /// What one attack did to one target.
@@ -258,10 +260,11 @@ pub(crate) fn resolve(
         strength_bonus_value,
         strength_bonus,
     };
-    let mut dos_available = true;
+    // Step Five: the DoS replace a die of one hit, the one the attacker names (default the first).
+    let mut dos_countdown = input.dos_hit.unwrap_or(1);
     let mut outcomes = Vec::new();
     for ((target, evasion), hits) in targets.iter().zip(&checked.evasions).zip(allocation) {
-        outcomes.push(resolve_target(&hit_roll, target, evasion.as_ref(), hits, &mut dos_available, dice)?);
+        outcomes.push(resolve_target(&hit_roll, target, evasion.as_ref(), hits, &mut dos_countdown, dice)?);
     }
     let notes = attack_notes(&spec, test, attacker, input, &attack_test, jammed, &outcomes);
     Ok(Resolved {

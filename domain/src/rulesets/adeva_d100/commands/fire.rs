@@ -149,6 +149,7 @@ pub(super) fn multiple_attack(
             extra_targets: Vec::new(),
             long_range_weapon: false,
             unarmed: entry.unarmed,
+            dos_hit: None,
             engine_modifiers: vec![multiple],
         };
         let (_, report) = attack(draft, request, dice).map_err(|error| prefix(error, index))?;

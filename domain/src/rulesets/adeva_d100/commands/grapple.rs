@@ -12,14 +12,17 @@
 //!   on a win. After 'Grapple' (or a won Take Control) the follow-up: Damage (opposed Strength)
 //!   rolls Unarmed damage 1d5 − 3 + SB (not below 0), soaked by TB + AP, and adds a level of
 //!   Fatigue; Push (opposed Strength) reports 1 + DoS squares up to the Half Move sent, and ends
-//!   the grapple unless `move_with_target`; Knock Down as the Knock Down action (prone flags).
-//!   Stand, Take Down, Activate Power and the grapple Standard Attack are spent and reported with
-//!   their tests for the table (a Standard Attack's cost is already spent here, so the attack
-//!   command would refuse it).
+//!   the grapple unless `move_with_target`; Knock Down as the Knock Down action (prone flags);
+//!   Stand clears the controller's `prone` and, with `drag_opponent`, rolls the opposed Strength
+//!   test that clears the opponent's on a win. Push's Half Move and Stand's `both_on_ground` are
+//!   derived (`derive_follow_up`). The Either Standard Attack (as the restrained's move or the controller's
+//!   `then`) is rolled through the attack path, already paid for (`grapple_strike`). Take Down and
+//!   Activate Power are spent and reported with their tests for the table.
 //! - Allies' assistance is not modelled (send it as a modifier outside this engine).
 
 use super::super::actions::action_spec;
 use super::super::actions::declared::DeclaredAction;
+use super::grapple_rolls::{grapple_strike, unarmed_and_fatigue};
 use super::super::actions::grapple::{
     BreakFreeWith, GrappleAction, GrappleFollowUp, GrappleInitiate, GrappleMove, GrappleRole, push_distance,
 };
@@ -29,7 +32,6 @@ use super::super::opposed::{OpposedResult, Side};
 use super::super::test_roll::{ModifiedTest, modified_test};
 use super::action_outcome::ActionOutcome;
 use super::core::effective;
-use super::damage::apply;
 use super::manoeuvres::spend_dodge;
 use super::action_outcome::Ran;
 use super::manoeuvres::{contest, spend};
@@ -45,6 +47,8 @@ fn set_grapple(
     let state = parts_mut(draft, controller, "actor_id")?.1;
     state.grappled_with = Some(restrained.clone());
     state.grapple_role = Some(GrappleRole::Controller);
+    // Begun or taken over this turn: it holds through the turn's end (`round::end_of_turn`).
+    state.budget.grapple_kept = true;
     let state = parts_mut(draft, restrained, "target_id")?.1;
     state.grappled_with = Some(controller.clone());
     state.grapple_role = Some(GrappleRole::Restrained);
@@ -72,6 +76,24 @@ pub(super) fn initiate(
         return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
     }
     let spec = action_spec(&DeclaredAction::Grapple(GrappleInitiate { hand_free }))?;
+    let (outcome, notes) = attempt(draft, &actor, &target, &spec, dodge, "grapple attempt", dice)?;
+    Ok((actor, "grapple".into(), outcome, notes))
+}
+
+/// Spends `spec` and rolls its grapple attempt: a WS test with the spec's modifiers (a Charge's
+/// +20), the target's optional dodge (Agility, its Reaction), and on a hit not dodged the grapple
+/// with the actor in control (adeva-d100.txt, "Grapple (Initiate)"; "Charge": a Grapple in place
+/// of the attack).
+pub(super) fn attempt(
+    draft: &mut Encounter,
+    actor: &CombatantId,
+    target: &CombatantId,
+    spec: &super::super::actions::ActionSpec,
+    dodge: bool,
+    label: &str,
+    dice: &mut Dice,
+) -> Result<(ActionOutcome, Vec<String>), EncounterError> {
+    let (actor, target) = (actor.clone(), target.clone());
     let (_, actor_state, _) = snapshot(draft, &actor, "actor_id")?;
     let (target_stats, target_state, surprised) = snapshot(draft, &target, "target_id")?;
     if actor_state.grappled_with.is_some() || target_state.grappled_with.is_some() {
@@ -81,15 +103,18 @@ pub(super) fn initiate(
     if dodge {
         spend_dodge(&mut target_budget, surprised)?;
     }
-    spend(draft, &actor, &spec)?;
+    spend(draft, &actor, spec)?;
     let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
-    let test = modified_test(ws, &[], dice, "grapple attempt: WS test")?;
+    let modifiers = spec.tests.first().map(|t| t.modifiers.clone()).unwrap_or_default();
+    let test = modified_test(ws, &modifiers, dice, &format!("{label}: WS test"))?;
     let mut notes = Vec::new();
     let mut dodge_test: Option<ModifiedTest> = None;
     if test.test.passed && dodge {
         let ag = effective(&target_stats, CharacteristicName::Ag)?;
-        let evaded = modified_test(ag, &[], dice, "grapple attempt: dodge (Agility)")?;
+        let evaded = modified_test(ag, &[], dice, &format!("{label}: dodge (Agility)"))?;
+        // The dodge is the target's action: its own Feint opening lapses ("Feint").
+        super::lapse_openings(draft, &target);
         parts_mut(draft, &target, "target_id")?.1.budget = target_budget;
         dodge_test = Some(evaded);
     }
@@ -107,7 +132,7 @@ pub(super) fn initiate(
         dodge: dodge_test.map(Box::new),
         started,
     };
-    Ok((actor, "grapple".into(), outcome, notes))
+    Ok((outcome, notes))
 }
 
 /// Opposed Strength (or `a` against Strength) between the two, the actor as side A.
@@ -133,6 +158,10 @@ pub(super) fn grapple_action(
     let (Some(other), Some(role)) = (state.grappled_with.clone(), state.grapple_role) else {
         return Err(EncounterError::invalid("actor_id", "this combatant is not in a grapple"));
     };
+    let mut grapple_move = grapple_move;
+    if let GrappleMove::Grapple { then } | GrappleMove::TakeControl { then } = &mut grapple_move {
+        derive_follow_up(draft, &actor, &other, then)?;
+    }
     let spec = action_spec(&DeclaredAction::GrappleAction(GrappleAction {
         role,
         grapple_move: grapple_move.clone(),
@@ -140,6 +169,7 @@ pub(super) fn grapple_action(
     spend(draft, &actor, &spec)?;
     let mut notes = spec.notes.clone();
     let mut contests = Vec::new();
+    let mut attack = None;
     match grapple_move {
         GrappleMove::Release {} => {
             end_grapple(draft, &actor, &other)?;
@@ -168,14 +198,74 @@ pub(super) fn grapple_action(
             }
         }
         GrappleMove::Grapple { then } => {
-            follow_up(draft, &actor, &other, then, dice, &mut contests, &mut notes)?;
+            // The 'Grapple' Full Action taken: the grapple holds this turn ("Grapple (Initiate)").
+            parts_mut(draft, &actor, "actor_id")?.1.budget.grapple_kept = true;
+            if let GrappleFollowUp::StandardAttack { weapon, strike } = then {
+                attack = Some(Box::new(grapple_strike(draft, &actor, &other, weapon, strike, "move.then", dice)?));
+            } else {
+                follow_up(draft, &actor, &other, then, dice, &mut contests, &mut notes)?;
+            }
         }
-        GrappleMove::ActivatePower { .. } | GrappleMove::StandardAttack { .. } => {
+        GrappleMove::ActivatePower { .. } => {
             notes.push("resolved by the table (the action's cost is spent)".into());
         }
+        GrappleMove::StandardAttack { weapon, strike } => {
+            attack = Some(Box::new(grapple_strike(draft, &actor, &other, weapon, strike, "move", dice)?));
+        }
     }
-    let outcome = ActionOutcome::GrappleAction { other_id: other, spec: Box::new(spec), contests };
+    let outcome = ActionOutcome::GrappleAction { other_id: other, spec: Box::new(spec), contests, attack };
     Ok((actor, "grapple action".into(), outcome, notes))
+}
+
+/// Fills in what the encounter records for a Controller action, refusing a caller's word that
+/// says otherwise (issue 28, "derived, not declared"): Push's Half Move comes from the
+/// controller's stat block (AB and size, adeva-d100.txt, "Movement"; "Controller: Push": no
+/// further than your Half Move), Stand's "both participants are on the ground" from the recorded
+/// prone state of both ("Controller: Stand"; decision: on the ground = prone).
+fn derive_follow_up(
+    draft: &mut Encounter,
+    actor: &CombatantId,
+    other: &CombatantId,
+    then: &mut GrappleFollowUp,
+) -> Result<(), EncounterError> {
+    match then {
+        GrappleFollowUp::Push { half_move_squares, .. } => {
+            let (stats, _, _) = snapshot(draft, actor, "actor_id")?;
+            let half_move = super::core::movement_of(&stats)?.half_move;
+            if half_move_squares.is_some_and(|sent| sent != half_move) {
+                return Err(EncounterError::invalid(
+                    "move.then.half_move_squares",
+                    format!("{}'s Half Move is {half_move} squares (from its stat block)", draft.name_of(actor)),
+                ));
+            }
+            *half_move_squares = Some(half_move);
+        }
+        GrappleFollowUp::Stand { both_on_ground, .. } => {
+            let (_, own, _) = snapshot(draft, actor, "actor_id")?;
+            let (_, theirs, _) = snapshot(draft, other, "target_id")?;
+            let derived = own.prone && theirs.prone;
+            if derived && *both_on_ground == Some(false) {
+                return Err(EncounterError::invalid(
+                    "move.then.both_on_ground",
+                    "both participants are recorded prone: they are on the ground",
+                ));
+            }
+            if !derived {
+                let who = |prone: bool, id| format!("{} is {}", draft.name_of(id), if prone { "prone" } else { "not prone" });
+                return Err(EncounterError::invalid(
+                    "move.then.both_on_ground",
+                    format!(
+                        "Stand needs both participants on the ground: {}, {}",
+                        who(own.prone, actor),
+                        who(theirs.prone, other)
+                    ),
+                ));
+            }
+            *both_on_ground = Some(true);
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 fn follow_up(
@@ -193,27 +283,14 @@ fn follow_up(
             let won = result.winner == Some(Side::A);
             contests.push(result);
             if won {
-                let (actor_stats, _, _) = snapshot(draft, actor, "actor_id")?;
-                let sb = super::super::bonus(effective(&actor_stats, CharacteristicName::S)?);
-                let die = dice.roll(5, "grapple: unarmed damage 1d5 − 3 + SB")?;
-                let damage = (die as i32 - 3 + sb).max(0) as u32;
-                let (stats, _, flags) = parts_mut(draft, other, "target_id")?;
-                let (_, wounds, more) = apply(stats, damage, true, 0, "target_id")?;
-                stats.set_wounds_left(wounds.after);
-                stats.add_fatigue(1);
-                flags.defeated |= wounds.dead;
-                notes.push(format!(
-                    "unarmed damage {die} − 3 + SB {sb} = {damage}: wounds {} → {}; +1 Fatigue",
-                    wounds.before, wounds.after
-                ));
-                notes.extend(more);
+                unarmed_and_fatigue(draft, actor, other, "grapple", dice, notes)?;
             }
         }
         GrappleFollowUp::Push { half_move_squares, move_with_target } => {
             let result = strength(draft, actor, other, CharacteristicName::S, "grapple: push", dice)?;
             if result.winner == Some(Side::A) {
                 let dos = result.rounds.last().map_or(0, |round| round.a.test.degrees_of_success());
-                let squares = push_distance(dos, half_move_squares);
+                let squares = push_distance(dos, half_move_squares.unwrap_or(0));
                 notes.push(format!("pushed {squares} squares"));
                 if !move_with_target {
                     end_grapple(draft, actor, other)?;
@@ -237,8 +314,23 @@ fn follow_up(
             }
             contests.push(result);
         }
-        GrappleFollowUp::Stand { .. }
-        | GrappleFollowUp::TakeDown { .. }
+        GrappleFollowUp::Stand { drag_opponent, .. } => {
+            // "Controller: Stand": the controller regains its feet; dragging the opponent up is an
+            // opposed Strength test, won by the controller.
+            parts_mut(draft, actor, "actor_id")?.1.prone = false;
+            notes.push(format!("{} regains its feet", draft.name_of(actor)));
+            if drag_opponent {
+                let result = strength(draft, actor, other, CharacteristicName::S, "grapple: drag the opponent up", dice)?;
+                if result.winner == Some(Side::A) {
+                    parts_mut(draft, other, "target_id")?.1.prone = false;
+                    notes.push(format!("{} is pulled up too", draft.name_of(other)));
+                } else {
+                    notes.push(format!("{} stays on the ground", draft.name_of(other)));
+                }
+                contests.push(result);
+            }
+        }
+        GrappleFollowUp::TakeDown { .. }
         | GrappleFollowUp::ActivatePower { .. }
         | GrappleFollowUp::StandardAttack { .. } => {
             notes.push("the follow-up is resolved by the table".into());

@@ -27,14 +27,15 @@ pub(super) struct HitRoll<'a> {
     pub(super) strength_bonus: Option<u32>,
 }
 
-/// One target's evasion, soak and hits; the attack's degrees of success go to the first hit
-/// landed on any target (`dos_available`).
+/// One target's evasion, soak and hits; the attack's degrees of success go to the landed hit the
+/// attacker named (`dos_countdown` counts down the landed hits before it, across targets: the hit
+/// rolled when it is 1 takes them; 1 at the start is the first hit, as before).
 pub(super) fn resolve_target(
     roll: &HitRoll,
     target: &TargetSide,
     evasion: Option<&EvasionSpec>,
     hits: u32,
-    dos_available: &mut bool,
+    dos_countdown: &mut u32,
     dice: &mut Dice,
 ) -> Result<TargetOutcome, RuleError> {
     let evasion = match evasion {
@@ -55,8 +56,8 @@ pub(super) fn resolve_target(
         fatigue_levels: 0,
     };
     for number in 1..=landed {
-        let dos = dos_available.then(|| roll.attack_test.test.degrees_of_success());
-        *dos_available = false;
+        let dos = (*dos_countdown == 1).then(|| roll.attack_test.test.degrees_of_success());
+        *dos_countdown = dos_countdown.saturating_sub(1);
         resolve_hit(roll, target, toughness, number, dos, &mut outcome, dice)?;
     }
     Ok(outcome)

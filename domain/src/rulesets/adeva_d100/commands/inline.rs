@@ -45,6 +45,12 @@ pub struct InlineAttack {
     /// weapon named "unarmed" counts too.
     #[serde(default)]
     pub unarmed: bool,
+    /// Which landed hit takes the Degrees of Success in place of a damage die, counted in the order
+    /// the hits are rolled (the main target's first, then each extra target's), from 1; left out,
+    /// the first (adeva-d100.txt, "Attacking", Step Five: the attacker chooses).
+    #[serde(default, deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points_opt")]
+    #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
+    pub dos_hit: Option<u32>,
     #[serde(default)]
     pub lethal_damage_table: Option<Vec<String>>,
 }
@@ -77,6 +83,7 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
         long_range_weapon: request.long_range_weapon,
         unarmed: request.unarmed || super::core::named_unarmed(&request.action),
         lethal_damage_table: request.lethal_damage_table.as_deref(),
+        dos_hit: request.dos_hit,
     };
     let attacker = AttackerSide { stats: &request.attacker, aim: None };
     let mut resolved = resolve(&attacker, std::slice::from_ref(&side), &input, dice)?;

@@ -7,11 +7,14 @@
 //!   attack command's Charge spends it. Distance is `movement_bands` of the effective Agility with
 //!   the stat block's `size` as a modifier. A flier's `altitude_to` is checked by
 //!   `change_altitude` (one band on a Half Move, two otherwise) and stored on the stat block.
+//! - Knock Down's +10 "after a Half Move action" is derived: a `move` of kind `half_move` earlier in
+//!   the actor's turn (the caller's optional `after_half_move` must agree, or 422).
 //! - Knock Down, Disarm and Feint are taken on the actor's turn against a stored target, spend
 //!   their Action List cost on the actor's budget, and roll their opposed tests here (the actor is
 //!   side A; decays apply). Knock Down sets `prone` on whoever falls; its "may deal Unarmed damage
-//!   and a level of Fatigue" is reported, not applied (it is the actor's choice: use the damage
-//!   and fatigue commands). Disarm notes the named `object` (default "held object") in the
+//!   and a level of Fatigue" is the actor's choice, sent beforehand as `hurt: true` (the text
+//!   leaves it to the winner): won by 2+ DoS, 1d5 − 3 + SB is rolled, soaked and applied with one
+//!   level of Fatigue; otherwise `hurt` changes nothing. Disarm notes the named `object` (default "held object") in the
 //!   target's `dropped`. A won Feint sets the target's `feinted_by` to the actor, for the attack
 //!   path to read; a lost one clears nothing.
 //! - `stand` (half action) clears `prone`; Ram and Boarding are in `starship.rs` (see their docs).
@@ -85,6 +88,10 @@ pub(super) fn movement(
     };
     let spec = ActionSpec::new(ActionKind::Other(name.into()), action_type, vec![ActionSubtype::Movement]);
     spend(draft, &actor, &spec)?;
+    if kind == MoveKind::HalfMove {
+        // Read by Knock Down's "after a Half Move action" (+10).
+        parts_mut(draft, &actor, "actor_id")?.1.budget.half_moved = true;
+    }
     let mut notes = vec![bands.working.clone()];
     if let Some(change) = change {
         let (stats, _, _) = parts_mut(draft, &actor, "actor_id")?;
@@ -129,12 +136,30 @@ pub(super) fn knock_down(
     draft: &mut Encounter,
     actor: CombatantId,
     target: CombatantId,
-    after_half_move: bool,
+    after_half_move: Option<bool>,
+    hurt: bool,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
+    let after_half_move = derived_half_move(draft, &actor, after_half_move)?;
     let spec = declared_spec(&DeclaredAction::KnockDown(KnockDown { after_half_move }))?;
     snapshot(draft, &target, "target_id")?;
     spend(draft, &actor, &spec)?;
+    let outcome = knock_down_roll(draft, &actor, &target, &spec, hurt, dice)?;
+    Ok((actor, "knock down".into(), outcome.0, outcome.1))
+}
+
+/// Rolls a Knock Down already spent as `spec` (its test's modifiers) and applies it: prone on
+/// whoever falls, and, won by 2+ DoS with `hurt`, Unarmed damage and a level of Fatigue
+/// (adeva-d100.txt, "Knock Down"). Also the strike of a Charge ending in a Knock Down.
+pub(super) fn knock_down_roll(
+    draft: &mut Encounter,
+    actor: &CombatantId,
+    target: &CombatantId,
+    spec: &ActionSpec,
+    hurt: bool,
+    dice: &mut Dice,
+) -> Result<(ActionOutcome, Vec<String>), EncounterError> {
+    let (actor, target) = (actor.clone(), target.clone());
     let modifiers = spec.tests.first().map(|t| t.modifiers.clone()).unwrap_or_default();
     let result = contest(
         draft,
@@ -151,11 +176,12 @@ pub(super) fn knock_down(
         KnockDownOutcome::TargetProne | KnockDownOutcome::TargetProneMayHurt => {
             parts_mut(draft, &target, "target_id")?.1.prone = true;
             notes.push(format!("{} is knocked prone", draft.name_of(&target)));
-            if outcome == KnockDownOutcome::TargetProneMayHurt {
-                notes.push(
-                    "won by 2+ DoS: the actor may deal Unarmed damage and a level of Fatigue (damage and fatigue commands)"
-                        .into(),
-                );
+            if outcome == KnockDownOutcome::TargetProneMayHurt && hurt {
+                super::grapple_rolls::unarmed_and_fatigue(draft, &actor, &target, "knock down", dice, &mut notes)?;
+            } else if outcome == KnockDownOutcome::TargetProneMayHurt {
+                notes.push("won by 2+ DoS: the actor could have dealt Unarmed damage and a level of Fatigue (`hurt`)".into());
+            } else if hurt {
+                notes.push("not won by 2+ DoS: no Unarmed damage".into());
             }
         }
         KnockDownOutcome::ActorProne => {
@@ -164,8 +190,26 @@ pub(super) fn knock_down(
         }
         KnockDownOutcome::TargetStands => notes.push("the target keeps its footing".into()),
     }
-    let outcome = ActionOutcome::KnockDown { target_id: target, contest: Box::new(result), outcome };
-    Ok((actor, "knock down".into(), outcome, notes))
+    Ok((ActionOutcome::KnockDown { target_id: target, contest: Box::new(result), outcome }, notes))
+}
+
+/// Knock Down's "if made after a Half Move action you gain a +10 bonus" (adeva-d100.txt, "Knock
+/// Down"), derived from the actor's turn: a Half Move taken earlier this turn. A caller's
+/// `after_half_move` that says otherwise is refused (field `after_half_move`).
+fn derived_half_move(draft: &Encounter, actor: &CombatantId, sent: Option<bool>) -> Result<bool, EncounterError> {
+    let (_, state, _) = super::peek(draft, actor, "actor_id")?;
+    let derived = state.budget.on_own_turn && state.budget.half_moved;
+    match sent {
+        Some(said) if said != derived => Err(EncounterError::invalid(
+            "after_half_move",
+            if derived {
+                format!("{} took a Half Move this turn: the +10 applies", draft.name_of(actor))
+            } else {
+                format!("{} has taken no Half Move this turn", draft.name_of(actor))
+            },
+        )),
+        _ => Ok(derived),
+    }
 }
 
 pub(super) fn disarm(

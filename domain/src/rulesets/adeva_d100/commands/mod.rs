@@ -25,7 +25,9 @@
 //!   altitude, Guard Mode). "The enemy may make one evasion per attack": each target is an enemy
 //!   of the attack, so each gets its own one evasion against the hits allocated to it (spending
 //!   its own Reaction). Altitude is checked for every target.
-//! - The Degrees of Success replace a die of the first hit that lands, whichever target it is on.
+//! - The Degrees of Success replace a die of the landed hit named by `dos_hit` (counted from 1 in
+//!   rolling order, the main target's hits first), by default the first; a named hit that does not
+//!   land leaves every die as rolled.
 //! - Melee and thrown weapons add the attacker's Strength Bonus; ranged weapons do not. Soak is
 //!   TB + AP − Penetration (AP not below 0). Critical confirmation uses the tested characteristic
 //!   with no modifiers but Guard Mode's; the Lethal Damage chart names come from the encounter's
@@ -43,6 +45,8 @@ pub mod actions;
 pub mod attack;
 mod attack_report;
 mod attack_checks;
+mod attack_store;
+mod charge;
 pub mod core;
 mod hits;
 pub mod damage;
@@ -50,6 +54,7 @@ mod economy;
 mod fire;
 mod gm_actions;
 mod grapple;
+mod grapple_rolls;
 pub mod inline;
 mod manoeuvres;
 mod overwatch;
@@ -86,6 +91,23 @@ pub(crate) fn ensure_not_stunned(encounter: &Encounter, id: &CombatantId) -> Res
             ),
         )),
         _ => Ok(()),
+    }
+}
+
+/// A won Feint holds only while the attack is the feinter's very next action (adeva-d100.txt,
+/// "Feint": "so long as it is the next action you take"): any other action of `actor`, a
+/// reaction included, makes every opening it holds lapse. Its own record of a parry it may answer
+/// with a Counter-Attack ("as part of the parry action") lapses too.
+pub(crate) fn lapse_openings(encounter: &mut Encounter, actor: &CombatantId) {
+    for combatant in &mut encounter.combatants {
+        if let RulesetState::AdevaD100(state) = &mut combatant.state {
+            if state.feinted_by.as_ref() == Some(actor) {
+                state.feinted_by = None;
+            }
+            if &combatant.id == actor {
+                state.parried = None;
+            }
+        }
     }
 }
 
@@ -196,3 +218,5 @@ mod actions_tests;
 mod attack_path_tests;
 #[cfg(test)]
 mod props_tests;
+#[cfg(test)]
+mod derived_tests;

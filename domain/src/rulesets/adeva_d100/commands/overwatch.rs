@@ -177,6 +177,7 @@ fn readied_request(
         extra_targets: Vec::new(),
         long_range_weapon: false,
         unarmed: false,
+        dos_hit: None,
         engine_modifiers: Vec::new(),
     }
 }
