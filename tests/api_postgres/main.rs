@@ -9,6 +9,8 @@ const ON_POSTGRES: bool = true;
 
 #[path = "../api/adeva.rs"]
 mod adeva;
+#[path = "../api/adeva_derived.rs"]
+mod adeva_derived;
 #[path = "../api/adeva_fight.rs"]
 mod adeva_fight;
 #[path = "../api/advance.rs"]
@@ -31,6 +33,8 @@ mod cepheus_actions;
 mod cepheus_errors;
 #[path = "../api/cepheus_fight.rs"]
 mod cepheus_fight;
+#[path = "../api/cepheus_interrupt.rs"]
+mod cepheus_interrupt;
 #[path = "../api/cepheus_stateless.rs"]
 mod cepheus_stateless;
 #[path = "../api/combatants.rs"]
