@@ -192,11 +192,13 @@ pub trait Command: Sized + 'static {
     /// carries on after its error must run it on a copy.
     ///
     /// A refused *direct* call (the rules tests call commands on an encounter they keep) still
-    /// changes nothing: each command checks its refusals, and rolls what decides them, before its
-    /// first change (cepheus-engine's `economy::check_spend` and `dynamic::check_react`,
-    /// adeva-d100's `peek` and `refreshed_mut`). One command still runs on a copy of its own:
-    /// adeva-d100's actions, whose handlers store a turn refresh or spend before some refusals;
-    /// the copy says why beside it.
+    /// changes nothing where a request can cause the refusal: each command checks its refusals,
+    /// and rolls what decides them, before its first change (cepheus-engine's
+    /// `economy::check_spend` and `dynamic::check_react`; adeva-d100's `peek`, `spent_state` and
+    /// `refreshed_mut`, with the turn refresh stored only by a write). No command copies the
+    /// encounter to get there. What is left to the contract above are chains that refuse midway
+    /// on a fault no request check can see first (a scripted die out of range or run out in a
+    /// later roll, an adeva Multiple Attack's second weapon).
     fn run(
         encounter: &mut Encounter,
         request: Self::Request,

@@ -15,9 +15,9 @@ use crate::encounter::{Encounter, EncounterError};
 
 /// A manoeuvre (`manoeuvres.rs`, `starship.rs`): standing, boarding, moving, Knock Down, Disarm, Feint, Take
 /// Down or Ram; any other action is refused on `action`.
-pub(super) fn manoeuvre(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
+pub(super) fn manoeuvre(encounter: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
     match action {
-        Action::Stand { actor_id } => manoeuvres::stand(draft, actor_id),
+        Action::Stand { actor_id } => manoeuvres::stand(encounter, actor_id),
         Action::Boarding { actor_id, target_id, boarding, damage, evasion, evasion_modifiers } => {
             let request = starship::BoardingRequest {
                 actor: actor_id,
@@ -27,19 +27,19 @@ pub(super) fn manoeuvre(draft: &mut Encounter, action: Action, dice: &mut Dice) 
                 evasion,
                 evasion_modifiers: caller(&evasion_modifiers),
             };
-            starship::boarding(draft, request, dice)
+            starship::boarding(encounter, request, dice)
         }
         Action::Move { actor_id, kind, altitude_to } => {
-            manoeuvres::movement(draft, actor_id, kind, altitude_to)
+            manoeuvres::movement(encounter, actor_id, kind, altitude_to)
         }
         Action::KnockDown { actor_id, target_id, after_half_move, hurt } => {
-            manoeuvres::knock_down(draft, actor_id, target_id, after_half_move, hurt, dice)
+            manoeuvres::knock_down(encounter, actor_id, target_id, after_half_move, hurt, dice)
         }
         Action::Disarm { actor_id, target_id, has_talent, advanced_disarm, object } => {
             let input = Disarm { has_talent, advanced_disarm };
-            manoeuvres::disarm(draft, actor_id, target_id, input, object, dice)
+            manoeuvres::disarm(encounter, actor_id, target_id, input, object, dice)
         }
-        Action::Feint { actor_id, target_id } => manoeuvres::feint(draft, actor_id, target_id, dice),
+        Action::Feint { actor_id, target_id } => manoeuvres::feint(encounter, actor_id, target_id, dice),
         Action::TakeDown {
             actor_id,
             target_id,
@@ -59,10 +59,10 @@ pub(super) fn manoeuvre(draft: &mut Encounter, action: Action, dice: &mut Dice) 
                 dodge,
                 modifiers: caller(&modifiers),
             };
-            manoeuvres::take_down(draft, request, dice)
+            manoeuvres::take_down(encounter, request, dice)
         }
         Action::Ram { actor_id, target_id, ram, dodge, modifiers } => {
-            starship::ram(draft, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
+            starship::ram(encounter, actor_id, target_id, ram, dodge, caller(&modifiers), dice)
         }
         _ => Err(EncounterError::invalid("action", "not a manoeuvre")),
     }
@@ -70,18 +70,18 @@ pub(super) fn manoeuvre(draft: &mut Encounter, action: Action, dice: &mut Dice) 
 
 /// A firing action (`fire.rs`, `overwatch.rs`): Multiple Attack, Suppressive Fire, setting or triggering an
 /// Overwatch; any other action is refused on `action`.
-pub(super) fn fire_action(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
+pub(super) fn fire_action(encounter: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
     match action {
         Action::MultipleAttack { actor_id, target_id, equipped_weapons, weapons, modifiers } => {
-            fire::multiple_attack(draft, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
+            fire::multiple_attack(encounter, actor_id, target_id, equipped_weapons, weapons, modifiers, dice)
         }
         Action::SuppressiveFire { actor_id, weapon, mode, victims, penalties, damage, penetration } => {
             let volley = fire::Volley { victims, penalties: caller(&penalties), damage, penetration };
-            fire::suppressive_fire(draft, actor_id, SuppressiveFire { weapon, mode }, volley, dice)
+            fire::suppressive_fire(encounter, actor_id, SuppressiveFire { weapon, mode }, volley, dice)
         }
         Action::OverwatchSet { actor_id, weapon, kill_zone_radius_squares, attack, triggers } => {
             let input = Overwatch { weapon, kill_zone_radius_squares, attack, triggers };
-            overwatch::overwatch_set(draft, actor_id, input)
+            overwatch::overwatch_set(encounter, actor_id, input)
         }
         Action::OverwatchTrigger {
             actor_id,
@@ -105,7 +105,7 @@ pub(super) fn fire_action(draft: &mut Encounter, action: Action, dice: &mut Dice
                 gm_fires,
                 attack,
             };
-            overwatch::overwatch_trigger(draft, input, dice)
+            overwatch::overwatch_trigger(encounter, input, dice)
         }
         _ => Err(EncounterError::invalid("action", "not a firing action")),
     }

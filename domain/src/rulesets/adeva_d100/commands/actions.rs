@@ -34,7 +34,7 @@ use super::overwatch::Observed;
 use super::grapple;
 use super::starship::BoardingEvasion;
 use super::super::AdevaD100;
-use super::{ensure_turn, parts_mut, snapshot};
+use super::{ensure_turn, refreshed_mut, peek};
 use super::action_groups::{fire_action, manoeuvre};
 use super::gm_actions::{add_decay, add_fatigue, resolve_crash, start_fall};
 use crate::dice::Dice;
@@ -269,17 +269,10 @@ pub fn act(
     dice: &mut Dice,
 ) -> Result<(Vec<Event>, ActionReport), EncounterError> {
     plugin::ensure_active::<AdevaD100>(encounter)?;
-    // Still a copy here, unlike `attack` and `damage`: many of the handlers below store before
-    // they can refuse. `snapshot` stores each combatant's turn refresh as it reads it, `spend`
-    // stores the actor's spending before the rolls, and some refusals come only after those (a
-    // roll's `modifiers`, Suppressive Fire's `damage` once a hit lands, a second ship's wounds in
-    // a Ram). Each handler has to check before it writes (`peek`, spending on a copy of the
-    // state, as `attack` does) before this copy can go.
-    let mut draft = encounter.clone();
     let start = dice.rolls().len();
-    let (id, name, outcome, notes) = run(&mut draft, action, dice)?;
+    let (id, name, outcome, notes) = run(encounter, action, dice)?;
     let report = ActionReport {
-        name: draft.name_of(&id),
+        name: encounter.name_of(&id),
         combatant_id: id.clone(),
         action: name.clone(),
         outcome,
@@ -291,7 +284,6 @@ pub fn act(
         report: RulesetReport::AdevaD100(crate::rulesets::adeva_d100::Report::Action(Box::new(report.clone()))),
         dice: dice.rolls()[start..].to_vec(),
     }];
-    *encounter = draft;
     Ok((events, report))
 }
 
@@ -341,24 +333,37 @@ fn acting(action: &Action) -> Option<&CombatantId> {
     }
 }
 
-fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
-    if let Some(actor) = acting(&action) {
-        super::ensure_not_stunned(draft, actor)?;
-        // Any action of its own ends the actor's Feint opening and its parry record (a new Feint
-        // sets its own opening afterwards).
-        super::lapse_openings(draft, actor);
+fn run(encounter: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
+    let Some(actor) = acting(&action).cloned() else {
+        return dispatch(encounter, action, dice);
+    };
+    super::ensure_not_stunned(encounter, &actor)?;
+    // Any action of its own ends the actor's Feint opening and its parry record (a new Feint
+    // sets its own opening afterwards), so they lapse before it runs; a refused action puts them
+    // back, as it changes nothing.
+    let openings: Vec<_> = encounter.combatants.iter().map(|combatant| combatant.state.clone()).collect();
+    super::lapse_openings(encounter, &actor);
+    let ran = dispatch(encounter, action, dice);
+    if ran.is_err() {
+        for (combatant, state) in encounter.combatants.iter_mut().zip(openings) {
+            combatant.state = state;
+        }
     }
+    ran
+}
+
+fn dispatch(encounter: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, EncounterError> {
     match action {
-        Action::Aim { actor_id, action_type } => declare(draft, actor_id, DeclaredAction::Aim(Aim { action_type })),
-        Action::GuardMode { actor_id } => declare(draft, actor_id, DeclaredAction::GuardMode {}),
+        Action::Aim { actor_id, action_type } => declare(encounter, actor_id, DeclaredAction::Aim(Aim { action_type })),
+        Action::GuardMode { actor_id } => declare(encounter, actor_id, DeclaredAction::GuardMode {}),
         Action::Charge { actor_id, target_id, charge, dodge, hurt } => {
             let request = super::charge::ChargeRequest { actor: actor_id, target: target_id, charge, dodge, hurt };
-            super::charge::charge(draft, request, dice)
+            super::charge::charge(encounter, request, dice)
         }
-        Action::Fall { actor_id } => start_fall(draft, actor_id),
-        Action::ResolveCrash { actor_id } => resolve_crash(draft, actor_id, dice),
-        Action::Fatigue { actor_id, levels } => add_fatigue(draft, actor_id, levels),
-        Action::Decay { actor_id, decay } => add_decay(draft, actor_id, decay),
+        Action::Fall { actor_id } => start_fall(encounter, actor_id),
+        Action::ResolveCrash { actor_id } => resolve_crash(encounter, actor_id, dice),
+        Action::Fatigue { actor_id, levels } => add_fatigue(encounter, actor_id, levels),
+        Action::Decay { actor_id, decay } => add_decay(encounter, actor_id, decay),
         Action::Stand { .. }
         | Action::Boarding { .. }
         | Action::Move { .. }
@@ -366,36 +371,36 @@ fn run(draft: &mut Encounter, action: Action, dice: &mut Dice) -> Result<Ran, En
         | Action::Disarm { .. }
         | Action::Feint { .. }
         | Action::TakeDown { .. }
-        | Action::Ram { .. } => manoeuvre(draft, action, dice),
+        | Action::Ram { .. } => manoeuvre(encounter, action, dice),
         Action::MultipleAttack { .. }
         | Action::SuppressiveFire { .. }
         | Action::OverwatchSet { .. }
-        | Action::OverwatchTrigger { .. } => fire_action(draft, action, dice),
+        | Action::OverwatchTrigger { .. } => fire_action(encounter, action, dice),
         Action::Grapple { actor_id, target_id, hand_free, dodge } => {
-            grapple::initiate(draft, actor_id, target_id, hand_free, dodge, dice)
+            grapple::initiate(encounter, actor_id, target_id, hand_free, dodge, dice)
         }
         Action::GrappleAction { actor_id, grapple_move } => {
-            grapple::grapple_action(draft, actor_id, grapple_move, dice)
+            grapple::grapple_action(encounter, actor_id, grapple_move, dice)
         }
         Action::ExtendedStart { actor_id, name, turns_needed, restarts_if_interrupted } => {
-            economy::start(draft, actor_id, &name, turns_needed, restarts_if_interrupted)
+            economy::start(encounter, actor_id, &name, turns_needed, restarts_if_interrupted)
         }
-        Action::ExtendedWork { actor_id } => economy::keep_working(draft, actor_id),
-        Action::ExtendedInterrupt { actor_id } => economy::interrupt(draft, actor_id),
+        Action::ExtendedWork { actor_id } => economy::keep_working(encounter, actor_id),
+        Action::ExtendedInterrupt { actor_id } => economy::interrupt(encounter, actor_id),
     }
 }
 
 /// Spends an Action List action that rolls nothing here (Aim, Guard Mode, a Charge ending in a
 /// Grapple or Knock Down) and stores what lingers; its tests are reported for the table to roll.
-fn declare(draft: &mut Encounter, actor_id: CombatantId, declared: DeclaredAction) -> Result<Ran, EncounterError> {
-    ensure_turn(draft, &actor_id, "actor_id")?;
-    let (stats, _, _) = snapshot(draft, &actor_id, "actor_id")?;
+fn declare(encounter: &mut Encounter, actor_id: CombatantId, declared: DeclaredAction) -> Result<Ran, EncounterError> {
+    ensure_turn(encounter, &actor_id, "actor_id")?;
+    let (stats, _, _) = peek(encounter, &actor_id, "actor_id")?;
     let declared = super::core::with_movement(&declared, &stats)?;
     let spec = action_spec(&declared)?;
     if super::core::attack_weapon(&declared).is_ok() {
         return Err(EncounterError::invalid("strike", "a Charge ending in an attack is taken with the attack command"));
     }
-    let (_, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
+    let (_, state, _) = refreshed_mut(encounter, &actor_id, "actor_id")?;
     state.budget.spend(&spec)?;
     for effect in &spec.lingering {
         if let LingeringEffect::AttacksAgainst { modifier, .. } = effect {

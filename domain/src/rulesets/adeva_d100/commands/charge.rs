@@ -17,7 +17,7 @@ use super::super::actions::declared::DeclaredAction;
 use super::super::actions::action_spec;
 use super::action_outcome::Ran;
 use super::manoeuvres::{knock_down_roll, spend};
-use super::{ensure_turn, snapshot};
+use super::{ensure_turn, peek};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 
@@ -31,13 +31,13 @@ pub(super) struct ChargeRequest {
 }
 
 /// Spends the Charge and rolls the Grapple or Knock Down it ends in (see the decisions).
-pub(super) fn charge(draft: &mut Encounter, request: ChargeRequest, dice: &mut Dice) -> Result<Ran, EncounterError> {
+pub(super) fn charge(encounter: &mut Encounter, request: ChargeRequest, dice: &mut Dice) -> Result<Ran, EncounterError> {
     let ChargeRequest { actor, target, charge, dodge, hurt } = request;
     if actor == target {
         return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
     }
-    ensure_turn(draft, &actor, "actor_id")?;
-    let (stats, _, _) = snapshot(draft, &actor, "actor_id")?;
+    ensure_turn(encounter, &actor, "actor_id")?;
+    let (stats, _, _) = peek(encounter, &actor, "actor_id")?;
     let declared = super::core::with_movement(&DeclaredAction::Charge(charge), &stats)?;
     let spec = action_spec(&declared)?;
     let DeclaredAction::Charge(charge) = declared else {
@@ -50,16 +50,16 @@ pub(super) fn charge(draft: &mut Encounter, request: ChargeRequest, dice: &mut D
         )),
         ChargeStrike::Grapple { .. } => {
             let (outcome, notes) =
-                super::grapple::attempt(draft, &actor, &target, &spec, dodge, "charge: grapple attempt", dice)?;
+                super::grapple::attempt(encounter, &actor, &target, &spec, dodge, "charge: grapple attempt", dice)?;
             Ok((actor, "charge".into(), outcome, notes))
         }
         ChargeStrike::KnockDown {} => {
             if dodge {
                 return Err(EncounterError::invalid("dodge", "a Knock Down is an opposed test: nothing to dodge"));
             }
-            snapshot(draft, &target, "target_id")?;
-            spend(draft, &actor, &spec)?;
-            let (outcome, notes) = knock_down_roll(draft, &actor, &target, &spec, hurt, dice)?;
+            peek(encounter, &target, "target_id")?;
+            spend(encounter, &actor, &spec)?;
+            let (outcome, notes) = knock_down_roll(encounter, &actor, &target, &spec, hurt, dice)?;
             Ok((actor, "charge".into(), outcome, notes))
         }
     }

@@ -10,7 +10,7 @@ use super::super::decay::CharacteristicName;
 use super::super::wounds::{Soak, WoundsLoss, lose_wounds, past_soak, soak};
 use super::core::effective;
 use super::super::AdevaD100;
-use super::parts_mut;
+use super::refreshed_mut;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, EncounterStatus, Event};
 use crate::rulesets::{RuleError, RulesetReport, plugin};
@@ -97,7 +97,7 @@ pub fn damage(
     let (stats, _, _) = plugin::parts_and_flags_mut::<AdevaD100>(&mut probe, "combatant_id")?;
     let (soak, wounds, mut notes) =
         apply(stats, request.amount, request.apply_soak, request.penetration, "combatant_id")?;
-    let (stats, _, flags) = parts_mut(encounter, &request.combatant_id, "combatant_id")?;
+    let (stats, _, flags) = refreshed_mut(encounter, &request.combatant_id, "combatant_id")?;
     stats.set_wounds_left(wounds.after);
     if wounds.dead {
         flags.defeated = true;

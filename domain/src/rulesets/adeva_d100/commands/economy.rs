@@ -10,17 +10,17 @@ use super::super::actions::ExtendedAction;
 use super::super::actions::economy::Interruption;
 use super::action_outcome::{ActionOutcome, Ran};
 use super::manoeuvres::spend;
-use super::parts_mut;
+use super::{peek, refreshed_mut};
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 
 fn work(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     mut extended: ExtendedAction,
 ) -> Result<Ran, EncounterError> {
-    spend(draft, &actor, &extended.spec())?;
+    spend(encounter, &actor, &extended.spec())?;
     let complete = extended.work_turn();
-    let state = parts_mut(draft, &actor, "actor_id")?.1;
+    let state = refreshed_mut(encounter, &actor, "actor_id")?.1;
     state.extended = (!complete).then(|| extended.clone());
     let mut notes = vec![format!("{}: {} turn(s) of work", extended.name, extended.turns_done)];
     if complete {
@@ -31,25 +31,28 @@ fn work(
 }
 
 pub(super) fn start(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     name: &str,
     turns_needed: Option<u32>,
     restarts_if_interrupted: bool,
 ) -> Result<Ran, EncounterError> {
     let extended = ExtendedAction::new(name, turns_needed, restarts_if_interrupted)?;
-    work(draft, actor, extended)
+    work(encounter, actor, extended)
 }
 
-pub(super) fn keep_working(draft: &mut Encounter, actor: CombatantId) -> Result<Ran, EncounterError> {
-    let Some(extended) = parts_mut(draft, &actor, "actor_id")?.1.extended.clone() else {
+pub(super) fn keep_working(encounter: &mut Encounter, actor: CombatantId) -> Result<Ran, EncounterError> {
+    let Some(extended) = peek(encounter, &actor, "actor_id")?.1.extended else {
         return Err(EncounterError::invalid("actor_id", "no extended action is under way"));
     };
-    work(draft, actor, extended)
+    work(encounter, actor, extended)
 }
 
-pub(super) fn interrupt(draft: &mut Encounter, actor: CombatantId) -> Result<Ran, EncounterError> {
-    let state = parts_mut(draft, &actor, "actor_id")?.1;
+pub(super) fn interrupt(encounter: &mut Encounter, actor: CombatantId) -> Result<Ran, EncounterError> {
+    if peek(encounter, &actor, "actor_id")?.1.extended.is_none() {
+        return Err(EncounterError::invalid("actor_id", "no extended action is under way"));
+    }
+    let state = refreshed_mut(encounter, &actor, "actor_id")?.1;
     let Some(extended) = state.extended.as_mut() else {
         return Err(EncounterError::invalid("actor_id", "no extended action is under way"));
     };

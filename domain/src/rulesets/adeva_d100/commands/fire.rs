@@ -41,8 +41,8 @@ use super::super::wounds::{Soak, WoundsLoss, lose_wounds, past_soak, soak};
 use super::action_outcome::{ActionOutcome, Ran};
 use super::attack::{AttackReport, EncounterAttack, attack};
 use super::core::{EvasionChoice, effective};
-use super::manoeuvres::spend;
-use super::{ensure_turn, parts_mut, snapshot};
+use super::manoeuvres::{spend, spent_state};
+use super::{ensure_turn, refreshed_mut, peek};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 use serde::{Deserialize, Serialize};
@@ -103,7 +103,7 @@ pub(super) fn subject(id: &CombatantId, mut stats: Stats) -> Result<PinningSubje
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn multiple_attack(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     target: CombatantId,
     equipped_weapons: u32,
@@ -114,14 +114,14 @@ pub(super) fn multiple_attack(
     let declared =
         MultipleAttack { equipped_weapons, attacks: weapons.iter().map(|w| w.weapon.clone()).collect() };
     let spec = action_spec(&DeclaredAction::MultipleAttack(declared)).map_err(rename_attacks)?;
-    ensure_turn(draft, &actor, "actor_id")?;
-    let (_, before, _) = snapshot(draft, &actor, "actor_id")?;
-    spend(draft, &actor, &spec)?;
-    let after = parts_mut(draft, &actor, "actor_id")?.1.budget.clone();
+    ensure_turn(encounter, &actor, "actor_id")?;
+    let (_, before, _) = peek(encounter, &actor, "actor_id")?;
+    spend(encounter, &actor, &spec)?;
+    let after = refreshed_mut(encounter, &actor, "actor_id")?.1.budget.clone();
     let mut reports: Vec<AttackReport> = Vec::new();
     for (index, entry) in weapons.into_iter().enumerate() {
         {
-            let state = parts_mut(draft, &actor, "actor_id")?.1;
+            let state = refreshed_mut(encounter, &actor, "actor_id")?.1;
             state.budget = before.budget.clone();
             if index > 0 {
                 state.budget.aim = None;
@@ -152,10 +152,10 @@ pub(super) fn multiple_attack(
             dos_hit: None,
             engine_modifiers: vec![multiple],
         };
-        let (_, report) = attack(draft, request, dice).map_err(|error| prefix(error, index))?;
+        let (_, report) = attack(encounter, request, dice).map_err(|error| prefix(error, index))?;
         reports.push(report);
     }
-    parts_mut(draft, &actor, "actor_id")?.1.budget = after;
+    refreshed_mut(encounter, &actor, "actor_id")?.1.budget = after;
     let notes = vec![format!("{} weapon attacks, each at −20", reports.len())];
     Ok((
         actor,
@@ -207,7 +207,7 @@ pub struct SuppressiveHit {
 }
 
 pub(super) fn suppressive_fire(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     input: SuppressiveFire,
     volley: Volley,
@@ -227,41 +227,45 @@ pub(super) fn suppressive_fire(
         if *victim == actor || victims[..index].contains(victim) {
             return Err(EncounterError::invalid(field, "each victim is another combatant, named once"));
         }
-        let (stats, _, _) = snapshot(draft, victim, &field)?;
+        let (stats, _, _) = peek(encounter, victim, &field)?;
         subjects.push(subject(victim, stats)?);
     }
-    spend(draft, &actor, &spec)?;
-    let (stats, _, _) = snapshot(draft, &actor, "actor_id")?;
+    let spent = spent_state(encounter, &actor, &spec)?;
+    let (stats, _, _) = peek(encounter, &actor, "actor_id")?;
     let bs = effective(&stats, CharacteristicName::Bs)?;
     let volley = SuppressiveVolley { bs, penalties, victims: subjects };
     let outcome: SuppressiveOutcome = resolve_suppressive_fire(&input, &volley, dice)?;
+    // Whether a hit lands is known only once the BS test is rolled: refused before any change.
+    let weapon = match (damage, outcome.victim_rolls.is_empty()) {
+        (None, false) => {
+            return Err(EncounterError::invalid("damage", "the volley hit: send the weapon's damage dice"));
+        }
+        (weapon, _) => weapon,
+    };
+    *refreshed_mut(encounter, &actor, "actor_id")?.1 = spent;
     let mut notes = Vec::new();
     if outcome.jammed {
         notes.push(format!("{} jammed (94+)", input.weapon.name));
     }
-    apply_pinning(draft, &victims, &outcome.pinning, &mut notes)?;
+    apply_pinning(encounter, &victims, &outcome.pinning, &mut notes)?;
     let mut hits = Vec::new();
-    if !outcome.victim_rolls.is_empty() {
-        // Whether a hit lands is known only once the BS test is rolled; the draft is dropped.
-        let Some(weapon) = damage else {
-            return Err(EncounterError::invalid("damage", "the volley hit: send the weapon's damage dice"));
-        };
+    if let Some(weapon) = weapon {
         for (number, roll) in (1..).zip(&outcome.victim_rolls) {
             let Some(index) = victims.iter().position(|id| id.to_string() == roll.victim) else {
                 continue;
             };
-            let hit = suppressive_hit(draft, &victims[index], index, number, &weapon, penetration, dice)?;
+            let hit = suppressive_hit(encounter, &victims[index], index, number, &weapon, penetration, dice)?;
             if hit.damage.natural_maximum {
                 notes.push(format!(
                     "hit {number} on {} rolled a natural maximum: any Critical Hit is the table's",
-                    draft.name_of(&hit.victim_id)
+                    encounter.name_of(&hit.victim_id)
                 ));
             }
             if hit.wounds.lethal_damage {
                 notes.push(format!(
                     "{} damage past 0 wounds on {}: resolve it as Lethal Damage",
                     hit.wounds.past_zero,
-                    draft.name_of(&hit.victim_id)
+                    encounter.name_of(&hit.victim_id)
                 ));
             }
             hits.push(hit);
@@ -278,7 +282,7 @@ pub(super) fn suppressive_fire(
 /// One hit: the weapon's dice (no DoS swap), soak by TB + AP − Pen, then wounds as the damage
 /// command applies them (adeva-d100.txt, "Suppressive Fire"; "Attacking", Steps Five to Seven).
 fn suppressive_hit(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     victim: &CombatantId,
     index: usize,
     number: u32,
@@ -287,7 +291,7 @@ fn suppressive_hit(
     dice: &mut Dice,
 ) -> Result<SuppressiveHit, EncounterError> {
     let field = format!("victims[{index}]");
-    let (stats, _, flags) = parts_mut(draft, victim, &field)?;
+    let (stats, _, flags) = refreshed_mut(encounter, victim, &field)?;
     if stats.wounds.is_none() {
         return Err(EncounterError::invalid(field, "the stat block has no wounds"));
     }
@@ -321,15 +325,15 @@ fn rename(error: EncounterError, field: &str) -> EncounterError {
 }
 
 pub(super) fn apply_pinning(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     ids: &[CombatantId],
     pinning: &[PinningOutcome],
     notes: &mut Vec<String>,
 ) -> Result<(), EncounterError> {
     for (id, outcome) in ids.iter().zip(pinning) {
         if outcome.pinned {
-            parts_mut(draft, id, "victims")?.1.pinned = true;
-            notes.push(format!("{} is pinned", draft.name_of(id)));
+            refreshed_mut(encounter, id, "victims")?.1.pinned = true;
+            notes.push(format!("{} is pinned", encounter.name_of(id)));
         }
     }
     Ok(())

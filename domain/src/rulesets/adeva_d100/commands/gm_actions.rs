@@ -3,7 +3,7 @@
 
 use super::action_outcome::{ActionOutcome, Ran};
 use super::damage::apply;
-use super::parts_mut;
+use super::refreshed_mut;
 use super::super::altitude::{AltitudeBand, crash_squares};
 use super::super::decay::{CharacteristicDecay, check_decays};
 use crate::dice::Dice;
@@ -11,8 +11,8 @@ use crate::encounter::{CombatantId, Encounter, EncounterError};
 use crate::rulesets::adeva_d100::bounds::Unsigned;
 
 /// The GM starts a flier's fall from its band ("Altitude").
-pub(super) fn start_fall(draft: &mut Encounter, actor_id: CombatantId) -> Result<Ran, EncounterError> {
-    let (stats, state, _) = parts_mut(draft, &actor_id, "actor_id")?;
+pub(super) fn start_fall(encounter: &mut Encounter, actor_id: CombatantId) -> Result<Ran, EncounterError> {
+    let (stats, state, _) = refreshed_mut(encounter, &actor_id, "actor_id")?;
     if stats.altitude == AltitudeBand::Ground || stats.falling {
         return Err(EncounterError::invalid(
             "actor_id",
@@ -31,8 +31,8 @@ pub(super) fn start_fall(draft: &mut Encounter, actor_id: CombatantId) -> Result
 }
 
 /// Rolls and applies a pending crash: 1d10 + squares fallen, soaked by TB + AP ("Altitude").
-pub(super) fn resolve_crash(draft: &mut Encounter, actor_id: CombatantId, dice: &mut Dice) -> Result<Ran, EncounterError> {
-    let (stats, state, flags) = parts_mut(draft, &actor_id, "actor_id")?;
+pub(super) fn resolve_crash(encounter: &mut Encounter, actor_id: CombatantId, dice: &mut Dice) -> Result<Ran, EncounterError> {
+    let (stats, state, flags) = refreshed_mut(encounter, &actor_id, "actor_id")?;
     let Some(started) = state.pending_crash else {
         return Err(EncounterError::invalid("actor_id", "no crash is pending for this combatant"));
     };
@@ -47,8 +47,8 @@ pub(super) fn resolve_crash(draft: &mut Encounter, actor_id: CombatantId, dice: 
 }
 
 /// The GM adds 1 to 100 levels of fatigue.
-pub(super) fn add_fatigue(draft: &mut Encounter, actor_id: CombatantId, levels: u32) -> Result<Ran, EncounterError> {
-    let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
+pub(super) fn add_fatigue(encounter: &mut Encounter, actor_id: CombatantId, levels: u32) -> Result<Ran, EncounterError> {
+    let (stats, _, _) = refreshed_mut(encounter, &actor_id, "actor_id")?;
     if levels == 0 || levels > 100 {
         return Err(EncounterError::invalid("levels", "between 1 and 100 levels"));
     }
@@ -58,11 +58,11 @@ pub(super) fn add_fatigue(draft: &mut Encounter, actor_id: CombatantId, levels: 
 
 /// The GM adds a characteristic decay ("Characteristic Decay").
 pub(super) fn add_decay(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor_id: CombatantId,
     decay: CharacteristicDecay,
 ) -> Result<Ran, EncounterError> {
-    let (stats, _, _) = parts_mut(draft, &actor_id, "actor_id")?;
+    let (stats, _, _) = refreshed_mut(encounter, &actor_id, "actor_id")?;
     let mut decays = stats.decays.clone();
     decays.push(decay);
     check_decays("decay", &decays)?;

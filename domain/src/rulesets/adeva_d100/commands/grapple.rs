@@ -22,7 +22,7 @@
 
 use super::super::actions::action_spec;
 use super::super::actions::declared::DeclaredAction;
-use super::grapple_rolls::{grapple_strike, unarmed_and_fatigue};
+use super::grapple_rolls::{check_strike, grapple_strike, unarmed_and_fatigue};
 use super::super::actions::grapple::{
     BreakFreeWith, GrappleAction, GrappleFollowUp, GrappleInitiate, GrappleMove, GrappleRole, push_distance,
 };
@@ -35,29 +35,29 @@ use super::core::effective;
 use super::manoeuvres::spend_dodge;
 use super::action_outcome::Ran;
 use super::manoeuvres::{contest, spend};
-use super::{parts_mut, snapshot};
+use super::{refreshed_mut, peek};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 
 fn set_grapple(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     controller: &CombatantId,
     restrained: &CombatantId,
 ) -> Result<(), EncounterError> {
-    let state = parts_mut(draft, controller, "actor_id")?.1;
+    let state = refreshed_mut(encounter, controller, "actor_id")?.1;
     state.grappled_with = Some(restrained.clone());
     state.grapple_role = Some(GrappleRole::Controller);
     // Begun or taken over this turn: it holds through the turn's end (`round::end_of_turn`).
     state.budget.grapple_kept = true;
-    let state = parts_mut(draft, restrained, "target_id")?.1;
+    let state = refreshed_mut(encounter, restrained, "target_id")?.1;
     state.grappled_with = Some(controller.clone());
     state.grapple_role = Some(GrappleRole::Restrained);
     Ok(())
 }
 
-fn end_grapple(draft: &mut Encounter, a: &CombatantId, b: &CombatantId) -> Result<(), EncounterError> {
+fn end_grapple(encounter: &mut Encounter, a: &CombatantId, b: &CombatantId) -> Result<(), EncounterError> {
     for id in [a, b] {
-        let state = parts_mut(draft, id, "actor_id")?.1;
+        let state = refreshed_mut(encounter, id, "actor_id")?.1;
         state.grappled_with = None;
         state.grapple_role = None;
     }
@@ -65,7 +65,7 @@ fn end_grapple(draft: &mut Encounter, a: &CombatantId, b: &CombatantId) -> Resul
 }
 
 pub(super) fn initiate(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     target: CombatantId,
     hand_free: bool,
@@ -76,7 +76,7 @@ pub(super) fn initiate(
         return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
     }
     let spec = action_spec(&DeclaredAction::Grapple(GrappleInitiate { hand_free }))?;
-    let (outcome, notes) = attempt(draft, &actor, &target, &spec, dodge, "grapple attempt", dice)?;
+    let (outcome, notes) = attempt(encounter, &actor, &target, &spec, dodge, "grapple attempt", dice)?;
     Ok((actor, "grapple".into(), outcome, notes))
 }
 
@@ -85,7 +85,7 @@ pub(super) fn initiate(
 /// with the actor in control (adeva-d100.txt, "Grapple (Initiate)"; "Charge": a Grapple in place
 /// of the attack).
 pub(super) fn attempt(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: &CombatantId,
     target: &CombatantId,
     spec: &super::super::actions::ActionSpec,
@@ -94,8 +94,8 @@ pub(super) fn attempt(
     dice: &mut Dice,
 ) -> Result<(ActionOutcome, Vec<String>), EncounterError> {
     let (actor, target) = (actor.clone(), target.clone());
-    let (_, actor_state, _) = snapshot(draft, &actor, "actor_id")?;
-    let (target_stats, target_state, surprised) = snapshot(draft, &target, "target_id")?;
+    let (_, actor_state, _) = peek(encounter, &actor, "actor_id")?;
+    let (target_stats, target_state, surprised) = peek(encounter, &target, "target_id")?;
     if actor_state.grappled_with.is_some() || target_state.grappled_with.is_some() {
         return Err(EncounterError::invalid("target_id", "one of the two is already in a grapple"));
     }
@@ -103,8 +103,8 @@ pub(super) fn attempt(
     if dodge {
         spend_dodge(&mut target_budget, surprised)?;
     }
-    spend(draft, &actor, spec)?;
-    let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
+    spend(encounter, &actor, spec)?;
+    let (actor_stats, _, _) = peek(encounter, &actor, "actor_id")?;
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
     let modifiers = spec.tests.first().map(|t| t.modifiers.clone()).unwrap_or_default();
     let test = modified_test(ws, &modifiers, dice, &format!("{label}: WS test"))?;
@@ -114,15 +114,15 @@ pub(super) fn attempt(
         let ag = effective(&target_stats, CharacteristicName::Ag)?;
         let evaded = modified_test(ag, &[], dice, &format!("{label}: dodge (Agility)"))?;
         // The dodge is the target's action: its own Feint opening lapses ("Feint").
-        super::lapse_openings(draft, &target);
-        parts_mut(draft, &target, "target_id")?.1.budget = target_budget;
+        super::lapse_openings(encounter, &target);
+        refreshed_mut(encounter, &target, "target_id")?.1.budget = target_budget;
         dodge_test = Some(evaded);
     }
     let dodged = dodge_test.as_ref().is_some_and(|t| t.test.passed);
     let started = test.test.passed && !dodged;
     if started {
-        set_grapple(draft, &actor, &target)?;
-        notes.push(format!("{} grapples {}, in control", draft.name_of(&actor), draft.name_of(&target)));
+        set_grapple(encounter, &actor, &target)?;
+        notes.push(format!("{} grapples {}, in control", encounter.name_of(&actor), encounter.name_of(&target)));
     } else if dodged {
         notes.push("the grapple is dodged".into());
     }
@@ -137,7 +137,7 @@ pub(super) fn attempt(
 
 /// Opposed Strength (or `a` against Strength) between the two, the actor as side A.
 fn strength(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: &CombatantId,
     other: &CombatantId,
     a: CharacteristicName,
@@ -145,34 +145,41 @@ fn strength(
     dice: &mut Dice,
 ) -> Result<OpposedResult, EncounterError> {
     let labels = [format!("{what}: actor"), format!("{what}: opponent")];
-    contest(draft, actor, other, [a, CharacteristicName::S], Vec::new(), [&labels[0], &labels[1]], dice)
+    contest(encounter, actor, other, [a, CharacteristicName::S], Vec::new(), [&labels[0], &labels[1]], dice)
 }
 
 pub(super) fn grapple_action(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     grapple_move: GrappleMove,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
-    let (_, state, _) = snapshot(draft, &actor, "actor_id")?;
+    let (_, state, _) = peek(encounter, &actor, "actor_id")?;
     let (Some(other), Some(role)) = (state.grappled_with.clone(), state.grapple_role) else {
         return Err(EncounterError::invalid("actor_id", "this combatant is not in a grapple"));
     };
     let mut grapple_move = grapple_move;
     if let GrappleMove::Grapple { then } | GrappleMove::TakeControl { then } = &mut grapple_move {
-        derive_follow_up(draft, &actor, &other, then)?;
+        derive_follow_up(encounter, &actor, &other, then)?;
     }
     let spec = action_spec(&DeclaredAction::GrappleAction(GrappleAction {
         role,
         grapple_move: grapple_move.clone(),
     }))?;
-    spend(draft, &actor, &spec)?;
+    match &grapple_move {
+        GrappleMove::Grapple { then: GrappleFollowUp::StandardAttack { weapon, strike } } => {
+            check_strike(*weapon, strike, "move.then")?
+        }
+        GrappleMove::StandardAttack { weapon, strike } => check_strike(*weapon, strike, "move")?,
+        _ => {}
+    }
+    spend(encounter, &actor, &spec)?;
     let mut notes = spec.notes.clone();
     let mut contests = Vec::new();
     let mut attack = None;
     match grapple_move {
         GrappleMove::Release {} => {
-            end_grapple(draft, &actor, &other)?;
+            end_grapple(encounter, &actor, &other)?;
             notes.push("the grapple ends".into());
         }
         GrappleMove::BreakFree { with } => {
@@ -180,37 +187,38 @@ pub(super) fn grapple_action(
                 BreakFreeWith::Strength => CharacteristicName::S,
                 BreakFreeWith::Acrobatics => CharacteristicName::Ag,
             };
-            let result = strength(draft, &actor, &other, own, "break free", dice)?;
+            let result = strength(encounter, &actor, &other, own, "break free", dice)?;
             if result.winner == Some(Side::A) {
-                end_grapple(draft, &actor, &other)?;
+                end_grapple(encounter, &actor, &other)?;
                 notes.push("broke free: the grapple ends".into());
             }
             contests.push(result);
         }
         GrappleMove::TakeControl { then } => {
-            let result = strength(draft, &actor, &other, CharacteristicName::S, "take control", dice)?;
+            let result = strength(encounter, &actor, &other, CharacteristicName::S, "take control", dice)?;
             let won = result.winner == Some(Side::A);
             contests.push(result);
             if won {
-                set_grapple(draft, &actor, &other)?;
+                set_grapple(encounter, &actor, &other)?;
                 notes.push("took control of the grapple".into());
-                follow_up(draft, &actor, &other, then, dice, &mut contests, &mut notes)?;
+                follow_up(encounter, &actor, &other, then, dice, &mut contests, &mut notes)?;
             }
         }
         GrappleMove::Grapple { then } => {
-            // The 'Grapple' Full Action taken: the grapple holds this turn ("Grapple (Initiate)").
-            parts_mut(draft, &actor, "actor_id")?.1.budget.grapple_kept = true;
             if let GrappleFollowUp::StandardAttack { weapon, strike } = then {
-                attack = Some(Box::new(grapple_strike(draft, &actor, &other, weapon, strike, "move.then", dice)?));
+                attack = Some(Box::new(grapple_strike(encounter, &actor, &other, weapon, strike, "move.then", dice)?));
             } else {
-                follow_up(draft, &actor, &other, then, dice, &mut contests, &mut notes)?;
+                follow_up(encounter, &actor, &other, then, dice, &mut contests, &mut notes)?;
             }
+            // The 'Grapple' Full Action taken: the grapple holds this turn ("Grapple (Initiate)"),
+            // recorded once the follow-up can no longer be refused.
+            refreshed_mut(encounter, &actor, "actor_id")?.1.budget.grapple_kept = true;
         }
         GrappleMove::ActivatePower { .. } => {
             notes.push("resolved by the table (the action's cost is spent)".into());
         }
         GrappleMove::StandardAttack { weapon, strike } => {
-            attack = Some(Box::new(grapple_strike(draft, &actor, &other, weapon, strike, "move", dice)?));
+            attack = Some(Box::new(grapple_strike(encounter, &actor, &other, weapon, strike, "move", dice)?));
         }
     }
     let outcome = ActionOutcome::GrappleAction { other_id: other, spec: Box::new(spec), contests, attack };
@@ -223,26 +231,26 @@ pub(super) fn grapple_action(
 /// further than your Half Move), Stand's "both participants are on the ground" from the recorded
 /// prone state of both ("Controller: Stand"; decision: on the ground = prone).
 fn derive_follow_up(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: &CombatantId,
     other: &CombatantId,
     then: &mut GrappleFollowUp,
 ) -> Result<(), EncounterError> {
     match then {
         GrappleFollowUp::Push { half_move_squares, .. } => {
-            let (stats, _, _) = snapshot(draft, actor, "actor_id")?;
+            let (stats, _, _) = peek(encounter, actor, "actor_id")?;
             let half_move = super::core::movement_of(&stats)?.half_move;
             if half_move_squares.is_some_and(|sent| sent != half_move) {
                 return Err(EncounterError::invalid(
                     "move.then.half_move_squares",
-                    format!("{}'s Half Move is {half_move} squares (from its stat block)", draft.name_of(actor)),
+                    format!("{}'s Half Move is {half_move} squares (from its stat block)", encounter.name_of(actor)),
                 ));
             }
             *half_move_squares = Some(half_move);
         }
         GrappleFollowUp::Stand { both_on_ground, .. } => {
-            let (_, own, _) = snapshot(draft, actor, "actor_id")?;
-            let (_, theirs, _) = snapshot(draft, other, "target_id")?;
+            let (_, own, _) = peek(encounter, actor, "actor_id")?;
+            let (_, theirs, _) = peek(encounter, other, "target_id")?;
             let derived = own.prone && theirs.prone;
             if derived && *both_on_ground == Some(false) {
                 return Err(EncounterError::invalid(
@@ -251,7 +259,7 @@ fn derive_follow_up(
                 ));
             }
             if !derived {
-                let who = |prone: bool, id| format!("{} is {}", draft.name_of(id), if prone { "prone" } else { "not prone" });
+                let who = |prone: bool, id| format!("{} is {}", encounter.name_of(id), if prone { "prone" } else { "not prone" });
                 return Err(EncounterError::invalid(
                     "move.then.both_on_ground",
                     format!(
@@ -269,7 +277,7 @@ fn derive_follow_up(
 }
 
 fn follow_up(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: &CombatantId,
     other: &CombatantId,
     then: GrappleFollowUp,
@@ -279,36 +287,36 @@ fn follow_up(
 ) -> Result<(), EncounterError> {
     match then {
         GrappleFollowUp::Damage {} => {
-            let result = strength(draft, actor, other, CharacteristicName::S, "grapple: damage", dice)?;
+            let result = strength(encounter, actor, other, CharacteristicName::S, "grapple: damage", dice)?;
             let won = result.winner == Some(Side::A);
             contests.push(result);
             if won {
-                unarmed_and_fatigue(draft, actor, other, "grapple", dice, notes)?;
+                unarmed_and_fatigue(encounter, actor, other, "grapple", dice, notes)?;
             }
         }
         GrappleFollowUp::Push { half_move_squares, move_with_target } => {
-            let result = strength(draft, actor, other, CharacteristicName::S, "grapple: push", dice)?;
+            let result = strength(encounter, actor, other, CharacteristicName::S, "grapple: push", dice)?;
             if result.winner == Some(Side::A) {
                 let dos = result.rounds.last().map_or(0, |round| round.a.test.degrees_of_success());
                 let squares = push_distance(dos, half_move_squares.unwrap_or(0));
                 notes.push(format!("pushed {squares} squares"));
                 if !move_with_target {
-                    end_grapple(draft, actor, other)?;
+                    end_grapple(encounter, actor, other)?;
                     notes.push("the controller stays behind: the grapple ends".into());
                 }
             }
             contests.push(result);
         }
         GrappleFollowUp::KnockDown {} => {
-            let result = strength(draft, actor, other, CharacteristicName::S, "grapple: knock down", dice)?;
+            let result = strength(encounter, actor, other, CharacteristicName::S, "grapple: knock down", dice)?;
             match knock_down_outcome(&result) {
                 KnockDownOutcome::TargetProne | KnockDownOutcome::TargetProneMayHurt => {
-                    parts_mut(draft, other, "target_id")?.1.prone = true;
-                    notes.push(format!("{} is knocked prone", draft.name_of(other)));
+                    refreshed_mut(encounter, other, "target_id")?.1.prone = true;
+                    notes.push(format!("{} is knocked prone", encounter.name_of(other)));
                 }
                 KnockDownOutcome::ActorProne => {
-                    parts_mut(draft, actor, "actor_id")?.1.prone = true;
-                    notes.push(format!("{} is knocked prone instead", draft.name_of(actor)));
+                    refreshed_mut(encounter, actor, "actor_id")?.1.prone = true;
+                    notes.push(format!("{} is knocked prone instead", encounter.name_of(actor)));
                 }
                 KnockDownOutcome::TargetStands => {}
             }
@@ -317,15 +325,15 @@ fn follow_up(
         GrappleFollowUp::Stand { drag_opponent, .. } => {
             // "Controller: Stand": the controller regains its feet; dragging the opponent up is an
             // opposed Strength test, won by the controller.
-            parts_mut(draft, actor, "actor_id")?.1.prone = false;
-            notes.push(format!("{} regains its feet", draft.name_of(actor)));
+            refreshed_mut(encounter, actor, "actor_id")?.1.prone = false;
+            notes.push(format!("{} regains its feet", encounter.name_of(actor)));
             if drag_opponent {
-                let result = strength(draft, actor, other, CharacteristicName::S, "grapple: drag the opponent up", dice)?;
+                let result = strength(encounter, actor, other, CharacteristicName::S, "grapple: drag the opponent up", dice)?;
                 if result.winner == Some(Side::A) {
-                    parts_mut(draft, other, "target_id")?.1.prone = false;
-                    notes.push(format!("{} is pulled up too", draft.name_of(other)));
+                    refreshed_mut(encounter, other, "target_id")?.1.prone = false;
+                    notes.push(format!("{} is pulled up too", encounter.name_of(other)));
                 } else {
-                    notes.push(format!("{} stays on the ground", draft.name_of(other)));
+                    notes.push(format!("{} stays on the ground", encounter.name_of(other)));
                 }
                 contests.push(result);
             }

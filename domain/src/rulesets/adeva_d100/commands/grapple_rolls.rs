@@ -7,10 +7,12 @@ use super::super::actions::declared::DeclaredAction;
 use super::super::actions::grapple::GrappleWeapon;
 use super::super::actions::grapple_strike::{GrappleStrike, strike_weapon};
 use super::super::decay::CharacteristicName;
+use super::super::damage::check_damage_dice;
+use super::super::test_modifiers::within;
 use super::attack::{AttackReport, EncounterAttack, paid_attack};
 use super::core::effective;
 use super::damage::apply;
-use super::{parts_mut, snapshot};
+use super::{refreshed_mut, peek};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 
@@ -20,18 +22,18 @@ use crate::encounter::{CombatantId, Encounter, EncounterError};
 /// Decision: the level of Fatigue is the one the row names; Unarmed Attacks' own level for damage
 /// of at least TB is not added on top.
 pub(super) fn unarmed_and_fatigue(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: &CombatantId,
     other: &CombatantId,
     what: &str,
     dice: &mut Dice,
     notes: &mut Vec<String>,
 ) -> Result<(), EncounterError> {
-    let (actor_stats, _, _) = snapshot(draft, actor, "actor_id")?;
+    let (actor_stats, _, _) = peek(encounter, actor, "actor_id")?;
     let sb = super::super::bonus(effective(&actor_stats, CharacteristicName::S)?);
     let die = dice.roll(5, format!("{what}: unarmed damage 1d5 − 3 + SB"))?;
     let damage = (die as i32 - 3 + sb).max(0) as u32;
-    let (stats, _, flags) = parts_mut(draft, other, "target_id")?;
+    let (stats, _, flags) = refreshed_mut(encounter, other, "target_id")?;
     let (_, wounds, more) = apply(stats, damage, true, 0, "target_id")?;
     stats.set_wounds_left(wounds.after);
     stats.add_fatigue(1);
@@ -47,8 +49,28 @@ pub(super) fn unarmed_and_fatigue(
 /// Rolls the grapple's Either Standard Attack through the attack path, already paid for by the
 /// grapple action (adeva-d100.txt, "Either: Unarmed/Knife/Natural Weapon Standard Attack"; see
 /// `actions/grapple_strike.rs`). Refusals name their field under `base` (e.g. `move.damage`).
+/// The strike's damage dice checked before the grapple action spends anything: a weapon other
+/// than the bare hand needs dice within bounds (the attack command would refuse them only after
+/// the spending; adeva-d100.txt, "Attacking", Step Five).
+pub(super) fn check_strike(kind: GrappleWeapon, strike: &GrappleStrike, base: &str) -> Result<(), EncounterError> {
+    let (_, damage, unarmed) = strike_weapon(kind, strike.damage);
+    match damage {
+        None if !unarmed => {
+            Err(EncounterError::invalid(format!("{base}.damage"), "a weapon attack needs its damage dice"))
+        }
+        Some(damage) => check_damage_dice(&damage).map_err(|error| {
+            let error: EncounterError = within("damage", error).into();
+            match error {
+                EncounterError::Invalid { field, message } => EncounterError::invalid(format!("{base}.{field}"), message),
+                other => other,
+            }
+        }),
+        None => Ok(()),
+    }
+}
+
 pub(super) fn grapple_strike(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: &CombatantId,
     other: &CombatantId,
     kind: GrappleWeapon,
@@ -72,7 +94,7 @@ pub(super) fn grapple_strike(
         dos_hit: None,
         engine_modifiers: Vec::new(),
     };
-    paid_attack(draft, &request, dice).map_err(|error| match error {
+    paid_attack(encounter, &request, dice).map_err(|error| match error {
         EncounterError::Invalid { field, message } => EncounterError::invalid(format!("{base}.{field}"), message),
         other => other,
     })

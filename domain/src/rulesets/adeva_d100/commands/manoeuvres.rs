@@ -38,29 +38,42 @@ use super::super::test_roll::modified_test;
 use super::super::wounds::soak;
 use super::action_outcome::{ActionOutcome, Ran};
 use super::core::effective;
-use super::{ensure_turn, parts_mut, snapshot};
+use super::{ensure_turn, refreshed_mut, peek};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
+use super::super::state::CombatState;
 
 /// Spends `spec` on the actor's budget after checking it is the actor's turn.
 pub(super) fn spend(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: &CombatantId,
     spec: &ActionSpec,
 ) -> Result<(), EncounterError> {
-    ensure_turn(draft, actor, "actor_id")?;
-    let (_, state, _) = snapshot(draft, actor, "actor_id")?;
-    super::ensure_may_move(draft, actor, &state, spec)?;
-    let (_, state, _) = parts_mut(draft, actor, "actor_id")?;
+    let state = spent_state(encounter, actor, spec)?;
+    *refreshed_mut(encounter, actor, "actor_id")?.1 = state;
+    Ok(())
+}
+
+/// The actor's refreshed state with `spec` spent (and an Overwatch it ends cleared), leaving the
+/// encounter as it is: [`spend`] without the store, for an action that can still be refused
+/// after it knows the spending is allowed.
+pub(super) fn spent_state(
+    encounter: &Encounter,
+    actor: &CombatantId,
+    spec: &ActionSpec,
+) -> Result<CombatState, EncounterError> {
+    ensure_turn(encounter, actor, "actor_id")?;
+    let (_, mut state, _) = peek(encounter, actor, "actor_id")?;
+    super::ensure_may_move(encounter, actor, &state, spec)?;
     state.budget.spend(spec)?;
     if super::super::actions::overwatch::ends_overwatch(spec) {
         state.overwatch = None;
     }
-    Ok(())
+    Ok(state)
 }
 
 pub(super) fn movement(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     kind: MoveKind,
     altitude_to: Option<AltitudeBand>,
@@ -75,7 +88,7 @@ pub(super) fn movement(
             ));
         }
     };
-    let (stats, _, _) = snapshot(draft, &actor, "actor_id")?;
+    let (stats, _, _) = peek(encounter, &actor, "actor_id")?;
     let bands: MovementBands = super::core::movement_of(&stats)?;
     let change: Option<AltitudeChange> = match altitude_to {
         Some(to) => Some(change_altitude(stats.altitude, to, kind).map_err(|e| within("altitude_to", e))?),
@@ -87,14 +100,14 @@ pub(super) fn movement(
         _ => "run",
     };
     let spec = ActionSpec::new(ActionKind::Other(name.into()), action_type, vec![ActionSubtype::Movement]);
-    spend(draft, &actor, &spec)?;
+    spend(encounter, &actor, &spec)?;
     if kind == MoveKind::HalfMove {
         // Read by Knock Down's "after a Half Move action" (+10).
-        parts_mut(draft, &actor, "actor_id")?.1.budget.half_moved = true;
+        refreshed_mut(encounter, &actor, "actor_id")?.1.budget.half_moved = true;
     }
     let mut notes = vec![bands.working.clone()];
     if let Some(change) = change {
-        let (stats, _, _) = parts_mut(draft, &actor, "actor_id")?;
+        let (stats, _, _) = refreshed_mut(encounter, &actor, "actor_id")?;
         stats.altitude = change.to;
         notes.push(format!("altitude {:?} → {:?} ({} bands)", change.from, change.to, change.bands));
     }
@@ -109,7 +122,7 @@ pub(super) fn movement(
 
 /// Rolls an opposed test between two stored combatants, the actor as side A.
 pub(super) fn contest(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: &CombatantId,
     target: &CombatantId,
     [a, b]: [CharacteristicName; 2],
@@ -120,8 +133,8 @@ pub(super) fn contest(
     if actor == target {
         return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
     }
-    let (actor_stats, _, _) = snapshot(draft, actor, "actor_id")?;
-    let (target_stats, _, _) = snapshot(draft, target, "target_id")?;
+    let (actor_stats, _, _) = peek(encounter, actor, "actor_id")?;
+    let (target_stats, _, _) = peek(encounter, target, "target_id")?;
     let side_a = Contestant { characteristic: effective(&actor_stats, a)?, modifiers: actor_modifiers };
     let side_b = Contestant { characteristic: effective(&target_stats, b)?, modifiers: Vec::new() };
     Ok(opposed_labelled(&side_a, &side_b, labels, dice)?)
@@ -133,18 +146,18 @@ pub(super) fn declared_spec(declared: &DeclaredAction) -> Result<ActionSpec, Enc
 }
 
 pub(super) fn knock_down(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     target: CombatantId,
     after_half_move: Option<bool>,
     hurt: bool,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
-    let after_half_move = derived_half_move(draft, &actor, after_half_move)?;
+    let after_half_move = derived_half_move(encounter, &actor, after_half_move)?;
     let spec = declared_spec(&DeclaredAction::KnockDown(KnockDown { after_half_move }))?;
-    snapshot(draft, &target, "target_id")?;
-    spend(draft, &actor, &spec)?;
-    let outcome = knock_down_roll(draft, &actor, &target, &spec, hurt, dice)?;
+    peek(encounter, &target, "target_id")?;
+    spend(encounter, &actor, &spec)?;
+    let outcome = knock_down_roll(encounter, &actor, &target, &spec, hurt, dice)?;
     Ok((actor, "knock down".into(), outcome.0, outcome.1))
 }
 
@@ -152,7 +165,7 @@ pub(super) fn knock_down(
 /// whoever falls, and, won by 2+ DoS with `hurt`, Unarmed damage and a level of Fatigue
 /// (adeva-d100.txt, "Knock Down"). Also the strike of a Charge ending in a Knock Down.
 pub(super) fn knock_down_roll(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: &CombatantId,
     target: &CombatantId,
     spec: &ActionSpec,
@@ -162,7 +175,7 @@ pub(super) fn knock_down_roll(
     let (actor, target) = (actor.clone(), target.clone());
     let modifiers = spec.tests.first().map(|t| t.modifiers.clone()).unwrap_or_default();
     let result = contest(
-        draft,
+        encounter,
         &actor,
         &target,
         [CharacteristicName::S, CharacteristicName::S],
@@ -174,10 +187,10 @@ pub(super) fn knock_down_roll(
     let mut notes = Vec::new();
     match outcome {
         KnockDownOutcome::TargetProne | KnockDownOutcome::TargetProneMayHurt => {
-            parts_mut(draft, &target, "target_id")?.1.prone = true;
-            notes.push(format!("{} is knocked prone", draft.name_of(&target)));
+            refreshed_mut(encounter, &target, "target_id")?.1.prone = true;
+            notes.push(format!("{} is knocked prone", encounter.name_of(&target)));
             if outcome == KnockDownOutcome::TargetProneMayHurt && hurt {
-                super::grapple_rolls::unarmed_and_fatigue(draft, &actor, &target, "knock down", dice, &mut notes)?;
+                super::grapple_rolls::unarmed_and_fatigue(encounter, &actor, &target, "knock down", dice, &mut notes)?;
             } else if outcome == KnockDownOutcome::TargetProneMayHurt {
                 notes.push("won by 2+ DoS: the actor could have dealt Unarmed damage and a level of Fatigue (`hurt`)".into());
             } else if hurt {
@@ -185,8 +198,8 @@ pub(super) fn knock_down_roll(
             }
         }
         KnockDownOutcome::ActorProne => {
-            parts_mut(draft, &actor, "actor_id")?.1.prone = true;
-            notes.push(format!("{} is knocked prone instead", draft.name_of(&actor)));
+            refreshed_mut(encounter, &actor, "actor_id")?.1.prone = true;
+            notes.push(format!("{} is knocked prone instead", encounter.name_of(&actor)));
         }
         KnockDownOutcome::TargetStands => notes.push("the target keeps its footing".into()),
     }
@@ -196,16 +209,16 @@ pub(super) fn knock_down_roll(
 /// Knock Down's "if made after a Half Move action you gain a +10 bonus" (adeva-d100.txt, "Knock
 /// Down"), derived from the actor's turn: a Half Move taken earlier this turn. A caller's
 /// `after_half_move` that says otherwise is refused (field `after_half_move`).
-fn derived_half_move(draft: &Encounter, actor: &CombatantId, sent: Option<bool>) -> Result<bool, EncounterError> {
-    let (_, state, _) = super::peek(draft, actor, "actor_id")?;
+fn derived_half_move(encounter: &Encounter, actor: &CombatantId, sent: Option<bool>) -> Result<bool, EncounterError> {
+    let (_, state, _) = super::peek(encounter, actor, "actor_id")?;
     let derived = state.budget.on_own_turn && state.budget.half_moved;
     match sent {
         Some(said) if said != derived => Err(EncounterError::invalid(
             "after_half_move",
             if derived {
-                format!("{} took a Half Move this turn: the +10 applies", draft.name_of(actor))
+                format!("{} took a Half Move this turn: the +10 applies", encounter.name_of(actor))
             } else {
-                format!("{} has taken no Half Move this turn", draft.name_of(actor))
+                format!("{} has taken no Half Move this turn", encounter.name_of(actor))
             },
         )),
         _ => Ok(derived),
@@ -213,7 +226,7 @@ fn derived_half_move(draft: &Encounter, actor: &CombatantId, sent: Option<bool>)
 }
 
 pub(super) fn disarm(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     target: CombatantId,
     input: Disarm,
@@ -223,10 +236,10 @@ pub(super) fn disarm(
     let spec = declared_spec(&DeclaredAction::Disarm(input))?;
     let test = spec.tests.first().cloned();
     let modifiers = test.as_ref().map(|t| t.modifiers.clone()).unwrap_or_default();
-    snapshot(draft, &target, "target_id")?;
-    spend(draft, &actor, &spec)?;
+    peek(encounter, &target, "target_id")?;
+    spend(encounter, &actor, &spec)?;
     let result = contest(
-        draft,
+        encounter,
         &actor,
         &target,
         [CharacteristicName::Ws, CharacteristicName::Ws],
@@ -238,8 +251,8 @@ pub(super) fn disarm(
     let object = object.unwrap_or_else(|| "held object".into());
     let mut notes = Vec::new();
     if outcome != DisarmOutcome::Failed {
-        parts_mut(draft, &target, "target_id")?.1.dropped.push(object.clone());
-        notes.push(format!("{} drops {object}", draft.name_of(&target)));
+        refreshed_mut(encounter, &target, "target_id")?.1.dropped.push(object.clone());
+        notes.push(format!("{} drops {object}", encounter.name_of(&target)));
         if outcome == DisarmOutcome::MayTake {
             notes.push("3+ DoS: the actor may take it instead".into());
         }
@@ -249,16 +262,16 @@ pub(super) fn disarm(
 }
 
 pub(super) fn feint(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     target: CombatantId,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
     let spec = declared_spec(&DeclaredAction::Feint {})?;
-    snapshot(draft, &target, "target_id")?;
-    spend(draft, &actor, &spec)?;
+    peek(encounter, &target, "target_id")?;
+    spend(encounter, &actor, &spec)?;
     let result = contest(
-        draft,
+        encounter,
         &actor,
         &target,
         [CharacteristicName::Ws, CharacteristicName::Ws],
@@ -269,11 +282,11 @@ pub(super) fn feint(
     let won = result.winner == Some(Side::A);
     let mut notes = Vec::new();
     if won {
-        parts_mut(draft, &target, "target_id")?.1.feinted_by = Some(actor.clone());
+        refreshed_mut(encounter, &target, "target_id")?.1.feinted_by = Some(actor.clone());
         notes.push(format!(
             "{} may not dodge or parry {}'s next melee Standard Attack or Called Shot, if it is the next action",
-            draft.name_of(&target),
-            draft.name_of(&actor)
+            encounter.name_of(&target),
+            encounter.name_of(&actor)
         ));
     }
     let outcome = ActionOutcome::Feint { target_id: target, contest: Box::new(result), won };
@@ -298,7 +311,7 @@ pub(super) struct TakeDownRequest {
 /// negated, and a failed Toughness test (decays applied) sets `stunned_until_round` to the next
 /// round. No wounds are lost either way.
 pub(super) fn take_down(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     request: TakeDownRequest,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
@@ -308,17 +321,17 @@ pub(super) fn take_down(
     }
     let spec = declared_spec(&DeclaredAction::TakeDown(input))?;
     check_damage_dice(&damage).map_err(|e| within("damage", e))?;
-    let (target_stats, target_state, surprised) = snapshot(draft, &target, "target_id")?;
+    let (target_stats, target_state, surprised) = peek(encounter, &target, "target_id")?;
     let mut target_budget = target_state.budget.clone();
     if dodge {
         spend_dodge(&mut target_budget, surprised)?;
     }
-    spend(draft, &actor, &spec)?;
+    spend(encounter, &actor, &spec)?;
     if surprised {
         modifiers.push(Modifier::coded(ModifierCode::Surprise, "target surprised", 30));
     }
     modifiers.extend(target_state.attacks_against.clone());
-    let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
+    let (actor_stats, _, _) = peek(encounter, &actor, "actor_id")?;
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
     let test =
         modified_test(ws, &modifiers, dice, "take down: WS test").map_err(|e| within("modifiers", e))?;
@@ -327,7 +340,7 @@ pub(super) fn take_down(
     if test.test.passed && dodge {
         let ag = effective(&target_stats, CharacteristicName::Ag)?;
         dodge_test = Some(modified_test(ag, &[], dice, "take down: dodge (Agility)")?);
-        parts_mut(draft, &target, "target_id")?.1.budget = target_budget;
+        refreshed_mut(encounter, &target, "target_id")?.1.budget = target_budget;
     }
     let hit = test.test.passed && !dodge_test.as_ref().is_some_and(|t| t.test.passed);
     let mut result = None;
@@ -342,9 +355,9 @@ pub(super) fn take_down(
         let resolved = resolve_take_down(hit_damage.damage, soaked.value, tb, toughness, dice)?;
         notes.push(format!("damage {} against soak {}", hit_damage.damage, soaked.working));
         if let TakeDownResult::Tested { stunned: true, .. } = resolved {
-            let round = draft.round;
-            parts_mut(draft, &target, "target_id")?.1.stunned_until_round = Some(round + 1);
-            notes.push(format!("{} is stunned for one round", draft.name_of(&target)));
+            let round = encounter.round;
+            refreshed_mut(encounter, &target, "target_id")?.1.stunned_until_round = Some(round + 1);
+            notes.push(format!("{} is stunned for one round", encounter.name_of(&target)));
         }
         rolled = Some(Box::new(hit_damage));
         result = Some(Box::new(resolved));
@@ -364,15 +377,15 @@ pub(super) fn take_down(
 /// Stand up from prone: a half action on the actor's turn that clears `prone` (the text gives
 /// prone no modifier and no way up; see `dynamic.rs`). Refused (field `actor_id`) when the actor
 /// is not prone. Standing is not a move, so a pinned combatant may stand.
-pub(super) fn stand(draft: &mut Encounter, actor: CombatantId) -> Result<Ran, EncounterError> {
-    let (_, state, _) = snapshot(draft, &actor, "actor_id")?;
+pub(super) fn stand(encounter: &mut Encounter, actor: CombatantId) -> Result<Ran, EncounterError> {
+    let (_, state, _) = peek(encounter, &actor, "actor_id")?;
     if !state.prone {
         return Err(EncounterError::invalid("actor_id", "only a prone combatant can stand up"));
     }
     let spec = ActionSpec::new(ActionKind::Other("stand".into()), ActionType::Half, Vec::new());
-    spend(draft, &actor, &spec)?;
-    parts_mut(draft, &actor, "actor_id")?.1.prone = false;
-    let notes = vec![format!("{} stands up", draft.name_of(&actor))];
+    spend(encounter, &actor, &spec)?;
+    refreshed_mut(encounter, &actor, "actor_id")?.1.prone = false;
+    let notes = vec![format!("{} stands up", encounter.name_of(&actor))];
     Ok((actor, "stand".into(), ActionOutcome::Stood {}, notes))
 }
 

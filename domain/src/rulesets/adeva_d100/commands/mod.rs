@@ -199,17 +199,6 @@ pub(crate) fn refreshed_mut<'a>(
     Ok((stats, state, flags))
 }
 
-/// [`peek`], and the refresh stored at once.
-pub(crate) fn snapshot(
-    encounter: &mut Encounter,
-    id: &CombatantId,
-    field: &str,
-) -> Result<(Stats, CombatState, bool), EncounterError> {
-    let seen = peek(encounter, id, field)?;
-    refreshed_mut(encounter, id, field)?;
-    Ok(seen)
-}
-
 #[cfg(test)]
 mod stored_tests;
 #[cfg(test)]

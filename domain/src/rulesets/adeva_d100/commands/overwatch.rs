@@ -30,19 +30,19 @@ use super::attack::{EncounterAttack, overwatch_attack};
 use super::core::{EvasionChoice, effective};
 use super::fire::{apply_pinning, subject};
 use super::manoeuvres::spend;
-use super::{parts_mut, snapshot};
+use super::{refreshed_mut, peek};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 use serde::Deserialize;
 
 pub(super) fn overwatch_set(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     input: Overwatch,
 ) -> Result<Ran, EncounterError> {
     let spec = action_spec(&DeclaredAction::Overwatch(input.clone()))?;
-    spend(draft, &actor, &spec)?;
-    parts_mut(draft, &actor, "actor_id")?.1.overwatch = Some(input.clone());
+    spend(encounter, &actor, &spec)?;
+    refreshed_mut(encounter, &actor, "actor_id")?.1.overwatch = Some(input.clone());
     let notes = spec.notes.clone();
     Ok((actor, "overwatch".into(), ActionOutcome::OverwatchSet { overwatch: Box::new(input) }, notes))
 }
@@ -87,7 +87,7 @@ pub(super) struct ReadiedAttack {
 }
 
 pub(super) fn overwatch_trigger(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     input: Trigger,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
@@ -95,14 +95,14 @@ pub(super) fn overwatch_trigger(
     if actor == target {
         return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
     }
-    let (actor_stats, actor_state, _) = snapshot(draft, &actor, "actor_id")?;
+    let (actor_stats, actor_state, _) = peek(encounter, &actor, "actor_id")?;
     let Some(overwatch) = actor_state.overwatch.clone() else {
         return Err(EncounterError::invalid("actor_id", "this combatant has no Overwatch set"));
     };
-    let (target_stats, target_state, _) = snapshot(draft, &target, "target_id")?;
-    let attack_target = observed.attack_target_id.as_ref().map(|id| draft.name_of(id));
+    let (target_stats, target_state, _) = peek(encounter, &target, "target_id")?;
+    let attack_target = observed.attack_target_id.as_ref().map(|id| encounter.name_of(id));
     let seen = ObservedAction {
-        actor: draft.name_of(&target),
+        actor: encounter.name_of(&target),
         actor_is_enemy: observed.is_enemy,
         in_kill_zone: observed.in_kill_zone,
         attack_target,
@@ -133,12 +133,12 @@ pub(super) fn overwatch_trigger(
         notes.push("the other character's action went first; the Overwatch fires after it".into());
     }
     let request = readied_request(&actor, &target, &overwatch, readied);
-    let report = overwatch_attack(draft, &request, dice)?;
+    let report = overwatch_attack(encounter, &request, dice)?;
     let mut subject = subject(&target, target_stats)?;
     subject.location = observed.location.clone();
     let pinning = pinning_after_overwatch(std::slice::from_ref(&subject), dice)?;
-    apply_pinning(draft, std::slice::from_ref(&target), &pinning, &mut notes)?;
-    parts_mut(draft, &actor, "actor_id")?.1.overwatch = None;
+    apply_pinning(encounter, std::slice::from_ref(&target), &pinning, &mut notes)?;
+    refreshed_mut(encounter, &actor, "actor_id")?.1.overwatch = None;
     let outcome = ActionOutcome::OverwatchTrigger {
         target_id: target,
         verdict,

@@ -11,21 +11,21 @@ use super::action_outcome::{ActionOutcome, Ran};
 use super::core::effective;
 use super::damage::apply;
 use super::manoeuvres::{declared_spec, spend};
-use super::{parts_mut, snapshot};
+use super::{refreshed_mut, peek};
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError};
 use serde::{Deserialize, Serialize};
 
 /// Applies `amount` of damage (soaked, with `penetration`) to a stored combatant; returns a note.
 fn impact(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     id: &CombatantId,
     field: &str,
     amount: u32,
     penetration: u32,
 ) -> Result<(u32, Vec<String>), EncounterError> {
-    let name = draft.name_of(id);
-    let (stats, _, flags) = parts_mut(draft, id, field)?;
+    let name = encounter.name_of(id);
+    let (stats, _, flags) = refreshed_mut(encounter, id, field)?;
     let (_, wounds, mut notes) = apply(stats, amount, true, penetration, field)?;
     stats.set_wounds_left(wounds.after);
     flags.defeated |= wounds.dead;
@@ -40,7 +40,7 @@ fn impact(
 /// to the stored wounds. The ships' SB and Size are the caller's (`rammer`, `target`); the DoS do
 /// not replace an impact die (the text gives the impact as its own roll).
 pub(super) fn ram(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     actor: CombatantId,
     target: CombatantId,
     input: Ram,
@@ -53,9 +53,9 @@ pub(super) fn ram(
     }
     let spec = declared_spec(&DeclaredAction::Ram(input.clone()))?;
     let damage = ram_damage(&input)?;
-    let (target_stats, _, _) = snapshot(draft, &target, "target_id")?;
-    spend(draft, &actor, &spec)?;
-    let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
+    let (target_stats, _, _) = peek(encounter, &target, "target_id")?;
+    spend(encounter, &actor, &spec)?;
+    let (actor_stats, _, _) = peek(encounter, &actor, "actor_id")?;
     modifiers.insert(0, Modifier::coded(ModifierCode::Ram, "ram", 20));
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
     let test = modified_test(ws, &modifiers, dice, "ram: WS test").map_err(|e| within("modifiers", e))?;
@@ -70,12 +70,12 @@ pub(super) fn ram(
     if hit {
         let die = dice.roll(10, "ram: impact on the target")?;
         let amount = die + damage.to_target.bonus;
-        let (_, more) = impact(draft, &target, "target_id", amount, damage.to_target.penetration)?;
+        let (_, more) = impact(encounter, &target, "target_id", amount, damage.to_target.penetration)?;
         notes.extend(more);
         impacts.push(amount);
         let die = dice.roll(10, "ram: impact back on the rammer")?;
         let amount = die + damage.to_rammer.bonus;
-        let (_, more) = impact(draft, &actor, "actor_id", amount, damage.to_rammer.penetration)?;
+        let (_, more) = impact(encounter, &actor, "actor_id", amount, damage.to_rammer.penetration)?;
         notes.extend(more);
         impacts.push(amount);
     }
@@ -130,7 +130,7 @@ pub(super) struct BoardingRequest {
 /// and taken from the target's wounds (its Hull) with no soak ("ignoring AP and TB"). The Subdual
 /// quality is noted, not applied (the engine has no Subdual rule).
 pub(super) fn boarding(
-    draft: &mut Encounter,
+    encounter: &mut Encounter,
     request: BoardingRequest,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
@@ -140,7 +140,7 @@ pub(super) fn boarding(
     }
     let spec = declared_spec(&DeclaredAction::Boarding(input.clone()))?;
     check_damage_dice(&damage).map_err(|e| within("damage", e))?;
-    let (_, target_state, _) = snapshot(draft, &target, "target_id")?;
+    let (_, target_state, _) = peek(encounter, &target, "target_id")?;
     let mut target_budget = target_state.budget.clone();
     if let Some(evasion) = evasion {
         if evasion.threshold > 200 {
@@ -155,8 +155,8 @@ pub(super) fn boarding(
             })?;
         }
     }
-    spend(draft, &actor, &spec)?;
-    let (actor_stats, _, _) = snapshot(draft, &actor, "actor_id")?;
+    spend(encounter, &actor, &spec)?;
+    let (actor_stats, _, _) = peek(encounter, &actor, "actor_id")?;
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
     let test = modified_test(ws, &super::super::test_modifiers::caller(&input.marines), dice, "boarding: WS test (Marines)")
         .map_err(|e| within("marines", e))?;
@@ -168,7 +168,7 @@ pub(super) fn boarding(
             super::super::test_roll::threshold_test(threshold, &evasion_modifiers, dice, &label)
                 .map_err(|e| within("evasion_modifiers", e))?,
         );
-        parts_mut(draft, &target, "target_id")?.1.budget = target_budget;
+        refreshed_mut(encounter, &target, "target_id")?.1.budget = target_budget;
     }
     let hit = test.test.passed && !evasion_test.as_ref().is_some_and(|t| t.test.passed);
     let mut notes = Vec::new();
@@ -179,8 +179,8 @@ pub(super) fn boarding(
             amount += i64::from(dice.roll(damage.sides, "boarding: Marines' damage")?);
         }
         let amount = u32::try_from(amount.max(0)).unwrap_or(0);
-        let name = draft.name_of(&target);
-        let (stats, _, flags) = parts_mut(draft, &target, "target_id")?;
+        let name = encounter.name_of(&target);
+        let (stats, _, flags) = refreshed_mut(encounter, &target, "target_id")?;
         let (_, wounds, more) = apply(stats, amount, false, 0, "target_id")?;
         stats.set_wounds_left(wounds.after);
         flags.defeated |= wounds.dead;
