@@ -11,7 +11,7 @@ use crate::rulesets::adeva_d100::Characteristic;
 use crate::rulesets::{RulesetId, RulesetState, StatBlock};
 use serde_json::json;
 
-fn stats(ws: i64, s: i64, ag: i64) -> Stats {
+pub(super) fn stats(ws: i64, s: i64, ag: i64) -> Stats {
     let c = |v| Characteristic::new(v).unwrap();
     Stats {
         ws: c(ws),
@@ -29,7 +29,7 @@ fn stats(ws: i64, s: i64, ag: i64) -> Stats {
 }
 
 /// Ana WS 40 S 30 Ag 30; Bo WS 30 S 30 Ag 40; Cy WS 30 S 30 Ag 30. Round 1, Ana's turn.
-fn fight() -> Encounter {
+pub(super) fn fight() -> Encounter {
     let mut enc = encounter(RulesetId::AdevaD100);
     add(&mut enc, "Ana", StatBlock::AdevaD100(stats(40, 30, 30)));
     add(&mut enc, "Bo", StatBlock::AdevaD100(stats(30, 30, 40)));
@@ -39,33 +39,33 @@ fn fight() -> Encounter {
     enc
 }
 
-fn dice(script: &[u32]) -> Dice {
+pub(super) fn dice(script: &[u32]) -> Dice {
     Dice::scripted(script.to_vec(), 0).unwrap()
 }
 
-fn action(value: serde_json::Value) -> Action {
+pub(super) fn action(value: serde_json::Value) -> Action {
     serde_json::from_value(value).unwrap()
 }
 
-fn run(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> ActionReport {
+pub(super) fn run(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> ActionReport {
     act(enc, action(value), &mut dice(script)).unwrap().1
 }
 
-fn state_of(enc: &Encounter, name: &str) -> crate::rulesets::adeva_d100::state::CombatState {
+pub(super) fn state_of(enc: &Encounter, name: &str) -> crate::rulesets::adeva_d100::state::CombatState {
     match &enc.combatant(&id(name)).unwrap().state {
         RulesetState::AdevaD100(state) => state.clone(),
         _ => unreachable!(),
     }
 }
 
-fn stats_of(enc: &Encounter, name: &str) -> Stats {
+pub(super) fn stats_of(enc: &Encounter, name: &str) -> Stats {
     match &enc.combatant(&id(name)).unwrap().stats {
         StatBlock::AdevaD100(stats) => stats.clone(),
         _ => unreachable!(),
     }
 }
 
-fn refused(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> (String, String) {
+pub(super) fn refused(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> (String, String) {
     let before = enc.clone();
     let error = act(enc, action(value), &mut dice(script)).unwrap_err();
     assert_eq!(*enc, before, "a refusal leaves the encounter unchanged");
@@ -75,7 +75,7 @@ fn refused(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> (St
     }
 }
 
-fn attack_refused(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> (String, String) {
+pub(super) fn attack_refused(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> (String, String) {
     let before = enc.clone();
     let request: EncounterAttack = serde_json::from_value(value).unwrap();
     let error = attack(enc, request, &mut dice(script)).unwrap_err();
@@ -86,19 +86,19 @@ fn attack_refused(enc: &mut Encounter, value: serde_json::Value, script: &[u32])
     }
 }
 
-fn attack_report(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> AttackReport {
+pub(super) fn attack_report(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> AttackReport {
     let request: EncounterAttack = serde_json::from_value(value).unwrap();
     attack(enc, request, &mut dice(script)).unwrap().1
 }
 
 /// Ana grapples Bo: WS 40, d100 30 passes (2 DoS); no dodge. The grapple starts, Ana in control.
-fn grapple_bo(enc: &mut Encounter) {
+pub(super) fn grapple_bo(enc: &mut Encounter) {
     let report = run(enc, json!({"action": "grapple", "actor_id": "Ana", "target_id": "Bo", "hand_free": true}), &[30]);
     let ActionOutcome::Grapple { started, .. } = report.outcome else { panic!() };
     assert!(started);
 }
 
-fn grapple_ended_events(events: &[Event]) -> Vec<String> {
+pub(super) fn grapple_ended_events(events: &[Event]) -> Vec<String> {
     events
         .iter()
         .filter_map(|event| match event {
@@ -154,11 +154,11 @@ fn a_controllers_turn_that_passes_untouched_ends_the_grapple_too() {
     assert_eq!(state_of(&enc, "Bo").grappled_with, None);
 }
 
-fn sword() -> serde_json::Value {
+pub(super) fn sword() -> serde_json::Value {
     json!({"name": "Sword", "class": "melee"})
 }
 
-fn strike(attacker: &str, target: &str, evasion: &str) -> serde_json::Value {
+pub(super) fn strike(attacker: &str, target: &str, evasion: &str) -> serde_json::Value {
     json!({"attacker_id": attacker, "target_id": target,
         "action": {"action": "standard_attack", "weapon": sword()},
         "damage": {"count": 1, "sides": 10}, "evasion": evasion})
@@ -194,7 +194,7 @@ fn a_feinters_reaction_before_its_attack_ends_the_opening() {
     assert_eq!(state_of(&enc, "Bo").feinted_by, None);
 }
 
-fn counter(parried: bool) -> serde_json::Value {
+pub(super) fn counter(parried: bool) -> serde_json::Value {
     json!({"attacker_id": "Ana", "target_id": "Bo",
         "action": {"action": "counter_attack", "weapon": sword(), "has_talent": true,
                    "parried_melee_attack": parried},
@@ -274,7 +274,7 @@ fn an_attack_of_opportunity_needs_the_enemy_to_have_taken_a_movement_action() {
     assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 5);
 }
 
-fn to_round_two(enc: &mut Encounter) {
+pub(super) fn to_round_two(enc: &mut Encounter) {
     for _ in 0..3 {
         advance(enc, Advance::NextTurn).unwrap();
     }
@@ -305,7 +305,7 @@ fn a_push_goes_no_further_than_the_pushers_half_move_from_its_stat_block() {
     assert!(report.notes.contains(&"pushed 3 squares".to_string()), "{:?}", report.notes);
 }
 
-fn set_prone(enc: &mut Encounter, name: &str) {
+pub(super) fn set_prone(enc: &mut Encounter, name: &str) {
     if let RulesetState::AdevaD100(state) = &mut enc.combatant_mut(&id(name)).unwrap().state {
         state.prone = true;
     }
@@ -354,130 +354,4 @@ fn a_grapple_stand_whose_drag_fails_leaves_the_opponent_down() {
         "then": {"kind": "stand", "drag_opponent": true}}}), &[90, 10]);
     assert!(!state_of(&enc, "Ana").prone);
     assert!(state_of(&enc, "Bo").prone);
-}
-
-#[test]
-fn a_knock_down_won_by_two_dos_deals_unarmed_damage_and_fatigue_when_asked() {
-    // adeva-d100.txt, "Knock Down": surpassing by two or more DoS, the winner may deal Unarmed
-    // damage (1d5 − 3 + SB, "Unarmed Attacks") and a level of Fatigue.
-    // Ana S 30, d100 5 → 3 DoS; Bo S 30, d100 90 fails: margin 3. 1d5 = 5 − 3 + SB 3 = 5 against
-    // soak TB 3 → 2 wounds; +1 Fatigue.
-    let mut enc = fight();
-    let body = json!({"action": "knock_down", "actor_id": "Ana", "target_id": "Bo", "hurt": true});
-    run(&mut enc, body, &[5, 90, 5]);
-    let bo = stats_of(&enc, "Bo");
-    assert_eq!((bo.wounds_taken.get(), bo.fatigue.get()), (2, 1));
-    assert!(state_of(&enc, "Bo").prone);
-}
-
-#[test]
-fn a_knock_down_won_by_one_dos_deals_no_damage_even_when_asked() {
-    // Ana S 30, d100 25 → 1 DoS; Cy S 30, d100 90 fails: margin 1, prone only; no die rolled.
-    let mut enc = fight();
-    let body = json!({"action": "knock_down", "actor_id": "Ana", "target_id": "Cy", "hurt": true});
-    let report = run(&mut enc, body, &[25, 90]);
-    let cy = stats_of(&enc, "Cy");
-    assert_eq!((cy.wounds_taken.get(), cy.fatigue.get()), (0, 0));
-    assert!(state_of(&enc, "Cy").prone);
-    assert!(report.notes.iter().any(|n| n.contains("no Unarmed damage")), "{:?}", report.notes);
-}
-
-#[test]
-fn a_charge_ending_in_a_grapple_rolls_ws_plus_twenty_and_starts_the_grapple() {
-    // adeva-d100.txt, "Charge": a Grapple in place of the attack; the Charge's +20 on the WS test.
-    // Ana Ag 30 → Half Move 3 → Charge Move 9 ≥ 6. WS 40 + 20 = 60, d100 55 → pass (it would fail
-    // at 40); Bo dodges on Ag 40, d100 70: fails. The grapple starts, Ana in control.
-    let mut enc = fight();
-    let report = run(
-        &mut enc,
-        json!({"action": "charge", "actor_id": "Ana", "target_id": "Bo", "distance_squares": 6,
-            "straight_line_squares": 4, "strike": {"kind": "grapple", "hand_free": true}, "dodge": true}),
-        &[55, 70],
-    );
-    let ActionOutcome::Grapple { test, started, .. } = report.outcome else { panic!() };
-    assert_eq!((test.test.target, started), (60, true));
-    assert_eq!(state_of(&enc, "Ana").grappled_with, Some(id("Bo")));
-    assert_eq!(state_of(&enc, "Ana").budget.full_actions, 1);
-    assert!(state_of(&enc, "Bo").budget.reaction_used);
-}
-
-#[test]
-fn a_charge_ending_in_a_knock_down_rolls_plain_strength_and_may_hurt() {
-    // adeva-d100.txt, "Charge", "Knock Down": opposed Strength, no +20 (not an attack test) and no
-    // +10 (a Charge is not a Half Move). Ana S 30, d100 5 → 3 DoS; Bo S 30, d100 90 fails: margin
-    // 3, Bo prone; hurt: 1d5 = 4 − 3 + SB 3 = 4 against soak TB 3 → 1 wound, +1 Fatigue.
-    let mut enc = fight();
-    let report = run(
-        &mut enc,
-        json!({"action": "charge", "actor_id": "Ana", "target_id": "Bo", "distance_squares": 6,
-            "straight_line_squares": 4, "strike": {"kind": "knock_down"}, "hurt": true}),
-        &[5, 90, 4],
-    );
-    let ActionOutcome::KnockDown { contest, .. } = report.outcome else { panic!() };
-    assert_eq!(contest.rounds[0].a.test.target, 30);
-    assert!(state_of(&enc, "Bo").prone);
-    let bo = stats_of(&enc, "Bo");
-    assert_eq!((bo.wounds_taken.get(), bo.fatigue.get()), (1, 1));
-    let (field, _) = refused(
-        &mut enc,
-        json!({"action": "charge", "actor_id": "Ana", "target_id": "Cy", "distance_squares": 6,
-            "straight_line_squares": 4, "strike": {"kind": "knock_down"}}),
-        &[5, 90],
-    );
-    assert_eq!(field, "action");
-}
-
-fn flurry(dos_hit: Option<u32>) -> serde_json::Value {
-    let mut body = json!({"attacker_id": "Ana", "target_id": "Bo",
-        "action": {"action": "flurry", "declared_hits": 3,
-                   "weapon": {"name": "Sword", "class": "melee", "hit_rating": 3}},
-        "damage": {"count": 1, "sides": 10}});
-    if let Some(hit) = dos_hit {
-        body["dos_hit"] = json!(hit);
-    }
-    body
-}
-
-#[test]
-fn the_degrees_of_success_replace_the_die_of_the_hit_the_attacker_names() {
-    // adeva-d100.txt, "Attacking", Step Five: "you may replace a single damage die result with the
-    // Degrees of Success"; with several hits only one of them. Flurry of 3: WS 40 + 10 − 15 = 35,
-    // d100 5 → 4 DoS → 3 hits. Dice 2, 1, 2; SB 3; soak TB 3.
-    // Named hit 2: 2+3 = 5 → 2; (1 → 4)+3 = 7 → 4; 2+3 = 5 → 2: 8 wounds.
-    let mut enc = fight();
-    let report = attack_report(&mut enc, flurry(Some(2)), &[5, 2, 1, 2]);
-    assert_eq!(report.hits_scored, 3);
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 8);
-    // Default, the first hit: (2 → 4)+3 = 7 → 4; 1+3 = 4 → 1; 2+3 = 5 → 2: 7 wounds.
-    let mut enc = fight();
-    attack_report(&mut enc, flurry(None), &[5, 2, 1, 2]);
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 7);
-    let (field, _) = attack_refused(&mut fight(), flurry(Some(0)), &[5, 2, 1, 2]);
-    assert_eq!(field, "dos_hit");
-}
-
-#[test]
-fn the_grapples_either_standard_attack_is_rolled_and_applied() {
-    // adeva-d100.txt, "Either: Unarmed/Knife/Natural Weapon Standard Attack": a Standard Attack
-    // (+10, one hit) with a small melee weapon (1d5). Round 2, Ana in control takes 'Grapple':
-    // WS 40 + 10 = 50, d100 25 → 3 DoS; Bo does not evade. 1d5 = 2, replaced by the 3 DoS, + SB 3
-    // = 6 against soak TB 3 → 3 wounds.
-    let mut enc = fight();
-    grapple_bo(&mut enc);
-    to_round_two(&mut enc);
-    let pistol = json!({"action": "grapple_action", "actor_id": "Ana", "move": {"kind": "grapple",
-        "then": {"kind": "standard_attack", "weapon": "pistol"}}});
-    let (field, _) = refused(&mut enc, pistol, &[25, 2]);
-    assert_eq!(field, "move.then.damage");
-    let report = run(
-        &mut enc,
-        json!({"action": "grapple_action", "actor_id": "Ana", "move": {"kind": "grapple",
-            "then": {"kind": "standard_attack", "weapon": "small_melee"}}}),
-        &[25, 2],
-    );
-    let ActionOutcome::GrappleAction { attack, .. } = report.outcome else { panic!() };
-    assert_eq!(attack.unwrap().attack_test.test.target, 50);
-    assert_eq!(stats_of(&enc, "Bo").wounds_taken.get(), 3);
-    assert_eq!(state_of(&enc, "Ana").budget.full_actions, 1);
-    assert_eq!(state_of(&enc, "Ana").grappled_with, Some(id("Bo")));
 }

@@ -209,3 +209,5 @@ mod attack_path_tests;
 mod props_tests;
 #[cfg(test)]
 mod derived_tests;
+#[cfg(test)]
+mod resolved_tests;
