@@ -11,7 +11,7 @@ use crate::rulesets::adeva_d100::altitude::AltitudeBand;
 use crate::rulesets::{RulesetId, RulesetState, StatBlock};
 use serde_json::json;
 
-fn stats(ws: i64, s: i64, ag: i64) -> Stats {
+pub(super) fn stats(ws: i64, s: i64, ag: i64) -> Stats {
     let c = |v| Characteristic::new(v).unwrap();
     Stats {
         ws: c(ws),
@@ -29,7 +29,7 @@ fn stats(ws: i64, s: i64, ag: i64) -> Stats {
 }
 
 /// Ana WS 40 S 30 Ag 30; Bo WS 30 S 30 Ag 40; Cy WS 30 S 30 Ag 30. Round 1, Ana's turn.
-fn fight() -> Encounter {
+pub(super) fn fight() -> Encounter {
     let mut enc = encounter(RulesetId::AdevaD100);
     add(&mut enc, "Ana", StatBlock::AdevaD100(stats(40, 30, 30)));
     add(&mut enc, "Bo", StatBlock::AdevaD100(stats(30, 30, 40)));
@@ -39,29 +39,29 @@ fn fight() -> Encounter {
     enc
 }
 
-fn dice(script: &[u32]) -> Dice {
+pub(super) fn dice(script: &[u32]) -> Dice {
     Dice::scripted(script.to_vec(), 0).unwrap()
 }
 
-fn action(value: serde_json::Value) -> Action {
+pub(super) fn action(value: serde_json::Value) -> Action {
     serde_json::from_value(value).unwrap()
 }
 
-fn state_of(enc: &Encounter, name: &str) -> crate::rulesets::adeva_d100::state::CombatState {
+pub(super) fn state_of(enc: &Encounter, name: &str) -> crate::rulesets::adeva_d100::state::CombatState {
     match &enc.combatant(&id(name)).unwrap().state {
         RulesetState::AdevaD100(state) => state.clone(),
         _ => unreachable!(),
     }
 }
 
-fn stats_of(enc: &Encounter, name: &str) -> Stats {
+pub(super) fn stats_of(enc: &Encounter, name: &str) -> Stats {
     match &enc.combatant(&id(name)).unwrap().stats {
         StatBlock::AdevaD100(stats) => stats.clone(),
         _ => unreachable!(),
     }
 }
 
-fn refused(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> (String, String) {
+pub(super) fn refused(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> (String, String) {
     let before = enc.clone();
     let error = act(enc, action(value), &mut dice(script)).unwrap_err();
     assert_eq!(*enc, before, "a refusal leaves the encounter unchanged");

@@ -4,75 +4,15 @@
 //! shared/rules/adeva-d100.txt. DoS = (target − roll) / 10 + 1 on a pass.
 
 use super::*;
-use crate::dice::Dice;
-use crate::encounter::test_support::{add, encounter, fix, id};
+// The fight and the helpers the stored Action List tests use (Ana WS 40, Bo Ag 40, Cy; Ana's turn).
+pub(super) use super::actions_tests::{action, dice, fight, refused, state_of, stats_of};
+use crate::encounter::test_support::id;
 use crate::encounter::{Advance, EncounterError, Event, advance};
-use crate::rulesets::adeva_d100::Characteristic;
-use crate::rulesets::{RulesetId, RulesetState, StatBlock};
+use crate::rulesets::RulesetState;
 use serde_json::json;
-
-pub(super) fn stats(ws: i64, s: i64, ag: i64) -> Stats {
-    let c = |v| Characteristic::new(v).unwrap();
-    Stats {
-        ws: c(ws),
-        bs: c(40),
-        s: c(s),
-        t: c(30),
-        ag: c(ag),
-        int: c(30),
-        per: c(30),
-        wp: c(30),
-        fel: c(30),
-        wounds: Some(crate::rulesets::adeva_d100::bounds::held(10.into())),
-        ..Stats::default()
-    }
-}
-
-/// Ana WS 40 S 30 Ag 30; Bo WS 30 S 30 Ag 40; Cy WS 30 S 30 Ag 30. Round 1, Ana's turn.
-pub(super) fn fight() -> Encounter {
-    let mut enc = encounter(RulesetId::AdevaD100);
-    add(&mut enc, "Ana", StatBlock::AdevaD100(stats(40, 30, 30)));
-    add(&mut enc, "Bo", StatBlock::AdevaD100(stats(30, 30, 40)));
-    add(&mut enc, "Cy", StatBlock::AdevaD100(stats(30, 30, 30)));
-    fix(&mut enc, &[("Ana", 10), ("Bo", 8), ("Cy", 6)]);
-    advance(&mut enc, Advance::NextTurn).unwrap();
-    enc
-}
-
-pub(super) fn dice(script: &[u32]) -> Dice {
-    Dice::scripted(script.to_vec(), 0).unwrap()
-}
-
-pub(super) fn action(value: serde_json::Value) -> Action {
-    serde_json::from_value(value).unwrap()
-}
 
 pub(super) fn run(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> ActionReport {
     act(enc, action(value), &mut dice(script)).unwrap().1
-}
-
-pub(super) fn state_of(enc: &Encounter, name: &str) -> crate::rulesets::adeva_d100::state::CombatState {
-    match &enc.combatant(&id(name)).unwrap().state {
-        RulesetState::AdevaD100(state) => state.clone(),
-        _ => unreachable!(),
-    }
-}
-
-pub(super) fn stats_of(enc: &Encounter, name: &str) -> Stats {
-    match &enc.combatant(&id(name)).unwrap().stats {
-        StatBlock::AdevaD100(stats) => stats.clone(),
-        _ => unreachable!(),
-    }
-}
-
-pub(super) fn refused(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> (String, String) {
-    let before = enc.clone();
-    let error = act(enc, action(value), &mut dice(script)).unwrap_err();
-    assert_eq!(*enc, before, "a refusal leaves the encounter unchanged");
-    match error {
-        EncounterError::Invalid { field, message } => (field, message),
-        other => panic!("{other:?}"),
-    }
 }
 
 pub(super) fn attack_refused(enc: &mut Encounter, value: serde_json::Value, script: &[u32]) -> (String, String) {
