@@ -7,8 +7,9 @@ prints its `summary`.
 
     SKIRMISH_URL=http://127.0.0.1:8080 python example.py   (SKIRMISH_API_KEY if the server wants one)
 
-Inline union variants (one per action, manoeuvre or outcome) are named by position, e.g.
-`CepheusEngineActionsRequestType13` is the `move` action: see `skirmish_client/models/__init__.py`.
+Each variant of a union (one per action, manoeuvre or outcome) is a model named after its union
+and its tag: `CepheusEngineActionsRequestMove` is the `move` action, `LurAskoAttackReportHit` the
+`hit` outcome (see `skirmish_client/models/__init__.py`).
 """
 
 from __future__ import annotations
@@ -29,14 +30,14 @@ from skirmish_client.api.rulesets import list_rulesets
 from skirmish_client.api.spycraft2 import spycraft2_actions, spycraft2_attacks, spycraft2_damage
 from skirmish_client.models import (
     AddCombatantRequest,
-    AdevaD100ActionsRequestType0,
-    AdevaD100ActionsRequestType0Action,
+    AdevaD100ActionsRequestAim,
+    AdevaD100ActionsRequestAimAction,
     AdevaD100ActionType,
     AdevaD100AttacksRequest,
     AdevaD100DamageDice,
     AdevaD100DamageRequest,
-    AdevaD100DeclaredActionType0,
-    AdevaD100DeclaredActionType0Action,
+    AdevaD100DeclaredActionStandardAttack,
+    AdevaD100DeclaredActionStandardAttackAction,
     AdevaD100Stats,
     AdevaD100Weapon,
     AdevaD100WeaponClass,
@@ -49,13 +50,13 @@ from skirmish_client.models import (
     ArrgsChecks,
     ArrgsDamageRequest,
     ArrgsDamageType,
-    ArrgsManoeuvreType10,
-    ArrgsManoeuvreType10Type,
+    ArrgsManoeuvreSidestep,
+    ArrgsManoeuvreSidestepType,
     ArrgsResistance,
     ArrgsStats,
     ArrgsWeapon,
-    CepheusEngineActionsRequestType13,
-    CepheusEngineActionsRequestType13Action,
+    CepheusEngineActionsRequestMove,
+    CepheusEngineActionsRequestMoveAction,
     CepheusEngineAttacksRequest,
     CepheusEngineDamageRequest,
     CepheusEngineStats,
@@ -64,14 +65,14 @@ from skirmish_client.models import (
     CreateEncounterRequest,
     DieResponse,
     FixedInitiative,
-    LurAskoActionsRequestType0,
-    LurAskoActionsRequestType0Action,
+    LurAskoActionsRequestRaiseShield,
+    LurAskoActionsRequestRaiseShieldAction,
     LurAskoArmour,
-    LurAskoAttackReportType2,
+    LurAskoAttackReportHit,
     LurAskoAttacksRequest,
     LurAskoDamageRequest,
-    LurAskoDefenseRequestType0,
-    LurAskoDefenseRequestType0Defense,
+    LurAskoDefenseRequestRoll,
+    LurAskoDefenseRequestRollDefense,
     LurAskoDelivery,
     LurAskoPrecision,
     LurAskoStats,
@@ -81,8 +82,8 @@ from skirmish_client.models import (
     RollInitiativeRequest,
     RulesetId,
     Spycraft2ActionsRequest,
-    Spycraft2ActionType0,
-    Spycraft2ActionType0Action,
+    Spycraft2ActionAim,
+    Spycraft2ActionAimAction,
     Spycraft2AttacksRequest,
     Spycraft2DamageDice,
     Spycraft2DamageRequest,
@@ -163,9 +164,8 @@ def start(
     ids = (first.combatant.id, second.combatant.id)
     order = ok(roll_initiative.sync(encounter.id, client=api, body=initiative(*ids)), "initiative")
     check(len(order.turn_order) == 2, "both combatants are in the turn order")
-    advanced = ok(
-        advance_encounter.sync(encounter.id, client=api, body=AdvanceRequest(to=AdvanceTo.NEXT_TURN)), "advance"
-    )
+    # No body: the default, `next_turn` (the optional body is left out, not sent as a placeholder).
+    advanced = ok(advance_encounter.sync(encounter.id, client=api), "advance")
     check(advanced.round_ == 1, "round 1 has begun")
     acts_first = advanced.current_turn.name if advanced.current_turn else "nobody"
     check(acts_first == acting, f"{acting} acts first")
@@ -210,8 +210,8 @@ def cepheus_engine(api: Api) -> None:
     damage = ok(cepheus_engine_damage.sync(started.id, client=api, body=damage_body), "damage")
     show("damage", damage, damage.result)
     check(damage.result.after_armour == 2, "Hicks takes 2")
-    move = CepheusEngineActionsRequestType13(
-        action=CepheusEngineActionsRequestType13Action.MOVE, combatant_id=started.first
+    move = CepheusEngineActionsRequestMove(
+        action=CepheusEngineActionsRequestMoveAction.MOVE, combatant_id=started.first
     )
     action = ok(cepheus_engine_actions.sync(started.id, client=api, body=move), "action")
     show("action", action, action.result)
@@ -232,7 +232,7 @@ def adeva_d100(api: Api) -> None:
     attack_body = AdevaD100AttacksRequest(
         attacker_id=started.first,
         target_id=started.second,
-        action=AdevaD100DeclaredActionType0(action=AdevaD100DeclaredActionType0Action.STANDARD_ATTACK, weapon=pistol),
+        action=AdevaD100DeclaredActionStandardAttack(action=AdevaD100DeclaredActionStandardAttackAction.STANDARD_ATTACK, weapon=pistol),
         damage=AdevaD100DamageDice(count=1, sides=10, bonus=3),
         rolls=[21, 7],
     )
@@ -245,8 +245,8 @@ def adeva_d100(api: Api) -> None:
     show("damage", damage, damage.result)
     wounds = damage.result.wounds
     check(wounds.lost == 2 and wounds.after == 10, "the Sergeant takes 2 wounds, 12 → 10")
-    aim = AdevaD100ActionsRequestType0(
-        action=AdevaD100ActionsRequestType0Action.AIM, actor_id=started.first, action_type=AdevaD100ActionType.HALF
+    aim = AdevaD100ActionsRequestAim(
+        action=AdevaD100ActionsRequestAimAction.AIM, actor_id=started.first, action_type=AdevaD100ActionType.HALF
     )
     action = ok(adeva_d100_actions.sync(started.id, client=api, body=aim), "action")
     show("action", action, action.result)
@@ -291,7 +291,7 @@ def arrgs(api: Api) -> None:
     show("damage", damage, damage.result)
     check(damage.result.steps.damage == 10 and damage.result.standing.vitality == 22, "the Ogre takes 10, at 22")
     # The third AP: a Sidestep.
-    sidestep = ArrgsManoeuvreType10(type_=ArrgsManoeuvreType10Type.SIDESTEP)
+    sidestep = ArrgsManoeuvreSidestep(type_=ArrgsManoeuvreSidestepType.SIDESTEP)
     action_body = ArrgsActionsRequest(combatant_id=started.first, manoeuvre=sidestep)
     action = ok(arrgs_actions.sync(started.id, client=api, body=action_body), "action")
     show("action", action, action.result)
@@ -322,7 +322,7 @@ def spycraft2(api: Api) -> None:
     suffered = damage.result.result
     check(suffered.to_wounds == 3 and suffered.wounds_left == 7, "Ana is at 7 wounds")
     # The second half action: Aim (Count +1).
-    aim = Spycraft2ActionType0(action=Spycraft2ActionType0Action.AIM, target_id=started.second)
+    aim = Spycraft2ActionAim(action=Spycraft2ActionAimAction.AIM, target_id=started.second)
     action_body = Spycraft2ActionsRequest(combatant_id=started.first, action=aim)
     action = ok(spycraft2_actions.sync(started.id, client=api, body=action_body), "action")
     show("action", action, action.result)
@@ -349,22 +349,22 @@ def lur_asko(api: Api) -> None:
     axe = LurAskoStrike(
         weapons=[LurAskoWeapon(name="Axe", delivery=LurAskoDelivery.MELEE, damage=45, drive=50)], injury_type="Limb"
     )
-    defense = LurAskoDefenseRequestType0(defense=LurAskoDefenseRequestType0Defense.ROLL, tn=14)
+    defense = LurAskoDefenseRequestRoll(defense=LurAskoDefenseRequestRollDefense.ROLL, tn=14)
     attack_body = LurAskoAttacksRequest(
         attacker_id=started.first, target_id=started.second, attack=axe, defense=defense, rolls=[20]
     )
     attack = ok(lur_asko_attacks.sync(started.id, client=api, body=attack_body), "attack")
     show("attack", attack, attack.result)
     hit = attack.result
-    check(isinstance(hit, LurAskoAttackReportType2) and hit.injury.degrees == 2, "a hit, 2 degrees of injury")
+    check(isinstance(hit, LurAskoAttackReportHit) and hit.injury.degrees == 2, "a hit, 2 degrees of injury")
     check(hit.standings[0].damage_taken == 22, "Ward has taken 22")
     # The same blow called out as a landed hit: 22 more, 44 in all.
     damage_body = LurAskoDamageRequest(target_id=started.second, attacker_id=started.first, attack=axe)
     damage = ok(lur_asko_damage.sync(started.id, client=api, body=damage_body), "damage")
     show("damage", damage, damage.result)
     check(damage.result.standings[0].damage_taken == 44, "Ward has taken 44")
-    shield = LurAskoActionsRequestType0(
-        action=LurAskoActionsRequestType0Action.RAISE_SHIELD,
+    shield = LurAskoActionsRequestRaiseShield(
+        action=LurAskoActionsRequestRaiseShieldAction.RAISE_SHIELD,
         combatant_id=started.first,
         shield="Veil",
         precision=LurAskoPrecision.MEDIUM,

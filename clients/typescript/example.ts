@@ -85,7 +85,8 @@ async function start(
   const ids: [string, string] = [first.combatant.id, second.combatant.id];
   const { data: order } = await rollInitiative({ path, body: initiative(...ids), throwOnError: true });
   check(order.turn_order.length === 2, 'both combatants are in the turn order');
-  const { data: advanced } = await advanceEncounter({ path, body: { to: 'next_turn' }, throwOnError: true });
+  // No body: the default, `next_turn`.
+  const { data: advanced } = await advanceEncounter({ path, throwOnError: true });
   check(advanced.round === 1, 'round 1 has begun');
   check(advanced.current_turn?.name === acting, `${acting} acts first`);
   const scores = order.turn_order.map((slot) => `${slot.name} ${slot.initiative}`).join(', ');

@@ -244,16 +244,28 @@ mod tests {
         }
     }
 
+    /// A union's branches, each named one looked up (`variant_names` names every branch).
+    fn branches(spec: &Value, union: &Value) -> Vec<Value> {
+        let named = |branch: &Value| match branch["$ref"].as_str() {
+            Some(reference) => {
+                let name = reference.trim_start_matches("#/components/schemas/");
+                spec["components"]["schemas"][name].clone()
+            }
+            None => branch.clone(),
+        };
+        union["oneOf"].as_array().unwrap().iter().map(named).collect()
+    }
+
     #[test]
     fn a_flattened_union_becomes_one_object_per_branch() {
         // The Lur-Asko attack report flattens its outcome (stopped, defended, hit) beside its own fields.
         let spec = serde_json::to_value(crate::openapi::openapi()).unwrap();
         let report = &spec["components"]["schemas"]["LurAskoAttackReport"];
-        let branches = report["oneOf"].as_array().unwrap();
+        let branches = branches(&spec, report);
         let tags: Vec<&Value> =
             branches.iter().map(|branch| &branch["properties"]["outcome"]["enum"][0]).collect();
         assert_eq!(tags, ["stopped_by_shielding", "defended", "hit"]);
-        for branch in branches {
+        for branch in &branches {
             let required = branch["required"].as_array().unwrap();
             for field in ["outcome", "attacker", "portions", "standings"] {
                 assert!(required.iter().any(|name| name == field), "{field} not required in {branch}");
@@ -268,7 +280,7 @@ mod tests {
     fn a_merged_branch_keeps_every_part() {
         // The Adeva `boarding` action: its own fields, the actor's and the `action` tag, all required.
         let spec = serde_json::to_value(crate::openapi::openapi()).unwrap();
-        let branches = spec["components"]["schemas"]["AdevaD100ActionsRequest"]["oneOf"].as_array().unwrap();
+        let branches = branches(&spec, &spec["components"]["schemas"]["AdevaD100ActionsRequest"]);
         let boarding =
             branches.iter().find(|branch| branch["properties"]["action"]["enum"][0] == "boarding").unwrap();
         for field in ["action", "actor_id", "target_id", "damage", "target_is_starship"] {

@@ -1,11 +1,13 @@
 //! The OpenAPI document: paths are collected from the routes themselves (utoipa-actix-web), so
 //! the spec cannot drift from what is served. `rulesets.rs` types the ruleset-specific parts
-//! from the registry, `generators.rs` rewrites shapes client generators mishandle.
+//! from the registry, `generators.rs` rewrites shapes client generators mishandle, and
+//! `variant_names.rs` names every member of a union.
 
 mod generators;
 #[cfg(test)]
 mod names;
 mod rulesets;
+mod variant_names;
 
 use crate::error::ApiError;
 use crate::routes;
@@ -76,6 +78,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     utoipa::Modify::modify(&StrictVariants, &mut spec);
     utoipa::Modify::modify(&rulesets::TypedRulesets, &mut spec);
     utoipa::Modify::modify(&generators::GeneratorFriendly, &mut spec);
+    utoipa::Modify::modify(&variant_names::NamedVariants, &mut spec);
+    utoipa::Modify::modify(&OptionalBodies, &mut spec);
     spec
 }
 
@@ -119,6 +123,53 @@ impl utoipa::Modify for StrictVariants {
                     object.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
                 }
             }
+        }
+    }
+}
+
+/// An optional body (`Option<T>` in a route) is published by utoipa as `oneOf [null, T]` with
+/// `required: false`; openapi-python-client then sends its `Unset` placeholder when the body is
+/// left out and crashes ("Object of type Unset is not JSON serializable"). Published as `T` with
+/// `required: false`, both generators send no body when it is left out, which the server reads
+/// as the documented default.
+struct OptionalBodies;
+
+impl utoipa::Modify for OptionalBodies {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::{Schema, SchemaType, Type};
+        let bodies = openapi.paths.paths.values_mut().flat_map(|item| {
+            [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch]
+                .into_iter()
+                .flatten()
+                .filter_map(|operation| operation.request_body.as_mut())
+        });
+        for body in bodies {
+            for content in body.content.values_mut() {
+                let Some(RefOr::T(Schema::OneOf(one_of))) = &content.schema else { continue };
+                let is_null = |item: &RefOr<Schema>| matches!(item, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null));
+                if let [first, second] = one_of.items.as_slice()
+                    && is_null(first)
+                    && matches!(second, RefOr::Ref(_))
+                {
+                    content.schema = Some(second.clone());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_optional_body_is_published_as_its_schema_and_not_required() {
+        let spec = serde_json::to_value(super::openapi()).unwrap();
+        for path in ["/v1/encounters/{id}/advance", "/v1/encounters/{id}/undo", "/v1/encounters/{id}/viewers"]
+        {
+            let body = &spec["paths"][path]["post"]["requestBody"];
+            assert_ne!(body["required"], true, "{path}");
+            let schema = &body["content"]["application/json"]["schema"];
+            assert!(schema["$ref"].is_string(), "{path}: {schema}");
         }
     }
 }

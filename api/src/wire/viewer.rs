@@ -159,8 +159,9 @@ pub struct ViewerEventResponse {
     pub at: String,
     pub kind: String,
     pub summary: String,
-    /// The event's fields, when every combatant it names is public.
-    #[schema(value_type = Option<Object>)]
+    /// The event's fields (the same object as an `EventResponse`'s `data`), when every
+    /// combatant it names is public.
+    #[schema(value_type = Option<skirmish_domain::encounter::Event>)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<serde_json::Value>,
 }
