@@ -236,14 +236,20 @@ pub fn status_of(encounter: &Encounter, combatant: &Combatant) -> CombatantStatu
     status_with_effects(encounter, combatant, &encounter.effects)
 }
 
-/// "Name: track, track, condition, condition" ("Name: unhurt" with nothing to say).
+/// "Name: track, track, condition, condition". A track without a maximum (a count such as
+/// fatigue or damage taken) is left out of the line while it is 0; with nothing left to say the
+/// line is "Name: unhurt", or "Name: no health tracked" when the ruleset tracks none.
 pub fn summary(name: &str, health: &[HealthTrack], conditions: &[StatusCondition]) -> String {
-    let parts: Vec<String> =
-        health.iter().map(HealthTrack::label).chain(conditions.iter().map(StatusCondition::label)).collect();
-    if parts.is_empty() {
-        format!("{name}: no health tracked")
-    } else {
-        format!("{name}: {}", parts.join(", "))
+    let parts: Vec<String> = health
+        .iter()
+        .filter(|track| track.maximum.is_some() || track.current != 0)
+        .map(HealthTrack::label)
+        .chain(conditions.iter().map(StatusCondition::label))
+        .collect();
+    match (parts.is_empty(), health.is_empty()) {
+        (false, _) => format!("{name}: {}", parts.join(", ")),
+        (true, true) => format!("{name}: no health tracked"),
+        (true, false) => format!("{name}: unhurt"),
     }
 }
 
@@ -260,5 +266,11 @@ mod tests {
         ];
         assert_eq!(summary("Rook", &health, &conditions), "Rook: Vitality -2/20, Disabled, Dying 1");
         assert_eq!(summary("Rook", &[], &[]), "Rook: no health tracked");
+        let counts = [
+            HealthTrack::new("fatigue", "Fatigue", 0, None),
+            HealthTrack::new("degrees", "Degrees", 1, None),
+        ];
+        assert_eq!(summary("Ana", &counts, &[]), "Ana: Degrees 1");
+        assert_eq!(summary("Ana", &counts[..1], &[]), "Ana: unhurt");
     }
 }
