@@ -6,7 +6,7 @@
 //! Decisions:
 //! - Half actions left are the round's 2 less those used, plus the extra half actions granted by
 //!   other sources and not yet used.
-//! - At 0 wounds or fewer, not yet dead: `wounds_gone` (the table decides what follows; see
+//! - At 0 wounds or fewer, not yet dead: `down` (defeated, not dead; see
 //!   docs/rulesets/spycraft2.md).
 
 use super::damage::is_dead;
@@ -27,7 +27,7 @@ pub fn status(stats: &Stats, state: &CombatState, _context: &StatusContext) -> R
     if dead {
         conditions.push(StatusCondition::derived("dead", "Dead", None));
     } else if wounds.saturating_sub(state.wounds_lost) <= 0 {
-        conditions.push(StatusCondition::derived("wounds_gone", "No wounds left", None));
+        conditions.push(StatusCondition::derived("down", "Down", None));
     }
     if state.flat_footed {
         conditions.push(StatusCondition::derived("flat_footed", "Flat-footed", None));
