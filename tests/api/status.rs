@@ -17,14 +17,17 @@ async fn op(app: &TestApp, encounter: &str, ruleset: &str, name: &str, body: Val
 async fn status_of(app: &TestApp, encounter: &str, id: &str) -> Value {
     let body = app.encounter(encounter).await;
     let combatants = body["combatants"].as_array().cloned().unwrap_or_default();
-    let found = combatants.into_iter().find(|c| c["id"] == json!(id)).expect("combatant listed");
-    found["status"].clone()
+    let found = combatants.into_iter().find(|c| c["id"] == json!(id));
+    found.map_or(Value::Null, |c| c["status"].clone())
 }
 
 /// `(code, current, maximum)` of each health track.
 fn tracks(status: &Value) -> Vec<(String, i64, Option<i64>)> {
     let tracks = status["health"].as_array().cloned().unwrap_or_default();
-    tracks.iter().map(|t| (text(&t["code"]), t["current"].as_i64().unwrap(), t["maximum"].as_i64())).collect()
+    tracks
+        .iter()
+        .map(|t| (text(&t["code"]), t["current"].as_i64().unwrap_or(i64::MIN), t["maximum"].as_i64()))
+        .collect()
 }
 
 /// `(code, value)` of each condition.

@@ -34,7 +34,7 @@ pub fn status(stats: &Stats, state: &CombatState, context: &StatusContext) -> Ru
         .unwrap_or_default();
     let conditions = fighter.conditions().into_iter().map(condition).collect();
     let dead = fighter.is_dead();
-    let can_act = !dead && !state.unconscious && !(context.surprise_round && context.surprised);
+    let can_act = !(dead || state.unconscious || (context.surprise_round && context.surprised));
     RulesetStatus { health, conditions, actions: actions(&fighter, &scene), can_act }
 }
 

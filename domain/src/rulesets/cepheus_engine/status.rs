@@ -113,8 +113,8 @@ mod tests {
         let mut stats = stats();
         stats.damage.end = Score::new(1).unwrap();
         stats.damage.dex = Score::new(1).unwrap();
-        let mut state = CombatState::default();
-        state.economy = ActionEconomy { round: 2, significant: 1, ..ActionEconomy::default() };
+        let economy = ActionEconomy { round: 2, significant: 1, ..ActionEconomy::default() };
+        let state = CombatState { economy, ..CombatState::default() };
         let status = status(&stats, &state, &StatusContext { round: 2, ..Default::default() });
         let left: Vec<_> = status.actions.iter().map(|a| (a.code.as_str(), a.remaining, a.maximum)).collect();
         assert_eq!(left, vec![("significant", 0, Some(1)), ("minor", 0, Some(0))]);
