@@ -18,8 +18,11 @@ async fn an_added_combatant_is_returned_with_the_new_version() {
     let id = text(&combatant["id"]);
     assert!(id.starts_with("cmb_"), "id {id}");
     assert_eq!(combatant["state"]["stance"], json!("standing"), "the ruleset's combat state starts fresh");
+    // Unhurt: the three physical characteristics whole (issue 27's status; tests/api/status.rs).
+    assert_eq!(combatant["status"]["summary"], json!("Vasquez: STR 7/7, DEX 10/10, END 7/7"));
     let mut shown = combatant.clone();
     shown.as_object_mut().unwrap().remove("state");
+    shown.as_object_mut().unwrap().remove("status");
     assert_eq!(
         shown,
         json!({

@@ -53,6 +53,7 @@ mod round_start;
 mod rulesets;
 mod slow_clients;
 mod spycraft2_fight;
+mod status;
 mod streams;
 mod tenants;
 mod undo;

@@ -103,6 +103,8 @@ mod rulesets;
 mod slow_clients;
 #[path = "../api/spycraft2_fight.rs"]
 mod spycraft2_fight;
+#[path = "../api/status.rs"]
+mod status;
 #[path = "../api/streams.rs"]
 mod streams;
 #[path = "../api/tenants.rs"]

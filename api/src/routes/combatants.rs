@@ -26,7 +26,7 @@ fn render_combatant(mutation: Mutation<CombatantId>, status: StatusCode) -> Resu
         .ok_or_else(|| ApiError::NotFound("combatant not found".into()))?;
     let body = CombatantMutationResponse {
         version: encounter.version,
-        combatant: CombatantResponse::from(combatant),
+        combatant: CombatantResponse::new(encounter, combatant),
         events: event_notices(mutation.events),
     };
     json_reply(status, &body, Some(encounter.version))

@@ -6,8 +6,9 @@
 //! JSON, so an event or effect kind added later is covered without a rule of its own; an event
 //! whose summary contains a hidden combatant's name is withheld too. Events that name a
 //! combatant no longer in the encounter are withheld as well, since whether it was hidden is
-//! no longer known. Stat blocks, ruleset state and initiative explanations are GM-only unless
-//! the combatant is public; an event naming a non-public combatant keeps its summary but not
+//! no longer known. Stat blocks, ruleset state, status (health, conditions, what it may still do:
+//! issue 27) and initiative explanations are GM-only unless the combatant is public (a public
+//! combatant's status lists only the effects the viewer sees); an event naming a non-public combatant keeps its summary but not
 //! its `data`.
 
 use crate::wire::{
@@ -16,7 +17,8 @@ use crate::wire::{
 };
 use serde_json::Value;
 use skirmish_db::{StoredEncounter, StoredEvent};
-use skirmish_domain::encounter::{Combatant, Encounter, turn_order};
+use skirmish_domain::encounter::{Combatant, Effect, Encounter, turn_order};
+use skirmish_domain::rulesets::status::status_with_effects;
 use std::collections::HashMap;
 
 /// The prefix of every combatant id.
@@ -113,17 +115,22 @@ pub fn viewer_encounter(stored: StoredEncounter) -> ViewerEncounterResponse {
         .as_ref()
         .filter(|id| visibility.shows(id.as_str()))
         .map(|id| CurrentTurn { combatant_id: id.0.clone(), name: encounter.name_of(id) });
-    let effects = encounter
+    let seen_effects: Vec<&Effect> = encounter
         .effects
         .iter()
-        .cloned()
-        .map(EffectResponse::from)
         .filter(|effect| {
-            let rendered = serde_json::to_value(effect).unwrap_or(Value::Null);
+            let rendered =
+                serde_json::to_value(EffectResponse::from((*effect).clone())).unwrap_or(Value::Null);
             visibility.judge(&rendered) != Seen::Not && !visibility.names_hidden(&effect.name)
         })
         .collect();
-    let combatants = encounter.combatants.iter().filter(|c| !c.flags.hidden).map(viewer_combatant).collect();
+    let effects = seen_effects.iter().map(|effect| EffectResponse::from((*effect).clone())).collect();
+    let combatants = encounter
+        .combatants
+        .iter()
+        .filter(|c| !c.flags.hidden)
+        .map(|c| viewer_combatant(&encounter, c, &seen_effects))
+        .collect();
     ViewerEncounterResponse {
         id: encounter.id.0.clone(),
         ruleset: encounter.ruleset,
@@ -139,7 +146,13 @@ pub fn viewer_encounter(stored: StoredEncounter) -> ViewerEncounterResponse {
     }
 }
 
-fn viewer_combatant(combatant: &Combatant) -> ViewerCombatant {
+/// A visible combatant as a viewer sees it; its status (like its state) only when it is public,
+/// counting only the effects the viewer sees.
+fn viewer_combatant(
+    encounter: &Encounter,
+    combatant: &Combatant,
+    seen_effects: &[&Effect],
+) -> ViewerCombatant {
     let public = combatant.flags.public;
     ViewerCombatant {
         id: combatant.id.0.clone(),
@@ -159,6 +172,7 @@ fn viewer_combatant(combatant: &Combatant) -> ViewerCombatant {
         stats: public.then(|| combatant.stats.clone()),
         // Rulesets that keep no state have nothing to show.
         state: public.then(|| StateJson(combatant.state.clone())).filter(|state| !state.is_empty()),
+        status: public.then(|| status_with_effects(encounter, combatant, seen_effects.iter().copied())),
     }
 }
 

@@ -1,6 +1,7 @@
 use super::event::EventNotice;
 use serde::{Deserialize, Serialize, Serializer};
-use skirmish_domain::encounter::Combatant;
+use skirmish_domain::encounter::{Combatant, Encounter};
+use skirmish_domain::rulesets::status::{CombatantStatus, status_of};
 use skirmish_domain::rulesets::{RulesetId, RulesetState, StatBlock};
 use utoipa::ToSchema;
 
@@ -81,10 +82,15 @@ pub struct CombatantResponse {
     /// stance, aim, …); managed by the server.
     #[schema(value_type = Object)]
     pub state: StateJson,
+    /// What the combatant is now, in ruleset-neutral terms: health, conditions (derived and from
+    /// effects, with their remaining duration), what it may still do, and a one-line summary.
+    /// Derived by the server from `stats`, `state` and the encounter's effects.
+    pub status: CombatantStatus,
 }
 
-impl From<&Combatant> for CombatantResponse {
-    fn from(combatant: &Combatant) -> Self {
+impl CombatantResponse {
+    /// The combatant as `encounter` holds it, with its status.
+    pub fn new(encounter: &Encounter, combatant: &Combatant) -> Self {
         Self {
             id: combatant.id.0.clone(),
             ruleset: combatant.stats.ruleset(),
@@ -103,6 +109,7 @@ impl From<&Combatant> for CombatantResponse {
             acted_this_round: combatant.acted_this_round,
             delaying: combatant.delaying,
             state: StateJson(combatant.state.clone()),
+            status: status_of(encounter, combatant),
         }
     }
 }

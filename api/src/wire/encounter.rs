@@ -115,7 +115,7 @@ impl From<&StoredEncounter> for EncounterResponse {
             version: encounter.version,
             created_at: stored.created_at.clone(),
             updated_at: stored.updated_at.clone(),
-            combatants: encounter.combatants.iter().map(CombatantResponse::from).collect(),
+            combatants: encounter.combatants.iter().map(|c| CombatantResponse::new(encounter, c)).collect(),
             turn_order,
             effects: encounter.effects.iter().cloned().map(EffectResponse::from).collect(),
             options: encounter.options.clone(),

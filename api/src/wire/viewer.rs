@@ -6,6 +6,7 @@ use super::effect::EffectResponse;
 use super::encounter::{CurrentTurn, StatusWire, TurnSlotResponse};
 use serde::{Deserialize, Serialize};
 use skirmish_db::ViewerInfo;
+use skirmish_domain::rulesets::status::CombatantStatus;
 use skirmish_domain::rulesets::{RulesetId, StatBlock};
 use utoipa::ToSchema;
 
@@ -109,6 +110,10 @@ pub struct ViewerCombatant {
     #[schema(value_type = Option<Object>)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<StateJson>,
+    /// Its status (health, conditions, what it may still do, summary), for public combatants
+    /// only, like `state`; the conditions list only effects the viewer sees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<CombatantStatus>,
     pub initiative: Option<ViewerInitiative>,
     pub surprised: bool,
     pub defeated: bool,

@@ -10,6 +10,7 @@ pub mod receiving;
 mod registry;
 mod ruleset_id;
 mod stat_block;
+pub mod status;
 
 pub use hooks::set_initiative;
 pub use options::{NoOptions, NoReport, NoState};
@@ -20,6 +21,7 @@ pub use plugin::{
 pub use receiving::{Delivery, InlineDelivery, Receipt, Refusal};
 pub use ruleset_id::UnknownRuleset;
 pub use stat_block::{InitiativeContext, InitiativeExtension, InitiativeRoll, RuleError, TiePolicy};
+pub use status::{CombatantStatus, RulesetStatus, StatusContext};
 
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, Event};

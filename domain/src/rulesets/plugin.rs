@@ -10,6 +10,7 @@
 //! route per operation. No other file names a ruleset.
 
 use super::receiving::{Delivery, InlineDelivery, Receipt, Refusal};
+use super::status::{RulesetStatus, StatusContext};
 use super::{
     InitiativeContext, InitiativeExtension, InitiativeRoll, RuleError, RulesetId, RulesetOptions,
     RulesetReport, RulesetState, StatBlock, TiePolicy,
@@ -155,6 +156,12 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
 
     /// Lists the ruleset's operations (each becomes a typed route).
     fn commands<V: CommandVisitor>(visitor: &mut V);
+
+    /// What the combatant is now, in ruleset-neutral terms (see [`super::status`]): its health
+    /// tracks, the conditions its rules derive from them and from the combat state, and what it
+    /// may still do this turn or round. Required: every ruleset answers in its own terms, citing
+    /// its rule text. The encounter's effects and the summary line are added generically.
+    fn status(stats: &Self::Stats, state: &Self::State, context: &StatusContext) -> RulesetStatus;
 }
 
 /// One operation of a ruleset on a stored encounter:

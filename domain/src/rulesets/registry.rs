@@ -198,6 +198,21 @@ macro_rules! registry {
             }
         }
 
+        impl StatBlock {
+            /// The ruleset's part of the combatant's status ([`Ruleset::status`]); a combatant
+            /// stored before its ruleset kept any state is read with the default state, one whose
+            /// state belongs to another ruleset likewise.
+            pub fn status(&self, state: &RulesetState, context: &status::StatusContext) -> status::RulesetStatus {
+                match self {
+                    $(Self::$variant(stats) => match state {
+                        RulesetState::$variant(state) => <$module::$plugin as Ruleset>::status(stats, state, context),
+                        #[allow(unreachable_patterns, reason = "one-ruleset builds")]
+                        _ => <$module::$plugin as Ruleset>::status(stats, &Default::default(), context),
+                    }),+
+                }
+            }
+        }
+
         /// What a ruleset tracks per combatant during a fight, beside the client's stat block.
         /// `None` (stored as `"none"`) is read from combatants stored before their ruleset kept
         /// any state. The stored tag of a ruleset's state is its id (`{"cepheus-engine": …}`),

@@ -93,6 +93,8 @@
         tags.appendChild(el("span", "tag effect", e.name));
       });
       item.append(init, name, tags);
+      // Public combatants only: the server sends a status to viewers for nothing else.
+      if (c.status) item.appendChild(el("span", "status", c.status.summary));
       return item;
     });
     list.replaceChildren(...items);

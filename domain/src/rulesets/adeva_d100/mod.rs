@@ -9,6 +9,7 @@ pub mod damage;
 pub mod decay;
 pub mod state;
 pub mod stats;
+pub mod status;
 pub mod evasion;
 pub mod hits;
 pub mod modifier;

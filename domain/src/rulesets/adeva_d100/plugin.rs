@@ -71,6 +71,14 @@ impl Ruleset for AdevaD100 {
         Ok(())
     }
 
+    fn status(
+        stats: &Self::Stats,
+        state: &Self::State,
+        context: &crate::rulesets::StatusContext,
+    ) -> crate::rulesets::RulesetStatus {
+        super::status::status(stats, state, context)
+    }
+
     fn commands<V: CommandVisitor>(visitor: &mut V) {
         visitor.stateless::<Attacks>();
         visitor.stateless::<Damage>();

@@ -32,6 +32,7 @@ pub mod round;
 pub mod spells;
 pub mod state;
 pub mod stats;
+pub mod status;
 pub mod strike;
 pub mod table;
 #[cfg(test)]

@@ -78,6 +78,14 @@ impl Ruleset for Arrgs {
         Ok(())
     }
 
+    fn status(
+        stats: &Self::Stats,
+        state: &Self::State,
+        context: &crate::rulesets::StatusContext,
+    ) -> crate::rulesets::RulesetStatus {
+        super::status::status(stats, state, context)
+    }
+
     fn commands<V: CommandVisitor>(visitor: &mut V) {
         super::commands::register(visitor);
     }

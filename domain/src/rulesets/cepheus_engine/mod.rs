@@ -34,6 +34,7 @@ pub mod skills;
 pub mod stance;
 pub mod state;
 pub mod stats;
+pub mod status;
 pub mod stats_input;
 
 pub mod status_effects;

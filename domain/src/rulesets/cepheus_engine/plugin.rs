@@ -83,6 +83,14 @@ impl Ruleset for CepheusEngine {
         Ok(())
     }
 
+    fn status(
+        stats: &Self::Stats,
+        state: &Self::State,
+        context: &crate::rulesets::StatusContext,
+    ) -> crate::rulesets::RulesetStatus {
+        super::status::status(stats, state, context)
+    }
+
     fn commands<V: CommandVisitor>(visitor: &mut V) {
         visitor.stateless::<Attacks>();
         visitor.stateless::<Damage>();

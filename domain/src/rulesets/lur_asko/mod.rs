@@ -17,6 +17,7 @@ pub mod round;
 pub mod shielding;
 pub mod state;
 pub mod stats;
+pub mod status;
 pub mod weapon;
 
 #[cfg(test)]

@@ -54,6 +54,14 @@ impl Ruleset for LurAsko {
         Ok(())
     }
 
+    fn status(
+        stats: &Self::Stats,
+        state: &Self::State,
+        context: &crate::rulesets::StatusContext,
+    ) -> crate::rulesets::RulesetStatus {
+        super::status::status(stats, state, context)
+    }
+
     fn commands<V: CommandVisitor>(visitor: &mut V) {
         visitor.stateless::<Attacks>();
         visitor.stateless::<Damage>();

@@ -23,6 +23,7 @@ pub mod saves;
 pub mod skill;
 pub mod state;
 pub mod stats;
+pub mod status;
 pub mod surprise;
 
 pub use outcome::Report;

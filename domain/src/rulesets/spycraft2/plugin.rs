@@ -103,6 +103,14 @@ impl Ruleset for Spycraft2 {
         Ok(())
     }
 
+    fn status(
+        stats: &Self::Stats,
+        state: &Self::State,
+        context: &crate::rulesets::StatusContext,
+    ) -> crate::rulesets::RulesetStatus {
+        super::status::status(stats, state, context)
+    }
+
     fn commands<V: CommandVisitor>(visitor: &mut V) {
         visitor.stateless::<Distance>();
         visitor.command::<Surprise>();
