@@ -228,9 +228,9 @@ async fn bad_advance_requests_are_refused() {
     let path = format!("/v1/encounters/{encounter}/advance");
     let before = app.snapshot(&encounter).await;
 
-    app.post_json(&path, &json!({"to": "sideways"})).await.assert_problem(400, Some("to"), "unknown step");
+    app.post_json(&path, &json!({"to": "sideways"})).await.assert_problem(422, Some("to"), "unknown step");
     app.post_json(&path, &json!({"to": "next_turn", "n": 2})).await.assert_problem(
-        400,
+        422,
         Some("n"),
         "unknown field",
     );

@@ -364,12 +364,12 @@ async fn bad_initiative_requests_are_refused_naming_the_field_and_change_nothing
         ),
         (
             json!({"fixed": [{"combatant_id": ids[0], "value": "high"}]}),
-            400,
+            422,
             "fixed[0].value",
             "value not a number",
         ),
-        (json!({"fixed": [{"combatant_id": ids[0]}]}), 400, "fixed[0]", "missing value"),
-        (json!({"dice": [4]}), 400, "dice", "unknown field"),
+        (json!({"fixed": [{"combatant_id": ids[0]}]}), 422, "fixed[0]", "missing value"),
+        (json!({"dice": [4]}), 422, "dice", "unknown field"),
     ];
 
     for (body, status, field, case) in cases {

@@ -26,6 +26,7 @@ mod copy_data;
 mod current_reads;
 mod delay;
 mod dice;
+mod dice_everywhere;
 mod effects;
 mod encounters;
 mod errors;

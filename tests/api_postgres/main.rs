@@ -49,6 +49,8 @@ mod current_reads;
 mod delay;
 #[path = "../api/dice.rs"]
 mod dice;
+#[path = "../api/dice_everywhere.rs"]
+mod dice_everywhere;
 #[path = "../api/effects.rs"]
 mod effects;
 #[path = "../api/encounters.rs"]

@@ -5,15 +5,15 @@ use crate::error::ApiError;
 use crate::extract::{IfMatch, OptionalJson};
 use crate::reply::json_reply;
 use crate::wire::{
-    AdvanceRequest, AdvanceResponse, AdvanceTo, CurrentTurn, EffectNotice, EncounterMoment, TurnSlotResponse,
-    event_notices,
+    AdvanceRequest, AdvanceResponse, AdvanceTo, CurrentTurn, DieResponse, EffectNotice, EncounterMoment,
+    TurnSlotResponse, dice_for, event_notices, run_strict, typed_request,
 };
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
+use serde_json::Value;
 use skirmish_db::{Mutation, StoredResponse};
-use skirmish_domain::encounter::{
-    Advance, CombatantId, Encounter, Event, Moment, advance as advance_encounter, turn_order,
-};
+use skirmish_domain::dice::Dice;
+use skirmish_domain::encounter::{Advance, CombatantId, Encounter, Event, Moment, advance_with, turn_order};
 
 /// Effects that fired and expired, from the events of one advance.
 fn notices(encounter: &Encounter, events: &[Event]) -> (Vec<EffectNotice>, Vec<EffectNotice>) {
@@ -50,7 +50,9 @@ fn describe(encounter: &Encounter, moment: &Moment) -> String {
 
 /// Ends the current turn and starts the next (or the next round, or ends the encounter). The
 /// first advance of an encounter in setup starts round 1. The response says whose turn it is
-/// now and every effect that fired or expired on the way.
+/// now and every effect that fired or expired on the way. What the round hooks roll (arrgs' End
+/// of Round checks, spycraft2's roll-offs of ties its fluid Counts create) comes from the body's
+/// `rolls`, then its `seed`, and is answered in `dice` with `unused_rolls`, as for operations.
 #[utoipa::path(operation_id = "advance_encounter", 
     tag = "encounters",
     params(("id" = String, Path, description = "Encounter id"), IfMatchHeader, IdempotencyHeader),
@@ -63,20 +65,24 @@ pub async fn advance(
     caller: Caller,
     id: web::Path<String>,
     if_match: IfMatch,
-    OptionalJson(request): OptionalJson<AdvanceRequest>,
+    OptionalJson(body): OptionalJson<Value>,
 ) -> Result<HttpResponse, ApiError> {
-    let step = advance_step(request.unwrap_or_default())?;
+    let request: AdvanceRequest = body.map(typed_request).transpose()?.unwrap_or_default();
+    let sent = request.rolls.clone().unwrap_or_default();
+    let mut dice = dice_for(request.seed, request.rolls.clone(), request.strict_rolls)?;
+    let step = advance_step(&request)?;
     let command = move |encounter: &mut Encounter| {
-        let events = advance_encounter(encounter, step)?;
+        let go = |encounter: &mut Encounter, dice: &mut Dice| advance_with(encounter, step.clone(), dice);
+        let events = run_strict(encounter, &mut dice, &sent, go)?;
         let notices = notices(encounter, &events);
-        Ok((events, notices))
+        Ok((events, (notices, dice)))
     };
     mutate(&state, &caller, id.into_inner(), if_match, command, render).await
 }
 
-fn advance_step(request: AdvanceRequest) -> Result<Advance, ApiError> {
+fn advance_step(request: &AdvanceRequest) -> Result<Advance, ApiError> {
     let needs_id = matches!(request.to, AdvanceTo::ActNow);
-    match (request.combatant_id, needs_id) {
+    match (request.combatant_id.clone(), needs_id) {
         (Some(_), false) => Err(ApiError::invalid("combatant_id", "only used with \"to\": \"act_now\"")),
         (None, true) => Err(ApiError::invalid("combatant_id", "act_now needs the delaying combatant's id")),
         (Some(id), true) => Ok(Advance::ActNow(CombatantId(id))),
@@ -90,8 +96,10 @@ fn advance_step(request: AdvanceRequest) -> Result<Advance, ApiError> {
     }
 }
 
-fn render(mutation: Mutation<(Vec<EffectNotice>, Vec<EffectNotice>)>) -> Result<StoredResponse, ApiError> {
-    let (fired, expired) = mutation.output;
+type Notices = (Vec<EffectNotice>, Vec<EffectNotice>);
+
+fn render(mutation: Mutation<(Notices, Dice)>) -> Result<StoredResponse, ApiError> {
+    let ((fired, expired), dice) = mutation.output;
     let encounter = &mutation.encounter.encounter;
     let current_turn = encounter
         .current
@@ -107,6 +115,9 @@ fn render(mutation: Mutation<(Vec<EffectNotice>, Vec<EffectNotice>)>) -> Result<
         turn_order: turn_order(encounter).into_iter().map(TurnSlotResponse::from).collect(),
         fired,
         expired,
+        seed: dice.seed(),
+        unused_rolls: dice.unused_rolls(),
+        dice: dice.into_rolls().into_iter().map(DieResponse::from).collect(),
         events: event_notices(mutation.events),
     };
     json_reply(StatusCode::OK, &body, Some(encounter.version))

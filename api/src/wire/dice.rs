@@ -2,8 +2,9 @@ use crate::error::ApiError;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use skirmish_domain::dice::{
-    Dice, DieRoll, DieSource, DieStatus, ExprOutcome, MAX_SCRIPTED_ROLLS, Ratio, Term,
+    Dice, DiceError, DieRoll, DieSource, DieStatus, ExprOutcome, MAX_SCRIPTED_ROLLS, Ratio, Term,
 };
+use skirmish_domain::encounter::EncounterError;
 use std::borrow::Cow;
 use utoipa::ToSchema;
 
@@ -197,4 +198,50 @@ impl RollDiceResponse {
             seed,
         }
     }
+}
+
+/// Runs `roll` with the request's `dice`. With `strict_rolls`, too few dice sent (the roll ran
+/// out) or too many (some left over) is a 422 on `rolls` saying how many dice the request needs
+/// and what for: `roll` is run again on a copy of `state`, with the same values and the RNG
+/// after them, to list the dice it rolls. Without `strict_rolls` this is `roll` itself.
+pub fn run_strict<S: Clone, T>(
+    state: &mut S,
+    dice: &mut Dice,
+    sent: &[u32],
+    mut roll: impl FnMut(&mut S, &mut Dice) -> Result<T, EncounterError>,
+) -> Result<T, ApiError> {
+    if !dice.is_strict() {
+        return roll(state, dice).map_err(Into::into);
+    }
+    let copy = state.clone();
+    let refusal = match roll(state, dice) {
+        Ok(value) => match dice.finish_strict() {
+            Ok(()) => return Ok(value),
+            Err(error) => error,
+        },
+        Err(EncounterError::Dice(error @ DiceError::ScriptedExhausted { .. })) => error,
+        Err(other) => return Err(other.into()),
+    };
+    let mut trial = copy;
+    let mut free = Dice::scripted(sent.to_vec(), dice.seed())?;
+    match roll(&mut trial, &mut free) {
+        Ok(_) => Err(ApiError::invalid("rolls", needed(free.rolls(), sent.len()))),
+        Err(_) => Err(refusal.into()),
+    }
+}
+
+/// "needs 6 dice, 4 sent (strict_rolls): 2d6 for initiative: Vasquez, 2d6 for …".
+fn needed(rolls: &[DieRoll], sent: usize) -> String {
+    let mut groups: Vec<(usize, u32, &str)> = Vec::new();
+    for roll in rolls {
+        match groups.last_mut() {
+            Some((count, sides, purpose)) if *sides == roll.sides && *purpose == roll.purpose => *count += 1,
+            _ => groups.push((1, roll.sides, &roll.purpose)),
+        }
+    }
+    let list: Vec<String> =
+        groups.iter().map(|(count, sides, purpose)| format!("{count}d{sides} for {purpose}")).collect();
+    let dice = if rolls.len() == 1 { "die" } else { "dice" };
+    let detail = if list.is_empty() { "nothing to roll".to_owned() } else { list.join(", ") };
+    format!("needs {} {dice}, {sent} sent (strict_rolls): {detail}", rolls.len())
 }

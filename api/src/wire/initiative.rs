@@ -49,6 +49,10 @@ pub struct RollInitiativeRequest {
     #[schema(max_items = 1000, value_type = Option<Vec<skirmish_domain::score::Score<1, 1000>>>)]
     #[serde(default, deserialize_with = "super::lenient::optional_wholes")]
     pub rolls: Option<Vec<u32>>,
+    /// The `rolls` must be exactly the dice rolled: too few or too many is a 422 naming `rolls`
+    /// that says how many dice the request needs and what for.
+    #[serde(default)]
+    pub strict_rolls: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -57,6 +61,12 @@ pub struct InitiativeResponse {
     pub seed: u64,
     /// Every die rolled, in order.
     pub dice: Vec<DieResponse>,
+    /// Scripted values sent in `rolls` that no die used.
+    pub unused_rolls: Vec<u32>,
+    /// The combatants whose initiative was rolled in this request, in join order: everyone the
+    /// request did not give a `fixed` value (with `combatant_ids`, only those listed). Their dice
+    /// are in `dice`, each with its purpose (`initiative: <name>`).
+    pub rolled: Vec<String>,
     pub turn_order: Vec<TurnSlotResponse>,
     pub events: Vec<EventNotice>,
 }
@@ -93,6 +103,20 @@ pub struct AdvanceRequest {
     pub to: AdvanceTo,
     /// With `act_now`: the delaying combatant that acts.
     pub combatant_id: Option<String>,
+    /// Seed for the RNG of the round hooks' dice (0 to 2^53 − 1). Omit for a fresh one; the
+    /// response reports it.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
+    #[serde(default, deserialize_with = "super::lenient::optional_whole")]
+    pub seed: Option<u64>,
+    /// Physical dice for what the round hooks roll (arrgs' End of Round checks, spycraft2's
+    /// roll-offs of ties its fluid Counts create), used in order before the RNG.
+    #[schema(max_items = 1000, value_type = Option<Vec<skirmish_domain::score::Score<1, 1000>>>)]
+    #[serde(default, deserialize_with = "super::lenient::optional_wholes")]
+    pub rolls: Option<Vec<u32>>,
+    /// The `rolls` must be exactly the dice rolled: too few or too many is a 422 naming `rolls`
+    /// that says how many dice the advance needs and what for.
+    #[serde(default)]
+    pub strict_rolls: bool,
 }
 
 /// An effect that fired or expired during the advance.
@@ -142,5 +166,11 @@ pub struct AdvanceResponse {
     /// Recurring effects that reached their moment.
     pub fired: Vec<EffectNotice>,
     pub expired: Vec<EffectNotice>,
+    /// The seed of the RNG behind `dice`: send it back (with the same `rolls`) to replay.
+    pub seed: u64,
+    /// Every die the advance rolled (round hooks), in order, with its purpose and source.
+    pub dice: Vec<DieResponse>,
+    /// Scripted values sent in `rolls` that no die used.
+    pub unused_rolls: Vec<u32>,
     pub events: Vec<EventNotice>,
 }

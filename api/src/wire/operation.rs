@@ -21,14 +21,14 @@ pub struct OperationBody<T> {
 }
 
 impl<T: DeserializeOwned> OperationBody<T> {
-    /// Takes the dice fields out of the body (400 naming a malformed one), reads the rest as the
+    /// Takes the dice fields out of the body (422 naming a malformed one), reads the rest as the
     /// ruleset's request (422 naming the path of a bad value), then sets up the dice.
     pub fn read(body: Value) -> Result<Self, ApiError> {
         let Value::Object(mut fields) = body else {
             return Err(ApiError::bad_request("body", "the body must be a JSON object"));
         };
         let DiceFields { seed, rolls, strict } = take_dice_fields(&mut fields)?;
-        let request = ruleset_request(Value::Object(fields))?;
+        let request = typed_request(Value::Object(fields))?;
         Ok(Self { request, dice: dice_for(seed, rolls, strict)?, strict })
     }
 }
@@ -58,14 +58,15 @@ fn take<T>(
 ) -> Result<Option<T>, ApiError> {
     match value {
         None => Ok(None),
-        Some(value) => read(value).map_err(|error| ApiError::bad_request(name, error.to_string())),
+        Some(value) => read(value).map_err(|error| ApiError::invalid(name, error.to_string())),
     }
 }
 
-/// Reads a ruleset's request from the body, naming the JSON path of a bad value. The body is
-/// well-formed JSON by then and the schema publishes it as a ruleset-specific object, so what
-/// the ruleset cannot read is 422, not 400.
-fn ruleset_request<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> {
+/// Reads a typed request (a ruleset's, or `initiative`'s and `advance`'s) from the body, naming
+/// the full JSON path of a bad value. The body is well-formed JSON by then, so an unknown field
+/// or a value of the wrong type or range is 422, not 400: one discipline on every route that
+/// reads its body this way.
+pub fn typed_request<T: DeserializeOwned>(body: Value) -> Result<T, ApiError> {
     // Read once without tracking the path; a body that fails is read again to name the field.
     if let Ok(request) = T::deserialize(&body) {
         return Ok(request);

@@ -235,6 +235,11 @@ impl Dice {
         Ok(Self::new(Box::new(ScriptedDice::strict(values, fallback_seed)?)))
     }
 
+    /// Whether the scripted values must be exactly the dice rolled (`strict_rolls`).
+    pub fn is_strict(&self) -> bool {
+        self.source.strict()
+    }
+
     /// The scripted values not used so far, in order.
     pub fn unused_rolls(&self) -> Vec<u32> {
         self.source.unused()

@@ -13,6 +13,7 @@ use super::error::EncounterError;
 use super::events::Event;
 use super::model::{CombatantId, Encounter, EncounterStatus};
 use super::order::ranked;
+use crate::dice::Dice;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Advance {
@@ -33,9 +34,23 @@ pub enum Advance {
     EndEncounter,
 }
 
-/// Applies `step`. On an error the encounter is left as it was: every step checks what can fail
-/// before it changes anything (so no copy of the encounter is needed to roll back).
+/// Applies `step` with dice from a fixed seed (0): for callers that script no dice and need no
+/// replay of their own (the rules tests). The api rolls through [`advance_with`].
 pub fn advance(encounter: &mut Encounter, step: Advance) -> Result<Vec<Event>, EncounterError> {
+    advance_with(encounter, step, &mut Dice::seeded(0))
+}
+
+/// Applies `step`; whatever the round hooks roll (arrgs' End of Round checks, spycraft2's
+/// roll-offs of the ties fluid initiative creates) comes from `dice`. On an error the caller
+/// discards the encounter, as for a ruleset command ([`crate::rulesets::Command::run`]): a step
+/// checks what a request can get wrong before it changes anything, but a round hook may still
+/// refuse midway on its dice (a scripted value that does not fit, or too few with
+/// `strict_rolls`).
+pub fn advance_with(
+    encounter: &mut Encounter,
+    step: Advance,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, EncounterError> {
     let mut events = Vec::new();
     match (encounter.status, step) {
         (EncounterStatus::Ended, _) => {
@@ -50,12 +65,12 @@ pub fn advance(encounter: &mut Encounter, step: Advance) -> Result<Vec<Event>, E
                     format!("round {} has just started: advance to its first turn", encounter.round);
                 return Err(EncounterError::Conflict(message));
             }
-            round_start(encounter, &mut events)?;
+            round_start(encounter, &mut events, dice)?;
         }
-        (EncounterStatus::Active, Advance::NextTurn) => next_turn(encounter, &mut events)?,
-        (EncounterStatus::Active, Advance::Delay) => delay(encounter, &mut events)?,
+        (EncounterStatus::Active, Advance::NextTurn) => next_turn(encounter, &mut events, dice)?,
+        (EncounterStatus::Active, Advance::Delay) => delay(encounter, &mut events, dice)?,
         (EncounterStatus::Active, Advance::ActNow(id)) => act_now(encounter, &id, &mut events)?,
-        (EncounterStatus::Active, Advance::NextRound) => next_round(encounter, &mut events)?,
+        (EncounterStatus::Active, Advance::NextRound) => next_round(encounter, &mut events, dice)?,
     }
     Ok(events)
 }
@@ -85,14 +100,18 @@ fn start_at_round_start(encounter: &mut Encounter, events: &mut Vec<Event>) -> R
     Ok(())
 }
 
-fn next_turn(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
+fn next_turn(
+    encounter: &mut Encounter,
+    events: &mut Vec<Event>,
+    dice: &mut Dice,
+) -> Result<(), EncounterError> {
     ensure_someone_can_act(encounter)?;
     end_current_turn(encounter, events);
     if resume_suspended(encounter, events) {
         return Ok(());
     }
     if !begin_next_turn(encounter, events) {
-        end_round(encounter, events);
+        end_round(encounter, events, dice)?;
         start_round(encounter, events);
         begin_next_turn(encounter, events);
     }
@@ -101,7 +120,7 @@ fn next_turn(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), E
 
 /// Cepheus Engine, "Delay": a combatant need not act on its count; it may act at any later
 /// point in the round. The generic part: the turn is held and the next combatant starts.
-fn delay(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
+fn delay(encounter: &mut Encounter, events: &mut Vec<Event>, dice: &mut Dice) -> Result<(), EncounterError> {
     let id = encounter
         .current
         .take()
@@ -114,7 +133,7 @@ fn delay(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), Encou
         return Ok(());
     }
     if !begin_next_turn(encounter, events) {
-        end_round(encounter, events);
+        end_round(encounter, events, dice)?;
         start_round(encounter, events);
         begin_next_turn(encounter, events);
     }
@@ -152,21 +171,29 @@ fn act_now(
     Ok(())
 }
 
-fn next_round(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
-    round_start(encounter, events)?;
+fn next_round(
+    encounter: &mut Encounter,
+    events: &mut Vec<Event>,
+    dice: &mut Dice,
+) -> Result<(), EncounterError> {
+    round_start(encounter, events, dice)?;
     begin_next_turn(encounter, events);
     Ok(())
 }
 
 /// Everyone still to act passes, the round ends and the next one starts with no turn running.
-fn round_start(encounter: &mut Encounter, events: &mut Vec<Event>) -> Result<(), EncounterError> {
+fn round_start(
+    encounter: &mut Encounter,
+    events: &mut Vec<Event>,
+    dice: &mut Dice,
+) -> Result<(), EncounterError> {
     ensure_someone_can_act(encounter)?;
     end_current_turn(encounter, events);
     end_suspended_turns(encounter, events);
     while let Some(id) = next_unacted(encounter) {
         skip_turn(encounter, &id, "the round was advanced", events);
     }
-    end_round(encounter, events);
+    end_round(encounter, events, dice)?;
     start_round(encounter, events);
     Ok(())
 }
@@ -199,7 +226,11 @@ fn start_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
     pass_moment(encounter, &Moment::StartOfRound, events);
 }
 
-fn end_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+fn end_round(
+    encounter: &mut Encounter,
+    events: &mut Vec<Event>,
+    dice: &mut Dice,
+) -> Result<(), EncounterError> {
     events.push(Event::RoundEnded { round: encounter.round });
     let delayers: Vec<CombatantId> =
         encounter.combatants.iter().filter(|c| c.delaying).map(|c| c.id.clone()).collect();
@@ -207,7 +238,7 @@ fn end_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
         end_of_turn(encounter, id, events);
     }
     pass_moment(encounter, &Moment::EndOfRound, events);
-    encounter.ruleset.end_of_round(encounter, events);
+    encounter.ruleset.end_of_round(encounter, events, dice)
 }
 
 /// Starts the turn of the next combatant who can act, skipping defeated ones. False when

@@ -208,8 +208,9 @@ fn set_one(
 }
 
 /// Rolls off every group of combatants tied on score and tie keys whose roll-off does not
-/// already separate them (roll-off rulesets only). Ties within a roll-off are re-rolled.
-fn break_ties(
+/// already separate them (roll-off rulesets only). Ties within a roll-off are re-rolled. Also
+/// called by round hooks whose rules move initiative scores (spycraft2's fluid Counts).
+pub fn break_ties(
     encounter: &mut Encounter,
     dice: &mut Dice,
     events: &mut Vec<Event>,

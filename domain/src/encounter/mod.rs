@@ -10,12 +10,12 @@ mod initiative;
 mod model;
 mod order;
 
-pub use advance::{Advance, advance};
+pub use advance::{Advance, advance, advance_with};
 pub use combatants::{CombatantPatch, NewCombatant, add_combatant, remove_combatant, update_combatant};
 pub use effects::{Effect, Expiry, Moment, NewEffect, add_effect, remove_effect};
 pub use error::EncounterError;
 pub use events::Event;
-pub use initiative::{InitiativeRequest, roll_initiative};
+pub use initiative::{InitiativeRequest, break_ties, roll_initiative};
 pub use model::{
     Combatant, CombatantId, EffectId, Encounter, EncounterId, EncounterStatus, Flags, Initiative,
     MAX_COMBATANTS, MAX_EFFECTS, MAX_NAME_LEN,

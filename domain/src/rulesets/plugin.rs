@@ -118,9 +118,17 @@ pub trait Ruleset: Sized + Send + Sync + 'static {
     }
 
     /// Runs after the end-of-round moment, before the next round starts. By default a combatant
-    /// still delaying loses its held action.
-    fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    /// still delaying loses its held action. `dice` are the advance's own (its `rolls` or `seed`):
+    /// whatever the hook rolls is scripted by the caller and reported with the advance. An error
+    /// (a scripted die that does not fit, or too few with `strict_rolls`) refuses the advance,
+    /// and, as with a [`Command`], the changed encounter is discarded.
+    fn end_of_round(
+        encounter: &mut Encounter,
+        events: &mut Vec<Event>,
+        _dice: &mut Dice,
+    ) -> Result<(), EncounterError> {
         super::hooks::forfeit_delayed_actions(encounter, events);
+        Ok(())
     }
 
     /// A combatant's turn ends (or is skipped, or a delaying combatant's held turn ends with the

@@ -63,9 +63,14 @@ macro_rules! registry {
             }
 
             /// Runs after the end-of-round moment, before the next round starts.
-            pub fn end_of_round(self, encounter: &mut Encounter, events: &mut Vec<Event>) {
+            pub fn end_of_round(
+                self,
+                encounter: &mut Encounter,
+                events: &mut Vec<Event>,
+                dice: &mut Dice,
+            ) -> Result<(), crate::encounter::EncounterError> {
                 match self {
-                    $(Self::$variant => <$module::$plugin as Ruleset>::end_of_round(encounter, events)),+
+                    $(Self::$variant => <$module::$plugin as Ruleset>::end_of_round(encounter, events, dice)),+
                 }
             }
 

@@ -49,9 +49,14 @@ impl Ruleset for AdevaD100 {
         options.validate()
     }
 
-    fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    fn end_of_round(
+        encounter: &mut Encounter,
+        events: &mut Vec<Event>,
+        _dice: &mut crate::dice::Dice,
+    ) -> Result<(), crate::encounter::EncounterError> {
         super::round::end_of_round(encounter, events);
         crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
+        Ok(())
     }
 
     fn end_of_turn(encounter: &mut Encounter, id: &crate::encounter::CombatantId, events: &mut Vec<Event>) {

@@ -62,8 +62,12 @@ impl Ruleset for Arrgs {
         tie_keys(stats)
     }
 
-    fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
-        super::round::end_of_round_hook(encounter, events);
+    fn end_of_round(
+        encounter: &mut Encounter,
+        events: &mut Vec<Event>,
+        dice: &mut crate::dice::Dice,
+    ) -> Result<(), crate::encounter::EncounterError> {
+        super::round::end_of_round_hook(encounter, events, dice)
     }
 
     /// "When a character dies it may no longer interact with the world unless it is restored to

@@ -7,8 +7,9 @@
 //! - Acceleration: a Movement Increment 3 or more away from last round's costs Base Movement
 //!   Speed × the higher of the two increments as Force damage (through resistance).
 //! - The checks roll the request's dice when the `end-of-round` operation is sent before the
-//!   round is advanced; otherwise advancing rolls them with dice seeded from the encounter id and
-//!   round (recorded in the report as usual), so no round ends unprocessed.
+//!   round is advanced; otherwise advancing rolls them with the advance's dice (its `rolls`, else
+//!   its `seed`, reported with the advance), so no round ends unprocessed and every die can be
+//!   scripted either way.
 //! - The Staggered check is always made (it can only help).
 //! - The round's penalties (Multiple Actions, Repeated Attack, Charge, Movement Increment) end
 //!   when the End of Round begins, so its checks carry none of them.
@@ -63,7 +64,7 @@ pub struct EndOfRoundReport {
     pub round: u32,
     /// The surprise round ended: no one is Surprised any more.
     pub surprise_ended: bool,
-    /// Rolled by advancing (seeded dice) rather than by the `end-of-round` operation.
+    /// Rolled by advancing (with the advance's dice) rather than by the `end-of-round` operation.
     pub automatic: bool,
     pub entries: Vec<EndOfRoundEntry>,
 }
@@ -171,17 +172,14 @@ pub fn run(encounter: &mut Encounter, dice: &mut Dice, automatic: bool) -> Resul
 }
 
 /// The ruleset's End of Round hook: whoever the `end-of-round` operation did not process is
-/// processed now with dice seeded from the encounter; then held actions are forfeited.
-pub fn end_of_round_hook(encounter: &mut Encounter, events: &mut Vec<Event>) {
-    let mut dice = Dice::seeded(seed(encounter));
-    // A hook cannot refuse: it carries on after an error (the held actions are still forfeited),
-    // so, as `Command::run`'s contract asks of such callers, it runs the End of Round on a copy.
-    let mut draft = encounter.clone();
-    if let Ok(report) = run(&mut draft, &mut dice, true) {
-        *encounter = draft;
-        push_events(encounter, report, dice.into_rolls(), events);
-    }
+/// processed now with the advance's dice; then held actions are forfeited. A die that does not
+/// fit (or runs out, with `strict_rolls`) refuses the advance, which discards the encounter.
+pub fn end_of_round_hook(encounter: &mut Encounter, events: &mut Vec<Event>, dice: &mut Dice) -> Result<(), EncounterError> {
+    let first_die = dice.rolls().len();
+    let report = run(encounter, dice, true)?;
+    push_events(encounter, report, dice.rolls()[first_die..].to_vec(), events);
     crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
+    Ok(())
 }
 
 /// The event of an End of Round with something to report (or of the surprise round ending),
@@ -198,14 +196,4 @@ pub fn push_events(encounter: &Encounter, report: EndOfRoundReport, dice: Vec<Di
         report: Arrgs::report(Report::EndOfRound(Box::new(report))),
         dice,
     });
-}
-
-/// FNV-1a over the encounter id and round: the same encounter and round give the same dice.
-fn seed(encounter: &Encounter) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in encounter.id.as_str().bytes().chain(encounter.round.to_le_bytes()) {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    hash
 }

@@ -45,8 +45,13 @@ impl Ruleset for CepheusEngine {
         tie_keys(stats)
     }
 
-    fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    fn end_of_round(
+        encounter: &mut Encounter,
+        events: &mut Vec<Event>,
+        _dice: &mut crate::dice::Dice,
+    ) -> Result<(), crate::encounter::EncounterError> {
         super::round::end_of_round(encounter, events);
+        Ok(())
     }
 
     fn act_from_delay(

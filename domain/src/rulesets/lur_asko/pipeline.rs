@@ -169,7 +169,11 @@ fn roll_defense(
         DefenseInput::Roll { tn, dice: expr, tn_per_hindrance, critical_possible } => {
             let outcome = expr
                 .roll(dice, &format!("defense: {target}"))
-                .map_err(|error| RuleError::invalid("options.defense_dice", error.to_string()))?;
+                .map_err(|error| match error {
+                    // The dice sent in `rolls` ran out or did not fit: the fault is in `rolls`.
+                    crate::dice::DiceExprError::Dice(dice) => RuleError::Dice(dice),
+                    other => RuleError::invalid("options.defense_dice", other.to_string()),
+                })?;
             let mut modifiers = Vec::new();
             let change = i32::try_from(hindrance).unwrap_or(i32::MAX).saturating_mul(tn_per_hindrance);
             if change != 0 {

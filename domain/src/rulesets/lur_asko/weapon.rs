@@ -188,13 +188,14 @@ impl Weapon {
     }
 }
 
-/// Checks the weapons of one attack and that the reduction suits them.
-pub fn check_weapons(weapons: &[Weapon], reduction: Reduction) -> Result<(), RuleError> {
+/// Checks the weapons of one attack and that the reduction suits them; `field` is the attack's
+/// path in the request (e.g. `attack`), so errors name `attack.weapons[0].damage`.
+pub fn check_weapons(field: &str, weapons: &[Weapon], reduction: Reduction) -> Result<(), RuleError> {
     if weapons.is_empty() || weapons.len() > MAX_WEAPONS {
-        return Err(RuleError::invalid("weapons", "an attack has 1 to 10 weapons"));
+        return Err(RuleError::invalid(format!("{field}.weapons"), "an attack has 1 to 10 weapons"));
     }
     for (index, weapon) in weapons.iter().enumerate() {
-        weapon.check(&format!("weapons[{index}]"))?;
+        weapon.check(&format!("{field}.weapons[{index}]"))?;
     }
     let all = |delivery| weapons.iter().all(|w| w.delivery == delivery);
     let fits = match reduction {
@@ -204,7 +205,7 @@ pub fn check_weapons(weapons: &[Weapon], reduction: Reduction) -> Result<(), Rul
     };
     if !fits {
         return Err(RuleError::invalid(
-            "reduction",
+            format!("{field}.reduction"),
             "this reduction needs every weapon of the attack to be of its kind",
         ));
     }

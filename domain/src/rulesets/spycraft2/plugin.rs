@@ -86,9 +86,13 @@ impl Ruleset for Spycraft2 {
         super::action_dice::boost_initiative(stats, state, extension.count, extension.had_count, dice, purpose)
     }
 
-    fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+    fn end_of_round(
+        encounter: &mut Encounter,
+        events: &mut Vec<Event>,
+        dice: &mut crate::dice::Dice,
+    ) -> Result<(), crate::encounter::EncounterError> {
         crate::rulesets::hooks::forfeit_delayed_actions(encounter, events);
-        super::round::end_of_round(encounter, events);
+        super::round::end_of_round(encounter, events, dice)
     }
 
     /// The chapter names no death; as players expect, wounds at −10 are dead (wounds stop there

@@ -1,11 +1,17 @@
 //! The end of a round: Step 6 (fluid initiative) for everyone, then the round's one-round state
 //! is cleared so Step 7's next round runs in the revised order (spycraft2.txt, "Step 6: Fluid
 //! Initiative Modifiers", "Step 7: Repeat Steps 5 and 6").
+//!
+//! Ties the revision creates are broken then, with the advance's dice ("Step 5": equal Counts go
+//! to the higher Initiative bonus, then a 1d20 roll-off, re-rolling ties): a combatant whose Count
+//! changed has left the place its last roll-off gave it, so it rolls afresh against whoever it
+//! now ties with (docs/rulesets/spycraft2.md, "Ties the fluid Counts create").
 
 use super::state::{state_of, store};
 use super::fluid::{CountChange, CountConsequence, settle};
 use super::{Report, Spycraft2};
-use crate::encounter::{CombatantId, Encounter, Event, turn_order};
+use crate::dice::Dice;
+use crate::encounter::{CombatantId, Encounter, EncounterError, Event, break_ties, turn_order};
 use crate::rulesets::{Registered, Summary, set_initiative};
 use serde::{Deserialize, Serialize};
 
@@ -67,8 +73,9 @@ fn reason(change: &CountChange) -> String {
 }
 
 /// Settles every combatant's round: the table's rows (conditions still held included), the cap,
-/// Press, and the 50+ and 0-or-less rules; then clears the round's actions and rows.
-pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
+/// Press, and the 50+ and 0-or-less rules; then clears the round's actions and rows, and rolls
+/// off (with `dice`) the ties the new Counts create.
+pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>, dice: &mut Dice) -> Result<(), EncounterError> {
     let round = encounter.round;
     let mut changes = Vec::new();
     let ids: Vec<CombatantId> = encounter.combatants.iter().map(|c| c.id.clone()).collect();
@@ -107,8 +114,13 @@ pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
         state.new_round();
         store(encounter, &id, state);
         set_initiative(encounter, &id, to, &reason(&change), events);
+        if from != to {
+            forget_roll_off(encounter, &id);
+        }
         changes.push(change);
     }
+    let mut tie_events = Vec::new();
+    break_ties(encounter, dice, &mut tie_events)?;
     let report = RoundReport { round, changes, order: order(encounter) };
     if let Some(first) = encounter.combatants.first().map(|c| c.id.clone()) {
         events.push(Event::ActionTaken {
@@ -118,4 +130,17 @@ pub fn end_of_round(encounter: &mut Encounter, events: &mut Vec<Event>) {
             dice: Vec::new(),
         });
     }
+    events.extend(tie_events);
+    Ok(())
 }
+
+/// A Count that moved leaves its old roll-off behind: the next tie at the new Count is rolled.
+fn forget_roll_off(encounter: &mut Encounter, id: &CombatantId) {
+    if let Some(initiative) = encounter.combatant_mut(id).and_then(|c| c.initiative.as_mut()) {
+        initiative.roll_off.clear();
+    }
+}
+
+#[cfg(test)]
+#[path = "round_tests.rs"]
+mod tests;

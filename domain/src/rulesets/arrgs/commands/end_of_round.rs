@@ -25,7 +25,8 @@ impl Command for EndOfRound {
         order each combatant loses Vitality to a sudden change of Movement Increment, makes its Dying check (DC = \
         negative Vitality + n) and its Staggered check (DC 15 + n); points and one-round modifiers are cleared and the \
         surprise round's Surprised condition ends. Allowed once every other combatant has had its turn; afterwards \
-        no one acts until the round is advanced. Advancing without it rolls these checks with seeded dice.";
+        no one acts until the round is advanced. Advancing without it rolls these checks with the advance's dice \
+        (its `rolls`, then its `seed`).";
     const EXAMPLE: &'static str = "{}";
     type Request = EndOfRoundRequest;
     type Report = EndOfRoundReport;

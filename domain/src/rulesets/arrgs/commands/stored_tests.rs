@@ -150,6 +150,31 @@ fn advancing_without_the_operation_processes_the_round_with_seeded_dice() {
     assert_eq!(report.entries[0].staggered.as_ref().map(|c| c.dc), Some(16));
 }
 
+/// The advance's own dice drive the End of Round it runs (arrgs.txt, "Dying [n]"): Ogre at −10
+/// Vitality, Dying [1]: DC 10 + 1 = 11; Fortitude +3 (Body): the scripted d20 9 → 12, a success.
+#[test]
+fn advancing_rolls_the_end_of_round_checks_with_the_advances_scripted_dice() {
+    let mut encounter = fight(&[("Hero", HERO, false), ("Ogre", OGRE, true)]);
+    let request = json!({"attacker_id": "Hero", "target_id": "Ogre", "weapon": longsword()});
+    run::<Attacks>(&mut encounter, request, vec![19, 5]).unwrap();
+    advance(&mut encounter, Advance::NextTurn).unwrap();
+    let mut dice = Dice::scripted(vec![9, 4], 0).unwrap();
+    let events = crate::encounter::advance_with(&mut encounter, Advance::NextTurn, &mut dice).unwrap();
+    let report = events.iter().find_map(|e| match e {
+        Event::ActionTaken { report: RulesetReport::Arrgs(Report::EndOfRound(report)), .. } => Some(report.clone()),
+        _ => None,
+    });
+    let report = report.expect("an End of Round event");
+    assert!(report.automatic);
+    let dying = report.entries[0].dying.as_ref().unwrap();
+    assert_eq!((dying.dc, dying.check.result, dying.success), (11, 12, true));
+    assert_eq!(dice.rolls().len(), 1);
+    assert_eq!((dice.rolls()[0].sides, dice.rolls()[0].value), (20, 9));
+    assert_eq!(dice.rolls()[0].source, crate::dice::DieSource::Scripted);
+    assert_eq!(dice.unused_rolls(), vec![4]);
+    assert_eq!(state(&encounter, "Ogre").dying, 0);
+}
+
 #[test]
 fn a_repeated_attack_stacks_minus_two_and_keeps_it_until_end_of_round() {
     let mut encounter = fight(&[("Hero", HERO, false), ("Troll", TROLL, false)]);

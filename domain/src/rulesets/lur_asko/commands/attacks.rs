@@ -93,7 +93,7 @@ fn report(attacker: (Option<CombatantId>, String), target: (Option<CombatantId>,
 /// Resolves and stores one attack (a refusal is discarded whole: see [`crate::rulesets::Command::run`]).
 pub fn attack(encounter: &mut Encounter, request: EncounterAttack, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     ensure_active::<LurAsko>(encounter)?;
-    request.attack.check()?;
+    request.attack.check("attack")?;
     if request.attacker_id == request.target_id {
         return Err(EncounterError::invalid("target_id", "a combatant cannot attack itself"));
     }
@@ -187,7 +187,7 @@ pub(super) fn strike_stored(
 /// Called damage on a stored combatant: the hit has landed; shields still act in their order.
 pub fn damage(encounter: &mut Encounter, request: EncounterDamage, dice: &mut Dice) -> Result<(Vec<Event>, AttackReport), EncounterError> {
     ensure_active::<LurAsko>(encounter)?;
-    request.attack.check()?;
+    request.attack.check("attack")?;
     let mut events = Vec::new();
     let anchor = request.attacker_id.clone().unwrap_or_else(|| request.target_id.clone());
     let attacker_name = match &request.attacker_id {
@@ -250,7 +250,7 @@ fn ensure_war_fever_room(combatant: &InlineCombatant, effects: &[EnergyEffect], 
 
 /// An attack between inline stat blocks; nothing is stored.
 pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackReport, RuleError> {
-    request.attack.check()?;
+    request.attack.check("attack")?;
     request.attacker.check("attacker")?;
     request.target.check("target")?;
     let expr = request.options.defense_dice("options.defense_dice")?;
@@ -293,7 +293,7 @@ pub fn attack_inline(request: InlineAttack, dice: &mut Dice) -> Result<AttackRep
 
 /// Called damage on an inline stat block; nothing is stored.
 pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<AttackReport, RuleError> {
-    request.attack.check()?;
+    request.attack.check("attack")?;
     request.target.check("target")?;
     let target = &request.target;
     let anchor = request.attacker_name.clone().unwrap_or_else(|| target.name.clone());

@@ -71,11 +71,13 @@ pub struct Strike {
 }
 
 impl Strike {
-    pub fn check(&self) -> Result<(), RuleError> {
-        check_weapons(&self.weapons, self.reduction)?;
-        check_label("injury_type", &self.injury_type)?;
+    /// Checks the attack; `field` is its path in the request (`attack`), which every error names
+    /// as its parent (`attack.weapons[0].damage`).
+    pub fn check(&self, field: &str) -> Result<(), RuleError> {
+        check_weapons(field, &self.weapons, self.reduction)?;
+        check_label(&format!("{field}.injury_type"), &self.injury_type)?;
         if let CriticalChoice::InjuryType { injury_type } = &self.critical_choice {
-            check_label("critical_choice.injury_type", injury_type)?;
+            check_label(&format!("{field}.critical_choice.injury_type"), injury_type)?;
         }
         Ok(())
     }
