@@ -27,6 +27,7 @@ mod current_reads;
 mod delay;
 mod dice;
 mod effects;
+mod encounter_library;
 mod encounters;
 mod errors;
 mod events;

@@ -51,6 +51,8 @@ mod delay;
 mod dice;
 #[path = "../api/effects.rs"]
 mod effects;
+#[path = "../api/encounter_library.rs"]
+mod encounter_library;
 #[path = "../api/encounters.rs"]
 mod encounters;
 #[path = "../api/errors.rs"]
