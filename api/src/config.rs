@@ -37,6 +37,8 @@ pub struct Settings {
     pub metrics: MetricsSettings,
     #[command(flatten)]
     pub webhooks: WebhookSettings,
+    #[command(flatten)]
+    pub retention: RetentionSettings,
 }
 
 impl Settings {
@@ -58,6 +60,7 @@ impl Settings {
             streams: StreamSettings::default(),
             metrics: MetricsSettings::default(),
             webhooks: WebhookSettings::default(),
+            retention: RetentionSettings::default(),
         }
     }
 }
@@ -204,4 +207,15 @@ impl Default for WebhookSettings {
             webhooks_lease_ms: skirmish_db::LEASE_MS,
         }
     }
+}
+
+/// How long ended encounters are kept (see `retention.rs`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct RetentionSettings {
+    /// Seconds an ended encounter is kept after its end (its last change: an ended encounter
+    /// cannot change); then it is deleted with its log, undo history and viewer links. Archived
+    /// encounters are kept. 0 (the default) keeps every encounter; at most 100 years.
+    #[arg(long, env = "SKIRMISH_RETENTION_ENDED_SECONDS", default_value_t = 0,
+        value_parser = clap::value_parser!(u64).range(0..=crate::retention::MAX_RETENTION_SECONDS))]
+    pub retention_ended_seconds: u64,
 }

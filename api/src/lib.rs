@@ -22,6 +22,7 @@ pub mod rate_limit;
 pub mod rendered;
 pub mod reply;
 pub mod request_path;
+pub mod retention;
 pub mod routes;
 pub mod startup;
 pub mod viewers;

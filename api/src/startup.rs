@@ -63,6 +63,8 @@ impl Application {
         let metrics = crate::metrics::record(&settings.metrics, &store, table.patterns())?;
         let webhooks = Webhooks::start(&store, &settings.webhooks, metrics.clone())
             .map_err(|e| StartupError::Webhooks(e.to_string()))?;
+        // Sweeps until the server (holding this in its app factory) is dropped.
+        let retention = crate::retention::start(&store, &settings.retention);
         let state = web::Data::new(AppState::new(store, &settings.streams, webhooks));
         let connections = &settings.connections;
         let total = connections.max_connections.unwrap_or_else(|| default_total(open_file_limit()));
@@ -82,6 +84,7 @@ impl Application {
         let viewers = web::Data::from(state.viewers.clone());
         let body_timeout = BodyTimeout(Duration::from_millis(settings.connections.body_timeout_ms));
         let app = move || {
+            let _sweeping = &retention;
             App::new()
                 .wrap(middleware::from_fn(front_door))
                 .app_data(state.clone())

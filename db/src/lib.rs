@@ -30,9 +30,10 @@ pub use store::{
     MAX_LEASE_MS, MAX_WEBHOOKS_PER_TENANT, MIN_LEASE_MS, NewWebhook, PENDING, Webhook, now_ms, utc_text,
 };
 pub use store::{
-    ApiKeyInfo, DELETED, EncounterPage, EventSink, Fresh, HISTORY_DEPTH, IDEMPOTENCY_TTL_HOURS,
-    IdempotencyKey, KEYS_RECHECK, KeyOwner, MAX_BATCH, Mutation, Reply, Store, StoredEncounter, StoredEvent,
-    StoredResponse, UndoRefused, Undone, WriteObserver, WriteTiming, Written, hex,
+    ApiKeyInfo, Archived, DELETED, EncounterFilter, EncounterPage, EventSink, Fresh, HISTORY_DEPTH,
+    IDEMPOTENCY_TTL_HOURS, IdempotencyKey, KEYS_RECHECK, KeyOwner, MAX_BATCH, Mutation, PageStart,
+    RETENTION_BATCH, Reply, Store, StoredEncounter, StoredEvent, StoredResponse, UndoRefused, Undone,
+    WriteObserver, WriteTiming, Written, hex,
 };
 pub use store::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,

@@ -13,6 +13,7 @@ diesel::table! {
         updated_at -> Text,
         tenant -> Text,
         options -> Text,
+        archived_at -> Nullable<Text>,
     }
 }
 

@@ -83,7 +83,13 @@ fn every_table_arrives_row_for_row() {
     let id = created_for(&store, "guild", "enc_new");
     let before = original.deliveries.iter().map(|d| d.n).max().unwrap();
     assert!(snapshot(&target.url).deliveries.iter().all(|d| d.n <= before || d.encounter_id == id.0));
-    assert_eq!(store.list("guild", 10, 0).unwrap().total, 4);
+    assert_eq!(
+        store
+            .list("guild", &skirmish_db::EncounterFilter::default(), skirmish_db::PageStart::Offset(0), 10)
+            .unwrap()
+            .total,
+        4
+    );
 }
 
 #[test]

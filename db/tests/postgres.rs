@@ -24,7 +24,7 @@ fn migrations_run_on_an_empty_database_once() {
     let store = Store::open(&empty.url).unwrap();
     let id = created_for(&store, "guild", "e1");
 
-    assert_eq!(first, vec!["20261128000001".to_owned()]);
+    assert_eq!(first, vec!["20261128000001".to_owned(), "20261207000002".to_owned()]);
     assert!(again.is_empty());
     assert_eq!(id.as_str(), "e1");
 }
@@ -42,7 +42,9 @@ fn changes_reads_logs_and_undo_work_as_on_sqlite() {
 
     let stored = store.get("guild", &id).unwrap().unwrap();
     let events = store.events("guild", &id, 0, 100).unwrap().unwrap();
-    let page = store.list("guild", 10, 0).unwrap();
+    let page = store
+        .list("guild", &skirmish_db::EncounterFilter::default(), skirmish_db::PageStart::Offset(0), 10)
+        .unwrap();
 
     assert_eq!(store.backend(), Backend::Postgres);
     assert!(matches!(stale, Err(skirmish_db::MutateError::VersionMismatch { expected: 1, current: 4 })));

@@ -3,7 +3,7 @@
 
 mod common;
 use common::{add_goblin, created_for, version_body};
-use skirmish_db::{IdempotencyKey, MutateError, Mutation, Store, StoredResponse};
+use skirmish_db::{EncounterFilter, IdempotencyKey, MutateError, Mutation, PageStart, Store, StoredResponse};
 use skirmish_domain::encounter::{Encounter, EncounterError, EncounterId, Event};
 
 const TENANT: &str = "guild";
@@ -130,7 +130,7 @@ fn delete_removes_the_encounter_and_its_log() {
     assert!(store.delete(TENANT, &id).unwrap());
     assert!(!store.delete(TENANT, &id).unwrap());
     assert_eq!(store.events(TENANT, &id, 0, 10).unwrap(), None);
-    let page = store.list(TENANT, 10, 0).unwrap();
+    let page = store.list(TENANT, &EncounterFilter::default(), PageStart::Offset(0), 10).unwrap();
     assert_eq!((page.total, page.encounters[0].encounter.id.as_str()), (1, "e2"));
 }
 
@@ -140,7 +140,7 @@ fn another_tenant_cannot_see_change_or_delete_an_encounter() {
     let store = new_store(&dir);
     let id = created(&store, TENANT, "e1");
     assert_eq!(store.get("rival", &id).unwrap(), None);
-    assert_eq!(store.list("rival", 10, 0).unwrap().total, 0);
+    assert_eq!(store.list("rival", &EncounterFilter::default(), PageStart::Offset(0), 10).unwrap().total, 0);
     assert_eq!(store.events("rival", &id, 0, 10).unwrap(), None);
     assert!(matches!(
         store.mutate("rival", &id, None, None, add_goblin, version_body),

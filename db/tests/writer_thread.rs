@@ -120,5 +120,11 @@ fn dropping_the_last_store_stops_its_writer_so_the_file_can_be_taken_again() {
         drop((store, clone));
     }
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.list(TENANT, 100, 0).unwrap().total, 20);
+    assert_eq!(
+        store
+            .list(TENANT, &skirmish_db::EncounterFilter::default(), skirmish_db::PageStart::Offset(0), 100)
+            .unwrap()
+            .total,
+        20
+    );
 }

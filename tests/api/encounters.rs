@@ -185,7 +185,7 @@ async fn bad_list_parameters_are_refused_naming_the_parameter() {
 
 #[tokio::test]
 
-async fn the_list_is_oldest_first_even_within_one_millisecond() {
+async fn the_list_is_newest_first_even_within_one_millisecond() {
     let app = spawn_app().await;
     let mut created = Vec::new();
     for n in 0..100 {
@@ -194,6 +194,7 @@ async fn the_list_is_oldest_first_even_within_one_millisecond() {
 
     let list = app.get("/v1/encounters?limit=100").await.body;
 
+    created.reverse();
     assert_eq!(pluck(&list["items"], "id"), created);
 }
 

@@ -28,6 +28,7 @@ mod delay;
 mod dice;
 mod dice_everywhere;
 mod effects;
+mod encounter_library;
 mod encounters;
 mod errors;
 mod events;

@@ -132,7 +132,7 @@ async fn a_key_acts_for_its_tenant_whatever_the_case_of_the_bearer_scheme() {
     }
     let list = app.with_key(&keys[0]).get("/v1/encounters").await.body;
     let names: Vec<Value> = list["items"].as_array().unwrap().iter().map(|e| e["name"].clone()).collect();
-    assert_eq!(names, [json!("Bearer"), json!("bearer"), json!("BEARER")]);
+    assert_eq!(names, [json!("BEARER"), json!("bearer"), json!("Bearer")], "newest first");
 }
 
 #[tokio::test]
@@ -200,7 +200,7 @@ async fn another_tenant_lists_none_of_the_encounters() {
     assert_eq!(seen_by_alpha["total"], json!(3));
     let names: Vec<Value> =
         seen_by_alpha["items"].as_array().unwrap().iter().map(|e| e["name"].clone()).collect();
-    assert_eq!(names, [json!("One"), json!("Two"), json!("Three")]);
+    assert_eq!(names, [json!("Three"), json!("Two"), json!("One")], "newest first");
 }
 
 #[tokio::test]
@@ -210,7 +210,10 @@ async fn a_tenant_with_no_encounters_gets_an_empty_list() {
 
     let list = app.with_key(&keys[1]).get("/v1/encounters").await.expect_status(200, "list").body;
 
-    assert_eq!(list, json!({"items": [], "total": 0, "limit": 20, "offset": 0, "next_offset": null}));
+    assert_eq!(
+        list,
+        json!({"items": [], "total": 0, "limit": 20, "offset": 0, "next_offset": null, "next_cursor": null})
+    );
 }
 
 #[tokio::test]

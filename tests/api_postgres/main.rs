@@ -53,6 +53,8 @@ mod dice;
 mod dice_everywhere;
 #[path = "../api/effects.rs"]
 mod effects;
+#[path = "../api/encounter_library.rs"]
+mod encounter_library;
 #[path = "../api/encounters.rs"]
 mod encounters;
 #[path = "../api/errors.rs"]

@@ -14,7 +14,7 @@ use rand::RngExt;
 use skirmish_db::{
     IdempotencyKey, MutateError, Mutation, Reply, Store, StoredResponse, WriteTiming, Written,
 };
-use skirmish_domain::encounter::{Encounter, EncounterId, Event};
+use skirmish_domain::encounter::{Encounter, EncounterId, EncounterStatus, Event};
 use std::future::Future;
 
 /// A fresh id such as `cmb_3f9a0c…`: a prefix naming the kind and 64 random bits.
@@ -23,7 +23,9 @@ pub fn new_id(prefix: &str) -> String {
 }
 
 /// Runs `command` on the caller's encounter in one transaction, honouring `If-Match` and
-/// `Idempotency-Key`, and sends what `render` makes of the result.
+/// `Idempotency-Key`, and sends what `render` makes of the result. Every change of an encounter
+/// but undo comes here, so this is where an ended encounter is read-only: `command` does not run
+/// and the answer is 409 (undo may still take back the end: see `routes/undo.rs`).
 pub async fn mutate<T: Send + 'static>(
     state: &AppState,
     caller: &Caller,
@@ -32,11 +34,20 @@ pub async fn mutate<T: Send + 'static>(
     command: impl FnOnce(&mut Encounter) -> Result<(Vec<Event>, T), ApiError> + Send + 'static,
     render: impl FnOnce(Mutation<T>) -> Result<StoredResponse, ApiError> + Send + 'static,
 ) -> Result<HttpResponse, ApiError> {
+    let command = move |encounter: &mut Encounter| {
+        if encounter.status == EncounterStatus::Ended {
+            return Err(ApiError::Conflict(ENDED.into()));
+        }
+        command(encounter)
+    };
     let write = move |store: &Store, tenant, key| {
         store.mutate_async(tenant, EncounterId(id), if_match.0, key, command, render)
     };
     change(state, caller, write).await
 }
+
+/// Why a change of an ended encounter is refused.
+pub const ENDED: &str = "the encounter has ended: it is read-only (undo can take back its end)";
 
 /// Awaits `write` (a store change for the caller's tenant, under the request's idempotency key,
 /// run by the store's writer thread: no thread waits for it here) and sends its reply with its

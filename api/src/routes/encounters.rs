@@ -1,3 +1,4 @@
+use super::listing;
 use super::responses::{AuthErrors, IdempotencyHeader, MutationErrors, ReadErrors};
 use crate::app::{AppState, encounter_answer, new_id, viewer_encounter};
 use crate::auth::Caller;
@@ -5,40 +6,28 @@ use crate::error::ApiError;
 use crate::extract::{ApiJson, ApiQuery, options_from_json};
 use crate::reply::{json_ok, json_reply, json_response, send};
 use crate::viewers::ViewerAccess;
-use crate::wire::{CreateEncounterRequest, EncounterListResponse, EncounterResponse, PageQuery};
+use crate::wire::{CreateEncounterRequest, EncounterListQuery, EncounterListResponse, EncounterResponse};
 use actix_web::http::StatusCode;
 use actix_web::http::header;
 use actix_web::{HttpResponse, delete, get, post, web};
 use skirmish_db::Mutation;
 use skirmish_domain::encounter::{Encounter, EncounterId, Event, MAX_NAME_LEN};
 
-/// Default and largest page of the encounter list.
-const DEFAULT_PAGE: i64 = 20;
-const MAX_PAGE: i64 = 100;
-
-/// Lists the caller's encounters, oldest first, a page at a time.
-#[utoipa::path(operation_id = "list_encounters", tag = "encounters", params(PageQuery), responses((status = 200, body = EncounterListResponse), ReadErrors, AuthErrors))]
+/// Lists the caller's encounters, newest first, a page at a time, filtered by status, ruleset,
+/// name and archived. Page with `cursor` (the `next_cursor` of the page before); `offset` still
+/// works.
+#[utoipa::path(operation_id = "list_encounters", tag = "encounters", params(EncounterListQuery), responses((status = 200, body = EncounterListResponse), ReadErrors, AuthErrors))]
 #[get("/v1/encounters")]
 pub async fn list(
     state: web::Data<AppState>,
     caller: Caller,
-    ApiQuery(query): ApiQuery<PageQuery>,
+    ApiQuery(query): ApiQuery<EncounterListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = query.limit.unwrap_or(DEFAULT_PAGE);
-    let offset = query.offset.unwrap_or(0);
-    if !(1..=MAX_PAGE).contains(&limit) {
-        return Err(ApiError::bad_request("limit", format!("must be 1 to {MAX_PAGE}")));
-    }
-    if !(0..=crate::wire::MAX_SEED as i64).contains(&offset) {
-        return Err(ApiError::bad_request("offset", "must be 0 to 2^53 − 1"));
-    }
+    let asked = listing::Asked::try_from(query)?;
     let store = state.store.clone();
-    let page = web::block(move || store.list(&caller.tenant, limit, offset)).await??;
-    let shown = page.encounters.len() as i64;
-    let next_offset = (offset + shown < page.total).then_some(offset + shown);
-    let items = page.encounters.iter().map(EncounterResponse::from).collect();
-    let body = EncounterListResponse { items, total: page.total, limit, offset, next_offset };
-    json_response(StatusCode::OK, &body)
+    let (filter, start, limit) = (asked.filter.clone(), asked.start, asked.limit);
+    let page = web::block(move || store.list(&caller.tenant, &filter, start, limit)).await??;
+    json_response(StatusCode::OK, &asked.answer(page))
 }
 
 /// Creates an encounter in setup.

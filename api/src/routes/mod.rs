@@ -2,6 +2,7 @@
 //! command inside the store's transaction (on the store's writer thread, awaited), render, respond.
 
 mod advance;
+mod archive;
 mod combatants;
 mod dice;
 mod effects;
@@ -10,6 +11,7 @@ mod events;
 mod fallback;
 mod health;
 mod initiative;
+mod listing;
 mod operations;
 mod registrar;
 mod responses;
@@ -46,6 +48,8 @@ pub(crate) fn register(routes: &mut impl Register) {
     typed_route::register_inline(routes);
     routes.add(advance::advance);
     routes.add(undo::undo);
+    routes.add(archive::archive);
+    routes.add(archive::unarchive);
     routes.add(encounters::delete);
     routes.add(combatants::add);
     routes.add(combatants::update);

@@ -39,7 +39,7 @@ pub async fn undo(
 impl From<UndoRefused> for ApiError {
     fn from(why: UndoRefused) -> Self {
         match why {
-            UndoRefused::NothingToUndo { .. } => Self::Conflict(why.to_string()),
+            UndoRefused::NothingToUndo { .. } | UndoRefused::Archived => Self::Conflict(why.to_string()),
             UndoRefused::NotEarlier { .. } | UndoRefused::TooOld { .. } => {
                 Self::invalid("to_version", why.to_string())
             }

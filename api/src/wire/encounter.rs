@@ -20,12 +20,22 @@ pub struct CreateEncounterRequest {
     pub options: Option<serde_json::Value>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StatusWire {
     Setup,
     Active,
     Ended,
+}
+
+impl StatusWire {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Setup => "setup",
+            Self::Active => "active",
+            Self::Ended => "ended",
+        }
+    }
 }
 
 impl From<EncounterStatus> for StatusWire {
@@ -123,26 +133,55 @@ impl From<&StoredEncounter> for EncounterResponse {
     }
 }
 
-#[derive(Debug, Deserialize, ToSchema, utoipa::IntoParams)]
+/// Which encounters `GET /v1/encounters` lists and where its page starts.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
-pub struct PageQuery {
+pub struct EncounterListQuery {
     /// 1 to 100; default 20.
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
-    /// Default 0.
+    /// The `next_cursor` of the previous page (send the same filters with it). Opaque.
+    #[param(min_length = 1, max_length = 17)]
+    pub cursor: Option<String>,
+    /// Skips this many encounters (paging before cursors; not with `cursor`). Default 0.
     #[param(minimum = 0, maximum = 9007199254740991_i64)]
     pub offset: Option<i64>,
+    /// Only encounters with this status.
+    pub status: Option<StatusWire>,
+    /// Only encounters of this ruleset.
+    pub ruleset: Option<RulesetId>,
+    /// Only encounters whose name contains this, ignoring case (ASCII letters on SQLite, all
+    /// letters on PostgreSQL); 1 to 100 characters.
+    #[param(min_length = 1, max_length = 100)]
+    pub name: Option<String>,
+    /// `true`: only archived encounters; `false` (default): only those not archived.
+    pub archived: Option<bool>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"items": [], "total": 0, "limit": 20, "offset": 0, "next_offset": null}))]
+#[schema(example = json!({"items": [], "total": 0, "limit": 20, "offset": 0, "next_offset": null, "next_cursor": null}))]
 pub struct EncounterListResponse {
-    /// Oldest first.
+    /// Newest first (in the order they were created).
     pub items: Vec<EncounterResponse>,
+    /// Encounters the filters match in all.
     pub total: i64,
     pub limit: i64,
+    /// 0 when the page was asked for with `cursor`.
     pub offset: i64,
-    /// The `offset` of the next page, if there is one.
+    /// The `offset` of the next page, if there is one (offset paging only).
     pub next_offset: Option<i64>,
+    /// The `cursor` of the next page, if there is one. Encounters created meanwhile never shift
+    /// it: they come before the first page.
+    pub next_cursor: Option<String>,
+}
+
+/// Whether an ended encounter is archived (`POST /v1/encounters/{id}/archive`, `…/unarchive`).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"id": "enc_3f9a0c1d2e4b5a69", "archived": true, "archived_at": "2026-12-07T06:30:00.000Z"}))]
+pub struct EncounterArchiveResponse {
+    pub id: String,
+    pub archived: bool,
+    /// When it was archived (RFC 3339); `null` when not archived.
+    pub archived_at: Option<String>,
 }

@@ -19,7 +19,7 @@ macro_rules! full_row {
 full_row!(EncounterRecord, encounters {
     id: String, ruleset: String, name: String, status: String, round: i32,
     current_combatant: Option<String>, version: i64, created_at: String, updated_at: String,
-    tenant: String, options: String,
+    tenant: String, options: String, archived_at: Option<String>,
 });
 full_row!(ApiKeyRecord, api_keys {
     id: String, tenant: String, key_hash: String, created_at: String, revoked_at: Option<String>,

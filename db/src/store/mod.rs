@@ -15,6 +15,7 @@ mod hot;
 mod idempotency;
 mod jobs;
 mod keys;
+mod library;
 mod line;
 mod observed;
 mod outbox;
@@ -35,13 +36,14 @@ pub use committed::DELETED;
 pub use history::HISTORY_DEPTH;
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
 pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};
+pub use library::{Archived, EncounterFilter, EncounterPage, PageStart, RETENTION_BATCH};
 pub use observed::WriteObserver;
 pub use outbox::{
     AfterAttempt, Attempt, DELIVERED, DeliveryInfo, DueDelivery, FAILED, LEASE_MS, MAX_DELIVERIES_PAGE,
     MAX_LEASE_MS, MIN_LEASE_MS, PENDING,
 };
 pub use published::EventSink;
-pub use reads::{EncounterPage, Fresh};
+pub use reads::Fresh;
 pub use types::{Mutation, StoredEncounter, StoredEvent, now_ms};
 pub use undo::{UndoRefused, Undone};
 pub use viewers::{

@@ -9,16 +9,9 @@ use crate::error::DbError;
 use crate::rows::{CombatantRow, EffectRow, EncounterRow, EventRow, encounter_from_rows};
 use crate::schema::{combatants, effects, encounters, events};
 use diesel::connection::DefaultLoadingMode;
-use diesel::dsl::sql;
 use diesel::prelude::*;
-use diesel::sql_types::BigInt;
 use skirmish_domain::encounter::EncounterId;
 use std::collections::HashMap;
-
-pub struct EncounterPage {
-    pub encounters: Vec<StoredEncounter>,
-    pub total: i64,
-}
 
 impl Store {
     /// The tenant's encounter, read in one snapshot (three statements).
@@ -59,43 +52,6 @@ impl Store {
     ) -> Option<Result<Option<StoredEncounter>, DbError>> {
         let mut conn = self.readers.try_get()?;
         Some(conn.transaction(|conn| load(conn, tenant, id)))
-    }
-
-    /// The tenant's encounters, oldest first (in insertion order: SQLite's rowid, since
-    /// timestamps have only millisecond precision), read in one snapshot with four statements.
-    pub fn list(&self, tenant: &str, limit: i64, offset: i64) -> Result<EncounterPage, DbError> {
-        self.read()?.transaction(|conn| {
-            let owned = encounters::table.filter(encounters::tenant.eq(tenant));
-            let total = owned.count().get_result(conn)?;
-            let page = owned.order(sql::<BigInt>("rowid")).limit(limit).offset(offset);
-            let rows: Vec<EncounterRow> = page.clone().select(EncounterRow::as_select()).load(conn)?;
-            let ids = page.select(encounters::id);
-            let mut combatants = grouped(
-                combatants::table
-                    .filter(combatants::encounter_id.eq_any(ids.clone()))
-                    .order((combatants::encounter_id, combatants::position))
-                    .select(CombatantRow::as_select())
-                    .load(conn)?,
-                |row: &CombatantRow| row.encounter_id.clone(),
-            );
-            let mut effects = grouped(
-                effects::table
-                    .filter(effects::encounter_id.eq_any(ids))
-                    .order((effects::encounter_id, effects::position))
-                    .select(EffectRow::as_select())
-                    .load(conn)?,
-                |row: &EffectRow| row.encounter_id.clone(),
-            );
-            let encounters = rows
-                .into_iter()
-                .map(|row| {
-                    let children = combatants.remove(&row.id).unwrap_or_default();
-                    let effects = effects.remove(&row.id).unwrap_or_default();
-                    stored(row, children, effects)
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(EncounterPage { encounters, total })
-        })
     }
 
     /// Events with `seq > after`, in order, at most `limit`. `None` if the tenant has no such
@@ -157,7 +113,7 @@ fn if_changed(
 }
 
 /// Rows grouped by encounter, each group in the order it came.
-fn grouped<R>(rows: Vec<R>, key: impl Fn(&R) -> String) -> HashMap<String, Vec<R>> {
+pub(super) fn grouped<R>(rows: Vec<R>, key: impl Fn(&R) -> String) -> HashMap<String, Vec<R>> {
     let mut groups: HashMap<String, Vec<R>> = HashMap::new();
     for row in rows {
         groups.entry(key(&row)).or_default().push(row);
@@ -199,7 +155,7 @@ pub(super) fn load_children(conn: &mut DbConnection, row: EncounterRow) -> Resul
     stored(row, combatant_rows, effect_rows)
 }
 
-fn stored(
+pub(super) fn stored(
     row: EncounterRow,
     combatants: Vec<CombatantRow>,
     effects: Vec<EffectRow>,

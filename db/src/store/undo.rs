@@ -35,6 +35,9 @@ pub enum UndoRefused {
          (the earliest kept is {earliest})"
     )]
     TooOld { to_version: i64, earliest: i64 },
+    /// The encounter is archived: it is put away as it ended, and must be unarchived first.
+    #[error("the encounter is archived: unarchive it before undoing its end")]
+    Archived,
 }
 
 impl Store {
@@ -80,6 +83,9 @@ fn undo_to<E: From<UndoRefused>>(
         let current = encounter.version;
         let target = to_version.unwrap_or(current - 1);
         let refuse = |why: UndoRefused| Err(MutateError::Domain(E::from(why)));
+        if Store::is_archived(conn, &encounter.id)? {
+            return refuse(UndoRefused::Archived);
+        }
         if to_version.is_some() && target >= current {
             return refuse(UndoRefused::NotEarlier { to_version: target, current });
         }

@@ -34,10 +34,11 @@ fn stored(store: &Store, id: &EncounterId) -> Encounter {
 }
 
 /// Writes, as the store did before diffs, the snapshots of `states` into the history table as
-/// it was then (migration 000009 reverted).
+/// it was then (migration 000009 and the later ones reverted).
 fn write_old_snapshots(path: &str, states: &[Encounter]) {
     let mut conn = SqliteConnection::establish(path).unwrap();
-    conn.revert_last_migration(SQLITE_MIGRATIONS).unwrap();
+    // Later migrations first, then 000009 itself.
+    while conn.revert_last_migration(SQLITE_MIGRATIONS).unwrap().to_string() != "20261125000009" {}
     for state in states {
         let snapshot = serde_json::to_string(&Rows::of(state).unwrap()).unwrap();
         diesel::insert_into(encounter_history::table)

@@ -1,0 +1,2 @@
+DROP INDEX encounters_by_status;
+ALTER TABLE encounters DROP COLUMN archived_at;
