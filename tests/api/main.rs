@@ -44,6 +44,7 @@ mod helpers;
 mod idempotency;
 mod initiative;
 mod limits;
+mod lur_asko_energy;
 mod lur_asko_fight;
 mod metrics;
 mod migrate;

@@ -85,6 +85,8 @@ mod idempotency;
 mod initiative;
 #[path = "../api/limits.rs"]
 mod limits;
+#[path = "../api/lur_asko_energy.rs"]
+mod lur_asko_energy;
 #[path = "../api/lur_asko_fight.rs"]
 mod lur_asko_fight;
 #[path = "../api/metrics.rs"]

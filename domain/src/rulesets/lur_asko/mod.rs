@@ -23,6 +23,8 @@ pub mod weapon;
 #[cfg(test)]
 mod aura_tests;
 #[cfg(test)]
+mod energy_portions_tests;
+#[cfg(test)]
 mod pipeline_tests;
 #[cfg(test)]
 mod round_tests;

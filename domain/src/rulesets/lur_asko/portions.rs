@@ -14,13 +14,14 @@ pub fn percent_of(value: u32, percent: u32) -> u32 {
 
 /// The portions of one weapon before any shield or defense, with the attacker's voluntary
 /// reductions (Voluntarily Reducing Damage) and a kinetic shield's stop (Combined Energy/Normal
-/// Damage). The first is the normal portion, if the weapon has one; the energy portion follows.
+/// Damage). The first is the normal portion, if the weapon has one; the energy portions follow
+/// (`energy`, then each of `extra_energy`), each reduced on its own.
 pub fn start(weapon: &Weapon, reduction: Reduction, strength_withheld: bool) -> Vec<Portion> {
-    let mut portions = Vec::with_capacity(2);
+    let mut portions = Vec::with_capacity(2 + weapon.extra_energy.len());
     if weapon.has_normal() {
         portions.push(normal_portion(weapon, reduction, strength_withheld));
     }
-    if let Some(energy) = weapon.energy {
+    for energy in weapon.energies() {
         let damage = energy.damage.get() as u32;
         let element = Element::of_energy(energy.energy);
         let reason = format!("{} {damage}: energy drive equals its damage", element.name());
@@ -87,7 +88,9 @@ fn normal_portion(weapon: &Weapon, reduction: Reduction, strength_withheld: bool
 /// Adds the Ability and critical drive bonuses to every portion of one weapon, then settles the
 /// energy portion's drive against the normal one (Combined Energy/Normal Damage): a higher normal
 /// drive carries both portions; otherwise each keeps its own. An explosive's frag and blast always
-/// keep their own drives.
+/// keep their own drives. A weapon with several energy portions settles each against the normal
+/// drive by itself (weapon.rs, the reading on more than one energy portion); a weapon without a
+/// normal portion has nothing to settle.
 pub fn settle_drives(portions: &mut [Portion], weapon: &Weapon, critical_bonus: u32) {
     let bonus = weapon.drive_bonus.get() as u32;
     for portion in portions.iter_mut() {
@@ -100,8 +103,18 @@ pub fn settle_drives(portions: &mut [Portion], weapon: &Weapon, critical_bonus: 
             portion.step(StepCode::CriticalDrive, portion.damage, portion.drive + critical_bonus, reason);
         }
     }
-    let [normal, energy] = portions else { return };
-    if weapon.delivery == Delivery::Explosive {
+    if !weapon.has_normal() {
+        return;
+    }
+    let Some((normal, energies)) = portions.split_first_mut() else { return };
+    for energy in energies {
+        settle_one(normal, energy, weapon.delivery);
+    }
+}
+
+/// One energy portion's drive against the weapon's normal drive (Combined Energy/Normal Damage).
+fn settle_one(normal: &Portion, energy: &mut Portion, delivery: Delivery) {
+    if delivery == Delivery::Explosive {
         let reason =
             format!("explosive: frag keeps drive {}, blast keeps drive {}", normal.drive, energy.drive);
         energy.step(StepCode::CombinedDrive, energy.damage, energy.drive, reason);

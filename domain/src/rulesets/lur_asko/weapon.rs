@@ -10,6 +10,14 @@
 //!   text excludes), so an added energy portion is reduced too and its drive follows; the normal
 //!   drive is untouched (the text reduces "damage" only). The ranged 50 % covers damage and drive
 //!   of both portions. Halves and quarters round down, as every percentage here.
+//! - One weapon may carry more than one energy portion ("Combined Energy/Normal Damage" speaks of
+//!   "the energy portion" of a weapon with normal damage and "extra energy damage"; devices and
+//!   Abilities may stack several): the first is `energy`, the others `extra_energy`. **Reading:**
+//!   each energy portion is "the energy portion" of that sentence on its own, so each is settled
+//!   against the weapon's normal drive by itself (a higher normal drive carries it, else it keeps
+//!   its own), each is shielded on its own, and each type's damage counts toward that type's
+//!   degrees. A type appears at most once per weapon (send one portion with the sum), so at most
+//!   four extra portions; an explosive's energy element is its blast alone.
 
 use super::stats::{DriveValue, EnergyType, check_label};
 use crate::rulesets::RuleError;
@@ -23,6 +31,8 @@ pub type DriveBonus = Score<0, 1_000>;
 
 /// Most weapons (or shots) in one attack.
 pub const MAX_WEAPONS: usize = 10;
+/// Most energy portions beyond the first on one weapon: the five energy types, each once.
+pub const MAX_EXTRA_ENERGY: usize = 4;
 /// Most tags on one weapon.
 pub const MAX_TAGS: usize = 10;
 
@@ -77,6 +87,11 @@ pub struct Weapon {
     /// Energy damage (an explosive's blast, which must be `blast`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub energy: Option<EnergyDamage>,
+    /// Further energy portions of other types carried by the same weapon (needs `energy`; not
+    /// on an explosive; at most 4, each type once).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schema(max_items = 4))]
+    pub extra_energy: Vec<EnergyDamage>,
     /// Drive added by Abilities, to the normal and the energy drive alike.
     #[serde(default = "zero_bonus")]
     pub drive_bonus: DriveBonus,
@@ -142,6 +157,39 @@ impl Reduction {
 }
 
 impl Weapon {
+    /// Every energy portion of the weapon, `energy` first, then `extra_energy` in order.
+    pub fn energies(&self) -> impl Iterator<Item = EnergyDamage> + '_ {
+        self.energy.iter().chain(&self.extra_energy).copied()
+    }
+
+    /// Extra energy portions (Combined Energy/Normal Damage, see the module's reading): only
+    /// after a first `energy`, not on an explosive, at most 4, no type twice.
+    fn check_extra_energy(&self, field: &str) -> Result<(), RuleError> {
+        let extra = format!("{field}.extra_energy");
+        if self.extra_energy.is_empty() {
+            return Ok(());
+        }
+        if self.extra_energy.len() > MAX_EXTRA_ENERGY {
+            return Err(RuleError::invalid(extra, "at most 4 extra energy portions"));
+        }
+        if self.delivery == Delivery::Explosive {
+            return Err(RuleError::invalid(extra, "an explosive's only energy element is its blast"));
+        }
+        if self.energy.is_none() {
+            return Err(RuleError::invalid(extra, "send the first energy portion as `energy`"));
+        }
+        let all: Vec<EnergyType> = self.energies().map(|energy| energy.energy).collect();
+        for (index, energy) in all.iter().enumerate().skip(1) {
+            if all[..index].contains(energy) {
+                return Err(RuleError::invalid(
+                    format!("{extra}[{}].type", index - 1),
+                    "this energy type is already on the weapon: send one portion with the sum",
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Whether the weapon has a normal (non-energy) portion.
     pub fn has_normal(&self) -> bool {
         self.damage.get() > 0 || self.strength.is_some_and(|s| s.damage.get() > 0)
@@ -175,7 +223,8 @@ impl Weapon {
                 "an explosive's energy element is blast",
             ));
         }
-        if !self.has_normal() && self.energy.is_none_or(|energy| energy.damage.get() == 0) {
+        self.check_extra_energy(field)?;
+        if !self.has_normal() && self.energies().all(|energy| energy.damage.get() == 0) {
             return Err(RuleError::invalid(format!("{field}.damage"), "the weapon deals no damage"));
         }
         if self.tags.len() > MAX_TAGS {
