@@ -108,7 +108,7 @@ fn structure_at_zero_is_scrap_and_below_zero_explodes_on_the_occupants() {
     assert_eq!(tracked.summary, "8 damage, 2 vehicle hits: Hull 0, Structure -1, destroyed and exploded");
     // Scrap takes no more hits, and the refusal changes nothing.
     let body: EncounterDamage = json(json!({"target_id": "Van", "damage": 3}));
-    assert_eq!(refused(&mut enc, |e| damage(e, body, &mut dice(&[1, 1]))).contains("destroyed"), true);
+    assert!(refused(&mut enc, |e| damage(e, body, &mut dice(&[1, 1]))).contains("destroyed"));
 }
 
 #[test]
@@ -259,7 +259,7 @@ fn a_stored_attack_on_a_recorded_vehicle_tracks_its_hits() {
         "attacker_id": "Ana", "target_id": "Van", "range_band": "short",
         "weapon": {"weapon_type": "pistol", "damage_dice": 3}}));
     let (_, report) = attack(&mut enc, body, &mut dice(&[4, 4, 1, 1, 1, 1, 1, 3, 3])).unwrap();
-    let tracked = report.tracked_vehicle.expect(&format!("{:?}", report.notes));
+    let tracked = report.tracked_vehicle.unwrap_or_else(|| panic!("{:?}", report.notes));
     assert_eq!(tracked.damage, 6);
     assert_eq!(codes(&tracked), steps(&[("hull", 1), ("hull", 0)]));
     assert_eq!(van(&enc).damage.hull_lost.get(), 2);
