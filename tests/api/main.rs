@@ -19,6 +19,7 @@ mod cepheus_errors;
 mod cepheus_fight;
 mod cepheus_interrupt;
 mod cepheus_stateless;
+mod cepheus_vehicles;
 mod combatants;
 mod concurrency;
 mod concurrent_writers;

@@ -37,6 +37,8 @@ mod cepheus_fight;
 mod cepheus_interrupt;
 #[path = "../api/cepheus_stateless.rs"]
 mod cepheus_stateless;
+#[path = "../api/cepheus_vehicles.rs"]
+mod cepheus_vehicles;
 #[path = "../api/combatants.rs"]
 mod combatants;
 #[path = "../api/concurrency.rs"]

@@ -153,8 +153,21 @@ pub fn allocate_damage(
         Some(split) => checked_split(stats, damage, split)?,
         None => pour(stats, damage, default_order(stats, choice.overflow_to)),
     };
-    // Everything but the skills, which the status does not read: no copy of the skill map.
-    let mut after = Stats { skills: Default::default(), ..*stats };
+    // Everything but the skills and a vehicle block, which the status does not read: no copy.
+    let mut after = Stats {
+        str: stats.str,
+        dex: stats.dex,
+        end: stats.end,
+        int: stats.int,
+        edu: stats.edu,
+        soc: stats.soc,
+        skills: Default::default(),
+        armour: stats.armour,
+        damage: stats.damage,
+        fatigued: stats.fatigued,
+        knocked_out: stats.knocked_out,
+        vehicle: None,
+    };
     add_damage(&mut after, split)?;
     let status_after = after.status();
     Ok(Allocation {

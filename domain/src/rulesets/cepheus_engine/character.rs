@@ -148,6 +148,7 @@ impl Stats {
             damage: Damage::default(),
             fatigued: false,
             knocked_out: false,
+            vehicle: None,
         }
     }
 

@@ -40,8 +40,11 @@ pub mod stats_input;
 pub mod status_effects;
 pub mod suppression;
 pub mod vehicle;
+pub mod vehicle_block;
 pub mod vehicle_damage;
 pub mod vehicle_location;
+pub mod vehicle_track;
+pub mod vehicle_track_report;
 pub mod weapon;
 mod plugin;
 

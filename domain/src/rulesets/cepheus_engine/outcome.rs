@@ -147,6 +147,8 @@ pub fn attack(report: &AttackReport) -> String {
     } else if let Some(hit) = &report.target_hit {
         line.push_str(": ");
         push_hit_line(&mut line, hit);
+    } else if let Some(tracked) = &report.tracked_vehicle {
+        push(&mut line, format_args!(": {}", tracked.summary));
     } else if let Some(vehicle) = &outcome.vehicle {
         push(&mut line, format_args!(": {} damage, {} vehicle hit(s)", vehicle.damage, vehicle.hits.len()));
     } else if let Some(damage) = &outcome.damage {
@@ -161,6 +163,8 @@ pub fn damage(report: &DamageReport) -> String {
     let mut line = format!("{} takes {} damage{armour}", report.target_name, report.damage);
     if let Some(hit) = &report.hit {
         line.push_str(&format!(": {}", hit_line(hit)));
+    } else if let Some(tracked) = &report.tracked_vehicle {
+        line.push_str(&format!(": {}", tracked.summary));
     } else if let Some(vehicle) = &report.vehicle {
         line.push_str(&format!(": {} vehicle hit(s)", vehicle.hits.len()));
     }

@@ -36,6 +36,10 @@ pub struct Stats {
     /// Unconscious for a reason other than damage (fatigue on fatigue); false by default.
     #[serde(skip_serializing_if = "character::is_false")]
     pub knocked_out: bool,
+    /// A vehicle, robot or drone target: its Hull, Structure, systems and occupants
+    /// (`vehicle_block.rs`); absent for a character.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vehicle: Option<super::vehicle_block::Vehicle>,
 }
 
 /// The characteristic DM from the Cepheus Engine SRD table, which the combat text relies on

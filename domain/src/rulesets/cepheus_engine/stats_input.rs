@@ -33,6 +33,8 @@ pub struct StatsInput {
     pub fatigued: bool,
     #[serde(default)]
     pub knocked_out: bool,
+    #[serde(default)]
+    pub vehicle: Option<super::vehicle_block::Vehicle>,
 }
 
 impl TryFrom<StatsInput> for Stats {
@@ -53,7 +55,11 @@ impl TryFrom<StatsInput> for Stats {
             damage: input.damage,
             fatigued: input.fatigued,
             knocked_out: input.knocked_out,
+            vehicle: input.vehicle,
         };
+        if let Some(vehicle) = &stats.vehicle {
+            vehicle.check()?;
+        }
         Physical::ALL.iter().try_for_each(|physical| check_damage(&stats, *physical))?;
         Ok(stats)
     }

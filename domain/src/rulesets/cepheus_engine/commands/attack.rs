@@ -42,6 +42,8 @@ use super::attack_checks::{check_outcome, check_reaction, check_sides, check_tar
 use super::request::{Reaction, attack_request_struct};
 use super::super::suppression::{self, SuppressionApplied};
 use super::vehicle_actions::evasive_dm;
+use super::super::vehicle_location::LocationRoll;
+use super::super::vehicle_track::TrackedVehicleDamage;
 use super::super::CepheusEngine;
 use super::{clear_aim, combatant, own_check_modifiers, parts, state_mut};
 use crate::rulesets::plugin;
@@ -108,6 +110,9 @@ pub struct AttackReport {
     /// What the hit did to the target, its stat block afterwards included (`None` when nothing
     /// was put on it).
     pub target_hit: Option<HitResult>,
+    /// A target recorded as a vehicle: the hits put on it (`vehicle_track.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tracked_vehicle: Option<TrackedVehicleDamage>,
     /// Suppression put on a stored target.
     pub suppression: Option<SuppressionApplied>,
     pub stray_shot: Option<StrayHit>,
@@ -210,6 +215,7 @@ fn resolve(
         aim_for_kill_used: aim_for_kill,
         outcome,
         target_hit: None,
+        tracked_vehicle: None,
         suppression: None,
         stray_shot: None,
         economy: Some(economy),
@@ -253,6 +259,20 @@ fn react_to_attack(
     Ok(())
 }
 
+/// The Hits' rolled locations when the target is recorded as a vehicle (`None` otherwise).
+fn recorded_vehicle_hits(
+    encounter: &Encounter,
+    target_id: &CombatantId,
+    outcome: &AttackOutcome,
+) -> Result<Option<Vec<LocationRoll>>, EncounterError> {
+    let (stats, _) = parts(combatant(encounter, target_id, "target_id")?, "target_id")?;
+    if stats.vehicle.is_none() {
+        return Ok(None);
+    }
+    let hits = outcome.vehicle.as_ref().map(|vehicle| vehicle.hits.as_slice()).unwrap_or_default();
+    Ok(Some(hits.iter().map(|hit| LocationRoll { roll: hit.roll, location: hit.location }).collect()))
+}
+
 /// Puts the outcome on the encounter: death, suppression, damage or a stray shot.
 fn apply_outcome(
     encounter: &mut Encounter,
@@ -281,7 +301,11 @@ fn apply_outcome(
             return Ok(());
         }
         let Some(damage) = &outcome.damage else { return Ok(()) };
-        if request.target_is_vehicle || request.hit_location_table.is_some() {
+        if let Some(rolled) = recorded_vehicle_hits(encounter, target_id, outcome)? {
+            let (after_armour, rolled) = (damage.after_armour, rolled);
+            report.tracked_vehicle =
+                Some(super::damage::track_stored(encounter, target_id, after_armour, Some(&rolled), dice)?);
+        } else if request.target_is_vehicle || request.hit_location_table.is_some() {
             report
                 .notes
                 .push("vehicle damage is reported (hits and locations), not put on characteristics".into());

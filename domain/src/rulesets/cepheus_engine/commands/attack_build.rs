@@ -118,7 +118,21 @@ impl AttackFields {
         circumstances.panic_fire_rounds = self.panic_fire_rounds.map(|rounds| rounds.get().unsigned_abs());
         circumstances.shotgun_spread = self.shotgun_spread;
         circumstances.suppression = self.suppression;
-        circumstances.target_is_vehicle = self.target_is_vehicle;
+        // A target recorded as a vehicle is one, and its record decides the column (issue 28).
+        circumstances.target_is_vehicle = self.target_is_vehicle || sides.target.vehicle.is_some();
+        let hit_location_table = match &sides.target.vehicle {
+            Some(vehicle) => {
+                let column = vehicle.column();
+                if self.hit_location_table.is_some_and(|sent| sent != column) {
+                    return Err(RuleError::invalid(
+                        "defender.hit_location_table",
+                        format!("the record says the target's next hit is looked up on the {column:?} column"),
+                    ));
+                }
+                Some(column)
+            }
+            None => self.hit_location_table,
+        };
         let mut extra_modifiers = Vec::with_capacity(self.extra_modifiers.len() + sides.own_modifiers.len());
         extra_modifiers.extend(self.extra_modifiers.iter().cloned());
         extra_modifiers.extend(sides.own_modifiers.iter().cloned());
@@ -139,7 +153,7 @@ impl AttackFields {
                 armour: u32::try_from(sides.target.armour.get()).unwrap_or(0),
                 helpless: sides.target_helpless,
                 blast_response: self.blast_response,
-                hit_location_table: self.hit_location_table,
+                hit_location_table,
             },
             extra_modifiers,
             blind_fire: self.blind_fire,

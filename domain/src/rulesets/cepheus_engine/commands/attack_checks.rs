@@ -111,6 +111,16 @@ pub(super) fn check_outcome(
     if outcome.coup_de_grace {
         return Ok(None);
     }
+    let recorded = parts(combatant(encounter, target_id, "target_id")?, "target_id")?.0.vehicle.as_ref();
+    if recorded.is_some_and(|vehicle| vehicle.damage.destroyed) {
+        return Err(EncounterError::Refused {
+            field: "target_id".into(),
+            message: "the vehicle is destroyed (Structure 0, cepheus-engine.txt \"Structure\"): scrap takes no more hits".into(),
+        });
+    }
+    if outcome.hit && recorded.is_some() {
+        return Ok(None);
+    }
     if outcome.hit {
         if let Some(suppressed) = outcome.suppression {
             suppression::check(encounter, target_id, suppressed.initiative_penalty, request.suppression_immune)?;

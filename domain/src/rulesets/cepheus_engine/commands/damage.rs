@@ -12,6 +12,9 @@
 //!   armour becomes vehicle hits with a location rolled for each on that column, as for an attack
 //!   on a vehicle. They are reported and put on nothing; `overflow_to` / `allocation` are refused
 //!   with it.
+//! - A target whose stat block records a `vehicle` takes the damage after armour as tracked
+//!   vehicle hits (`vehicle_track.rs`): the record decides the column, so a `hit_location_table`
+//!   other than its first column is refused, and `overflow_to` / `allocation` are refused.
 //! - What follows from damage to a character is `apply.rs`'s: status, the defeated flag, lost
 //!   aim, the extended-action check.
 //! - The stateless twin takes the stat block inline (`target`, named `target_name`, default
@@ -24,7 +27,11 @@ use super::super::vehicle_damage::{VehicleDamageOutcome, resolve_vehicle_damage}
 use super::super::vehicle_location::LocationTable;
 use super::apply::{HitResult, apply_hit, inline_hit};
 use super::super::CepheusEngine;
-use super::{combatant, parts};
+use super::super::vehicle_block::Vehicle;
+use super::super::vehicle_location::LocationRoll;
+use super::super::vehicle_track::{TrackedVehicleDamage, track_vehicle_damage, track_with_locations};
+use super::vehicle_occupants::{NamedOccupants, StoredOccupants};
+use super::{combatant, combatant_mut, parts, parts_mut};
 use crate::rulesets::plugin;
 use crate::dice::Dice;
 use crate::encounter::{CombatantId, Encounter, EncounterError, EncounterStatus, Event};
@@ -104,6 +111,10 @@ pub struct DamageReport {
     /// A vehicle's hits and their locations (nothing is stored for them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vehicle: Option<VehicleDamageOutcome>,
+    /// A target whose stat block records a `vehicle`: each hit put on its Hull, Structure and
+    /// systems, its occupants and its explosion (`vehicle_track.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tracked_vehicle: Option<TrackedVehicleDamage>,
 }
 
 /// The fields both forms share.
@@ -116,11 +127,19 @@ struct Fields {
 }
 
 /// Checks the fields the types cannot (see the decisions).
-fn check(fields: &Fields) -> Result<(), RuleError> {
+fn check(fields: &Fields, recorded: Option<&Vehicle>) -> Result<(), RuleError> {
     if fields.effect.is_some() && !fields.apply_armour {
         return Err(RuleError::invalid("effect", "effect only matters with apply_armour: true"));
     }
-    if fields.hit_location_table.is_some() {
+    if let (Some(vehicle), Some(table)) = (recorded, fields.hit_location_table)
+        && table != vehicle.column()
+    {
+        return Err(RuleError::invalid(
+            "hit_location_table",
+            format!("the record says the target's next hit is looked up on the {:?} column", vehicle.column()),
+        ));
+    }
+    if fields.hit_location_table.is_some() || recorded.is_some() {
         let field = if fields.choice.allocation.is_some() { Some("allocation") } else { None };
         let field = field.or(fields.choice.overflow_to.map(|_| "overflow_to"));
         if let Some(field) = field {
@@ -153,11 +172,41 @@ fn armour_step(stats: &Stats, fields: &Fields, target_id: Option<CombatantId>, n
         minimum_one_applied,
         hit: None,
         vehicle: None,
+        tracked_vehicle: None,
     }
 }
 
 fn vehicle_hits(report: &DamageReport, table: LocationTable, dice: &mut Dice) -> Result<VehicleDamageOutcome, RuleError> {
     resolve_vehicle_damage(report.after_armour, table, dice)
+}
+
+/// Puts `damage` (after armour) on the stored vehicle `id` and writes its block back; a destroyed
+/// vehicle is marked defeated.
+/// The occupants' hits are put on a copy of the encounter that replaces it only on success, so a
+/// refusal midway changes nothing. `locations` are an attack's rolled Hit locations.
+pub(crate) fn track_stored(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    damage: i32,
+    locations: Option<&[LocationRoll]>,
+    dice: &mut Dice,
+) -> Result<TrackedVehicleDamage, EncounterError> {
+    let (stats, _) = parts(combatant(encounter, id, "target_id")?, "target_id")?;
+    let (mut armour, Some(mut vehicle)) = (stats.armour.get(), stats.vehicle.clone()) else {
+        return Err(EncounterError::invalid("target_id", "the target is not a vehicle"));
+    };
+    let mut working = encounter.clone();
+    let mut occupants = StoredOccupants { encounter: &mut working };
+    let tracked = track_with_locations(&mut vehicle, &mut armour, damage, locations, &mut occupants, dice)?;
+    *encounter = working;
+    let target = combatant_mut(encounter, id, "target_id")?;
+    if tracked.destroyed {
+        target.flags.defeated = true;
+    }
+    let (stats, _) = parts_mut(target, "target_id")?;
+    stats.vehicle = Some(vehicle);
+    stats.armour = Score::new(i64::from(armour)).map_err(|error| EncounterError::invalid("target_id", error.to_string()))?;
+    Ok(tracked)
 }
 
 /// Applies damage to a stored combatant (see the module decisions).
@@ -177,13 +226,16 @@ pub fn damage(
         hit_location_table: request.hit_location_table,
         choice: AllocationChoice { overflow_to: request.overflow_to, allocation: request.allocation.map(Into::into) },
     };
-    check(&fields)?;
     let target = combatant(encounter, &request.target_id, "target_id")?;
     let target_name = target.name.clone();
     let (stats, _) = parts(target, "target_id")?;
+    check(&fields, stats.vehicle.as_ref())?;
     let mut report = armour_step(stats, &fields, Some(request.target_id.clone()), target_name);
     let start = dice.rolls().len();
-    if let Some(table) = fields.hit_location_table {
+    if stats.vehicle.is_some() {
+        let tracked = track_stored(encounter, &request.target_id, report.after_armour, None, dice)?;
+        report.tracked_vehicle = Some(tracked);
+    } else if let Some(table) = fields.hit_location_table {
         report.vehicle = Some(vehicle_hits(&report, table, dice)?);
     } else {
         let hit = apply_hit(encounter, &request.target_id, report.after_armour, &fields.choice, dice, "target_id")?;
@@ -207,9 +259,13 @@ pub fn damage_inline(request: InlineDamage, dice: &mut Dice) -> Result<DamageRep
         hit_location_table: request.hit_location_table,
         choice: AllocationChoice { overflow_to: request.overflow_to, allocation: request.allocation.map(Into::into) },
     };
-    check(&fields)?;
+    check(&fields, request.target.vehicle.as_ref())?;
     let mut report = armour_step(&request.target, &fields, None, name);
-    if let Some(table) = fields.hit_location_table {
+    if let Some(mut vehicle) = request.target.vehicle.clone() {
+        let mut armour = request.target.armour.get();
+        let tracked = track_vehicle_damage(&mut vehicle, &mut armour, report.after_armour, &mut NamedOccupants, dice)?;
+        report.tracked_vehicle = Some(tracked);
+    } else if let Some(table) = fields.hit_location_table {
         report.vehicle = Some(vehicle_hits(&report, table, dice)?);
     } else {
         let mut target = request.target;

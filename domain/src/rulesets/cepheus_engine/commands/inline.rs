@@ -20,6 +20,9 @@ use super::super::allocation::{allocate_damage, apply};
 use super::super::attack::resolve_attack;
 use super::super::stance::Stance;
 use super::apply::inline_hit;
+use super::super::vehicle_location::LocationRoll;
+use super::super::vehicle_track::track_with_locations;
+use super::vehicle_occupants::NamedOccupants;
 use super::super::modifier::Reason;
 use super::attack::AttackReport;
 use super::attack_build::{Sides, client_field};
@@ -127,11 +130,25 @@ pub fn attack_inline(mut request: InlineAttack, dice: &mut Dice) -> Result<Attac
         notes.push("the target reacted: its −2 Initiative and −1 DM this round are yours to track".into());
     }
     let mut target_hit = None;
+    let mut tracked_vehicle = None;
     if outcome.coup_de_grace {
         let allocation = super::super::allocation::kill(&mut target)?;
         target_hit = Some(inline_hit(&target_name, allocation, target));
     } else if let Some(damage) = outcome.damage.as_ref().filter(|_| outcome.hit) {
-        if request.target_is_vehicle || request.hit_location_table.is_some() {
+        if let Some(mut vehicle) = target.vehicle.clone() {
+            let rolled: Vec<LocationRoll> = outcome.vehicle.as_ref().map_or_else(Vec::new, |hits| {
+                hits.hits.iter().map(|hit| LocationRoll { roll: hit.roll, location: hit.location }).collect()
+            });
+            let mut armour = target.armour.get();
+            tracked_vehicle = Some(track_with_locations(
+                &mut vehicle,
+                &mut armour,
+                damage.after_armour,
+                Some(&rolled),
+                &mut NamedOccupants,
+                dice,
+            )?);
+        } else if request.target_is_vehicle || request.hit_location_table.is_some() {
             notes.push("vehicle damage is reported (hits and locations), not put on characteristics".into());
         } else {
             let placed = allocate_damage(&target, damage.after_armour, &fields.choice())?;
@@ -159,6 +176,7 @@ pub fn attack_inline(mut request: InlineAttack, dice: &mut Dice) -> Result<Attac
         aim_for_kill_used: aim_for_kill,
         outcome,
         target_hit,
+        tracked_vehicle,
         suppression: None,
         stray_shot: None,
         economy: None,

@@ -44,6 +44,7 @@ pub mod receivers;
 pub mod recovery;
 pub mod request;
 pub mod vehicle_actions;
+mod vehicle_occupants;
 
 pub use action_report::ActionReport;
 pub use action_request::Action;
@@ -253,3 +254,5 @@ mod refusal_order_tests;
 mod test_support;
 #[cfg(test)]
 mod vehicle_recovery_tests;
+#[cfg(test)]
+mod vehicle_track_tests;
