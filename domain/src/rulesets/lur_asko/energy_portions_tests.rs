@@ -105,7 +105,7 @@ fn a_melee_half_reduction_halves_every_energy_portion() {
 }
 
 fn refused(value: serde_json::Value) -> String {
-    match check_weapons(&[weapon(value)], Reduction::None) {
+    match check_weapons("attack", &[weapon(value)], Reduction::None) {
         Err(RuleError::Invalid { field, .. }) => field,
         other => panic!("expected a 422, got {other:?}"),
     }
@@ -117,21 +117,21 @@ fn extra_energy_is_refused_naming_the_field_when_it_cannot_be() {
     assert_eq!(
         refused(json!({"name": "G", "delivery": "explosive", "damage": 5, "drive": 5,
             "energy": {"type": "blast", "damage": 5}, "extra_energy": [heat]})),
-        "weapons[0].extra_energy"
+        "attack.weapons[0].extra_energy"
     );
     assert_eq!(
         refused(json!({"name": "B", "delivery": "melee", "damage": 5, "drive": 5, "extra_energy": [heat]})),
-        "weapons[0].extra_energy"
+        "attack.weapons[0].extra_energy"
     );
     assert_eq!(
         refused(json!({"name": "B", "delivery": "melee", "energy": {"type": "frost", "damage": 5},
             "extra_energy": [heat, {"type": "frost", "damage": 1}]})),
-        "weapons[0].extra_energy[1].type"
+        "attack.weapons[0].extra_energy[1].type"
     );
     let five: Vec<_> = (0..5).map(|_| heat.clone()).collect();
     assert_eq!(
         refused(json!({"name": "B", "delivery": "melee", "energy": {"type": "frost", "damage": 5},
             "extra_energy": five})),
-        "weapons[0].extra_energy"
+        "attack.weapons[0].extra_energy"
     );
 }
