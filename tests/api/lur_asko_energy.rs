@@ -64,6 +64,6 @@ async fn a_blade_with_heat_and_electric_settles_each_portion_against_its_normal_
     let mut twice = body.clone();
     twice["attack"]["weapons"][0]["extra_energy"] = json!([{"type": "heat", "damage": 4}]);
     let refused = app.post_json(&format!("/v1/encounters/{encounter}/lur-asko/attacks"), &twice).await;
-    refused.assert_problem(422, Some("weapons[0].extra_energy[0].type"), "heat twice");
+    refused.assert_problem(422, Some("attack.weapons[0].extra_energy[0].type"), "heat twice");
     assert_eq!(app.snapshot(&encounter).await, before, "nothing of the refused attack is stored");
 }
