@@ -107,12 +107,21 @@ pub enum Action {
     Ability { name: String, count_change: Score<-20, 20> },
 }
 
+impl crate::bare_or_tagged::BareOrTagged for Action {
+    const TAG: &'static str = "action";
+    const BARE: &'static [&'static str] =
+        &["aim", "brace", "regroup", "move", "bonus_step", "finish_skill_check", "critical_injury", "triumph"];
+}
+
 /// `POST /v1/encounters/{id}/spycraft2/actions`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = Spycraft2ActionRequest))]
 #[serde(deny_unknown_fields)]
 pub struct ActionRequest {
     pub combatant_id: CombatantId,
+    /// A choice without fields may be its bare name: `"brace"` is `{"action": "brace"}`.
+    #[serde(deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<Action>))]
     pub action: Action,
     /// The action was prompted at a time other than the character's Initiative Count.
     #[serde(default)]
