@@ -148,14 +148,30 @@ fn breaches(spec: &Value, prefix: &str) -> Vec<String> {
     found
 }
 
-fn assert_conventions(prefix: &str) {
-    let found = breaches(&spec(), prefix);
+/// What is known not to follow the conventions yet (issue 27, item 1 in progress), one line per
+/// breach as the checks print it: a ratchet. A new breach fails, and so does a listed one that
+/// was fixed (take its line out), so the list only shrinks.
+const PENDING: &str = include_str!("vocabulary_pending.txt");
+
+fn pending(prefix: &str) -> Vec<String> {
+    PENDING.lines().filter(|line| line.starts_with(prefix)).map(str::to_owned).collect()
+}
+
+/// Fails on what `found` has beyond the pending list, and on what the list has that is fixed.
+fn assert_only_pending(found: &[String], prefix: &str, what: &str) {
+    let known = pending(prefix);
+    let new: Vec<&String> = found.iter().filter(|line| !known.contains(line)).collect();
+    let fixed: Vec<&String> = known.iter().filter(|line| !found.contains(line)).collect();
     assert!(
-        found.is_empty(),
-        "{prefix}: {} breach(es) of docs/api-conventions.md:\n{}",
-        found.len(),
-        found.join("\n")
+        new.is_empty() && fixed.is_empty(),
+        "{what}: new (fix them):\n{}\nfixed (take them out of api/tests/vocabulary_pending.txt):\n{}",
+        new.iter().map(|line| line.as_str()).collect::<Vec<_>>().join("\n"),
+        fixed.iter().map(|line| line.as_str()).collect::<Vec<_>>().join("\n")
     );
+}
+
+fn assert_conventions(prefix: &str) {
+    assert_only_pending(&breaches(&spec(), prefix), prefix, "breaches of docs/api-conventions.md");
 }
 
 #[test]
@@ -317,10 +333,5 @@ fn every_ruleset_doc_has_a_field_table_for_each_operation_request() {
             }
         }
     }
-    assert!(
-        missing.is_empty(),
-        "{} operation(s) without a field table:\n{}",
-        missing.len(),
-        missing.join("\n")
-    );
+    assert_only_pending(&missing, "docs/rulesets/", "operations without a field table");
 }

@@ -246,7 +246,7 @@ def adeva_d100(api: Api) -> None:
     wounds = damage.result.wounds
     check(wounds.lost == 2 and wounds.after == 10, "the Sergeant takes 2 wounds, 12 → 10")
     aim = AdevaD100ActionsRequestAim(
-        action=AdevaD100ActionsRequestAimAction.AIM, actor_id=started.first, action_type=AdevaD100ActionType.HALF
+        action=AdevaD100ActionsRequestAimAction.AIM, combatant_id=started.first, action_type=AdevaD100ActionType.HALF
     )
     action = ok(adeva_d100_actions.sync(started.id, client=api, body=aim), "action")
     show("action", action, action.result)

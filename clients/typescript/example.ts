@@ -142,7 +142,7 @@ async function adevaD100(): Promise<void> {
   const { data: damage } = await adevaD100Damage({ path, throwOnError: true, body: { combatant_id: sergeant, amount: 5, apply_soak: true } });
   show('damage', damage);
   check(damage.result.wounds.lost === 2 && damage.result.wounds.after === 10, 'the Sergeant takes 2 wounds, 12 → 10');
-  const { data: action } = await adevaD100Actions({ path, throwOnError: true, body: { action: 'aim', actor_id: sergeant, action_type: 'half' } });
+  const { data: action } = await adevaD100Actions({ path, throwOnError: true, body: { action: 'aim', combatant_id: sergeant, action_type: 'half' } });
   show('action', action);
   await finish(id);
 }

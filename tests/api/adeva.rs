@@ -156,7 +156,7 @@ async fn fatigue_is_held_at_one_thousand_and_never_wraps() {
         .patch_json(&format!("/v1/encounters/{encounter}/combatants/{ana}"), &json!({"stats": stats}))
         .await;
     assert_eq!(patched.status, 200, "{}", patched.body);
-    let body = json!({"action": "fatigue", "actor_id": ana, "levels": 2});
+    let body = json!({"action": "fatigue", "combatant_id": ana, "levels": 2});
     let reply = app.post_json(&format!("/v1/encounters/{encounter}/actions"), &body).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(app.encounter(&encounter).await["combatants"][0]["stats"]["fatigue"], json!(1000));
@@ -216,12 +216,12 @@ async fn a_dead_combatant_takes_no_decay_or_fatigue() {
     assert_eq!(killed.body["result"]["wounds"]["dead"], json!(true));
     let path = format!("/v1/encounters/{encounter}/actions");
     let before = app.snapshot(&encounter).await;
-    let decay = json!({"action": "decay", "actor_id": bo,
+    let decay = json!({"action": "decay", "combatant_id": bo,
         "decay": {"characteristic": "ag", "amount": 5, "reason": "poison"}});
     let reply = app.post_json(&path, &decay).await;
-    assert_eq!((reply.status, &reply.body["field"]), (409, &json!("actor_id")), "{}", reply.body);
-    let fatigue = json!({"action": "fatigue", "actor_id": bo, "levels": 1});
+    assert_eq!((reply.status, &reply.body["field"]), (409, &json!("combatant_id")), "{}", reply.body);
+    let fatigue = json!({"action": "fatigue", "combatant_id": bo, "levels": 1});
     let reply = app.post_json(&path, &fatigue).await;
-    assert_eq!((reply.status, &reply.body["field"]), (409, &json!("actor_id")), "{}", reply.body);
+    assert_eq!((reply.status, &reply.body["field"]), (409, &json!("combatant_id")), "{}", reply.body);
     assert_eq!(app.snapshot(&encounter).await, before, "nothing stored");
 }

@@ -38,7 +38,7 @@ async fn refused(app: &TestApp, encounter: &str, route: &str, body: &Value, fiel
 /// Ana grapples Bo: WS 40, d100 30 → pass; Bo does not dodge.
 async fn grapple(app: &TestApp, encounter: &str, ana: &str, bo: &str) {
     let body =
-        json!({"action": "grapple", "actor_id": ana, "target_id": bo, "hand_free": true, "rolls": [30]});
+        json!({"action": "grapple", "combatant_id": ana, "target_id": bo, "hand_free": true, "rolls": [30]});
     let reply = ok(app, encounter, "actions", &body, "grapple").await;
     assert_eq!(reply["result"]["outcome"]["started"], json!(true), "{reply}");
 }
@@ -79,12 +79,12 @@ async fn grapple_push_and_stand_flags_that_contradict_the_record_are_refused() {
     app.advance(&encounter, "next_turn").await;
     app.advance(&encounter, "next_turn").await;
     // Ana's Half Move is 3 (Ag 30 → AB 3): a Push claiming 5 is refused.
-    let push = json!({"action": "grapple_action", "actor_id": ana, "move": {"kind": "grapple",
+    let push = json!({"action": "grapple_action", "combatant_id": ana, "move": {"kind": "grapple",
         "then": {"kind": "push", "half_move_squares": 5, "move_with_target": true}}, "rolls": [10, 90]});
     refused(&app, &encounter, "actions", &push, "move.then.half_move_squares", "a Push beyond the Half Move")
         .await;
     // Nobody is prone: a Stand claiming both are on the ground is refused.
-    let stand = json!({"action": "grapple_action", "actor_id": ana, "move": {"kind": "grapple",
+    let stand = json!({"action": "grapple_action", "combatant_id": ana, "move": {"kind": "grapple",
         "then": {"kind": "stand", "both_on_ground": true, "drag_opponent": true}}, "rolls": [10, 90]});
     refused(&app, &encounter, "actions", &stand, "move.then.both_on_ground", "a Stand while standing").await;
 }
@@ -93,13 +93,19 @@ async fn grapple_push_and_stand_flags_that_contradict_the_record_are_refused() {
 async fn knock_down_after_half_move_is_derived_from_the_turn() {
     let app = spawn_app().await;
     let (encounter, ana, bo) = duel(&app).await;
-    let claimed = json!({"action": "knock_down", "actor_id": ana, "target_id": bo, "after_half_move": true,
+    let claimed = json!({"action": "knock_down", "combatant_id": ana, "target_id": bo, "after_half_move": true,
         "rolls": [35, 90]});
     refused(&app, &encounter, "actions", &claimed, "after_half_move", "+10 with no Half Move").await;
-    ok(&app, &encounter, "actions", &json!({"action": "move", "actor_id": ana, "kind": "half_move"}), "move")
-        .await;
+    ok(
+        &app,
+        &encounter,
+        "actions",
+        &json!({"action": "move", "combatant_id": ana, "kind": "half_move"}),
+        "move",
+    )
+    .await;
     // S 30 + 10 = 40, d100 35 → 1 DoS; Bo d100 90 fails: Bo prone.
-    let body = json!({"action": "knock_down", "actor_id": ana, "target_id": bo, "rolls": [35, 90]});
+    let body = json!({"action": "knock_down", "combatant_id": ana, "target_id": bo, "rolls": [35, 90]});
     let reply = ok(&app, &encounter, "actions", &body, "knock down").await;
     assert_eq!(reply["result"]["outcome"]["outcome"], json!("target_prone"), "{reply}");
 }
@@ -131,7 +137,7 @@ async fn a_charge_ending_in_a_grapple_is_rolled_and_stored() {
     let app = spawn_app().await;
     let (encounter, ana, bo) = duel(&app).await;
     // Ana WS 40 + 20 (Charge) = 60, d100 55 → pass; no dodge: the grapple starts, Ana in control.
-    let body = json!({"action": "charge", "actor_id": ana, "target_id": bo, "distance_squares": 6,
+    let body = json!({"action": "charge", "combatant_id": ana, "target_id": bo, "distance_squares": 6,
         "straight_line_squares": 4, "strike": {"kind": "grapple", "hand_free": true}, "rolls": [55]});
     let reply = ok(&app, &encounter, "actions", &body, "charge into a grapple").await;
     assert_eq!(reply["result"]["outcome"]["started"], json!(true), "{reply}");
@@ -162,7 +168,7 @@ async fn the_grapples_standard_attack_is_rolled_over_http() {
     app.advance(&encounter, "next_turn").await;
     // Round 2: 'Grapple', then a small melee Standard Attack: WS 40 + 10 = 50, d100 25 → 3 DoS;
     // 1d5 = 2 → 3 (DoS) + SB 3 = 6 against soak TB 3 → 3 wounds.
-    let body = json!({"action": "grapple_action", "actor_id": ana, "move": {"kind": "grapple",
+    let body = json!({"action": "grapple_action", "combatant_id": ana, "move": {"kind": "grapple",
         "then": {"kind": "standard_attack", "weapon": "small_melee"}}, "rolls": [25, 2]});
     let reply = ok(&app, &encounter, "actions", &body, "the grapple's standard attack").await;
     assert_eq!(reply["result"]["outcome"]["attack"]["targets"][0]["wounds"]["lost"], json!(3), "{reply}");

@@ -101,8 +101,8 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
         result["check"],
         json!({
             "purpose": "Leadership check",
-            "modifiers": [{"code": "skill", "reason": "leadership 2", "dm": 2}, {"code": "characteristic_dm", "reason": "SOC DM", "dm": 1}],
-            "roll": {"dice": [5, 4], "dm": 3, "total": 12, "effect": 4, "success": true}
+            "modifiers": [{"code": "skill", "reason": "leadership 2", "value": 2}, {"code": "characteristic_dm", "reason": "SOC DM", "value": 1}],
+            "roll": {"dice": [5, 4], "value": 3, "total": 12, "effect": 4, "success": true}
         })
     );
     assert_eq!(
@@ -147,7 +147,7 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
     let outcome = &shot["result"]["outcome"];
     assert_eq!(
         outcome["modifiers"][3],
-        json!({"code": "own_penalties", "reason": "own penalties this round (hastened -1)", "dm": -1})
+        json!({"code": "own_penalties", "reason": "own penalties this round (hastened -1)", "value": -1})
     );
     // Dice 4 + 4 = 8 + 1 = 9: Effect 1; 1D6 (3) + 1 = 4 on Hicks's END 8 → 4.
     assert_eq!((&outcome["total_dm"], &outcome["effect"]), (&json!(1), &json!(1)));

@@ -246,14 +246,15 @@ async fn wrapping_dms_and_endless_target_movement_are_refused_and_store_nothing(
     let app = spawn_app().await;
     let (encounter, [rook, vasquez, _, _]) = fight(&app).await;
     let (v, r) = (vasquez.as_str(), rook.as_str());
-    let huge: Vec<Value> = (0..10).map(|_| json!({"reason": "bribe", "dm": i64::from(i32::MIN)})).collect();
+    let huge: Vec<Value> =
+        (0..10).map(|_| json!({"reason": "bribe", "value": i64::from(i32::MIN)})).collect();
     let cases = [
         (
-            json!({"extra_modifiers": [{"reason": "bribe", "dm": i64::from(i32::MIN)}]}),
-            "extra_modifiers[0].dm",
+            json!({"extra_modifiers": [{"reason": "bribe", "value": i64::from(i32::MIN)}]}),
+            "extra_modifiers[0].value",
         ),
-        (json!({"extra_modifiers": huge}), "extra_modifiers[0].dm"),
-        (json!({"extra_modifiers": [{"reason": "x", "dm": -21}]}), "extra_modifiers[0].dm"),
+        (json!({"extra_modifiers": huge}), "extra_modifiers[0].value"),
+        (json!({"extra_modifiers": [{"reason": "x", "value": -21}]}), "extra_modifiers[0].value"),
         (json!({"target_movement_m": 1e308}), "target_movement_m"),
         (json!({"target_movement_m": 21_474_836_470_i64}), "target_movement_m"),
         (json!({"target_movement_m": 10_001}), "target_movement_m"),

@@ -141,10 +141,10 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"code": "skill", "reason": "gun combat skill 2", "dm": 2},
-            {"code": "characteristic_dm", "reason": "DEX 10 (DM +1)", "dm": 1},
-            {"code": "range", "reason": "Rifle at Medium range: Average", "dm": 0},
-            {"code": "dodge", "reason": "target dodges", "dm": -1}
+            {"code": "skill", "reason": "gun combat skill 2", "value": 2},
+            {"code": "characteristic_dm", "reason": "DEX 10 (DM +1)", "value": 1},
+            {"code": "range", "reason": "Rifle at Medium range: Average", "value": 0},
+            {"code": "dodge", "reason": "target dodges", "value": -1}
         ])
     );
     assert_eq!(
@@ -222,11 +222,11 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"code": "skill", "reason": "gun combat skill 1", "dm": 1},
-            {"code": "characteristic_dm", "reason": "DEX 9 (DM +1)", "dm": 1},
-            {"code": "range", "reason": "Pistol at Short range: Average", "dm": 0},
-            {"code": "cover", "reason": "target in 1/2 cover", "dm": -1},
-            {"code": "own_penalties", "reason": "own penalties this round (reaction: dodge against Vasquez's attack -1)", "dm": -1}
+            {"code": "skill", "reason": "gun combat skill 1", "value": 1},
+            {"code": "characteristic_dm", "reason": "DEX 9 (DM +1)", "value": 1},
+            {"code": "range", "reason": "Pistol at Short range: Average", "value": 0},
+            {"code": "cover", "reason": "target in 1/2 cover", "value": -1},
+            {"code": "own_penalties", "reason": "own penalties this round (reaction: dodge against Vasquez's attack -1)", "value": -1}
         ])
     );
     assert_eq!(
@@ -290,9 +290,9 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"code": "skill", "reason": "gun combat skill 1", "dm": 1},
-            {"code": "characteristic_dm", "reason": "DEX 7 (DM +0)", "dm": 0},
-            {"code": "range", "reason": "Assault Weapon at Medium range: Average", "dm": 0}
+            {"code": "skill", "reason": "gun combat skill 1", "value": 1},
+            {"code": "characteristic_dm", "reason": "DEX 7 (DM +0)", "value": 0},
+            {"code": "range", "reason": "Assault Weapon at Medium range: Average", "value": 0}
         ])
     );
     assert_eq!((&outcome["roll_total"], &outcome["effect"]), (&json!(11), &json!(3)));
@@ -383,7 +383,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     )
     .await;
     let outcome = &dodge["result"]["outcome"];
-    assert_eq!(outcome["modifiers"][3], json!({"code": "dodge", "reason": "target dodges", "dm": -1}));
+    assert_eq!(outcome["modifiers"][3], json!({"code": "dodge", "reason": "target dodges", "value": -1}));
     assert_eq!((&outcome["roll_total"], &outcome["hit"]), (&json!(7), &json!(false)));
     assert_eq!(kinds(&dodge), strings(&["attack_resolved"]));
     let now = app.encounter(&encounter).await;
@@ -414,10 +414,10 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         result["outcome"]["modifiers"],
         json!([
-            {"code": "skill", "reason": "gun combat skill 1", "dm": 1},
-            {"code": "characteristic_dm", "reason": "DEX 7 (DM +0)", "dm": 0},
-            {"code": "range", "reason": "Assault Weapon at Short range: Average", "dm": 0},
-            {"code": "burst", "reason": "sprayed 10-round burst", "dm": 2}
+            {"code": "skill", "reason": "gun combat skill 1", "value": 1},
+            {"code": "characteristic_dm", "reason": "DEX 7 (DM +0)", "value": 0},
+            {"code": "range", "reason": "Assault Weapon at Short range: Average", "value": 0},
+            {"code": "burst", "reason": "sprayed 10-round burst", "value": 2}
         ])
     );
     assert_eq!((&result["outcome"]["roll_total"], &result["outcome"]["effect"]), (&json!(9), &json!(1)));
@@ -477,7 +477,7 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(close["result"]["range_band"], json!("close"));
     assert_eq!(
         close["result"]["outcome"]["modifiers"][2],
-        json!({"code": "range", "reason": "Pistol at Close range: Average", "dm": 0})
+        json!({"code": "range", "reason": "Pistol at Close range: Average", "value": 0})
     );
     assert_eq!(
         (&close["result"]["outcome"]["total_dm"], &close["result"]["outcome"]["effect"]),
@@ -555,7 +555,10 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
                 for modifier in
                     report["outcome"]["modifiers"].as_array().unwrap_or_else(|| panic!("{report}"))
                 {
-                    assert!(!text(&modifier["reason"]).is_empty() && modifier["dm"].is_i64(), "{modifier}");
+                    assert!(
+                        !text(&modifier["reason"]).is_empty() && modifier["value"].is_i64(),
+                        "{modifier}"
+                    );
                     assert!(!text(&modifier["code"]).is_empty(), "{modifier}");
                 }
                 &event["data"]["dice"]

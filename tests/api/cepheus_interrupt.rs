@@ -192,7 +192,7 @@ async fn infra_red_sees_through_smoke_and_a_prone_attacker_in_full_cover_cannot_
         outcome["modifiers"].as_array().unwrap().iter().filter(|m| m["code"] == "smoke").collect();
     assert_eq!(
         smoke,
-        [&json!({"code": "smoke", "reason": "thick smoke, seen through with infra-red sensors", "dm": 0})]
+        [&json!({"code": "smoke", "reason": "thick smoke, seen through with infra-red sensors", "value": 0})]
     );
     assert_eq!(shot["result"]["target_hit"]["stats_after"]["damage"]["end"], json!(4));
 

@@ -90,11 +90,11 @@ async fn an_inline_attack_gives_the_stored_attacks_numbers_and_stores_nothing() 
     assert_eq!(
         outcome["modifiers"],
         json!([
-            {"code": "skill", "reason": "gun combat skill 2", "dm": 2},
-            {"code": "characteristic_dm", "reason": "DEX 10 (DM +1)", "dm": 1},
-            {"code": "range", "reason": "Rifle at Medium range: Average", "dm": 0},
-            {"code": "cover", "reason": "target in 1/4 cover", "dm": 0},
-            {"code": "dodge", "reason": "target dodges from cover", "dm": -2}
+            {"code": "skill", "reason": "gun combat skill 2", "value": 2},
+            {"code": "characteristic_dm", "reason": "DEX 10 (DM +1)", "value": 1},
+            {"code": "range", "reason": "Rifle at Medium range: Average", "value": 0},
+            {"code": "cover", "reason": "target in 1/4 cover", "value": 0},
+            {"code": "dodge", "reason": "target dodges from cover", "value": -2}
         ])
     );
     assert_eq!(

@@ -50,7 +50,7 @@ async fn the_dead_act_no_more_in_any_ruleset_one_answer() {
             adeva,
             json!({"amount": 100, "field": "combatant_id"}),
             json!({"action": "aim", "action_type": "half"}),
-            "actor_id",
+            "combatant_id",
         ),
         (
             "arrgs",
@@ -148,9 +148,9 @@ async fn adeva_gm_actions_on_the_dead_are_refused_by_the_one_rule() {
     let path = format!("/v1/encounters/{encounter}/adeva-d100/actions");
 
     for action in ["fall", "resolve_crash", "extended_interrupt"] {
-        let reply = app.post_json(&path, &json!({"action": action, "actor_id": victim})).await;
+        let reply = app.post_json(&path, &json!({"action": action, "combatant_id": victim})).await;
 
-        assert_refused(&reply, "actor_id", "Victim", &format!("adeva-d100 {action} on the dead"));
+        assert_refused(&reply, "combatant_id", "Victim", &format!("adeva-d100 {action} on the dead"));
     }
     assert_eq!(app.snapshot(&encounter).await, dead, "nothing changed");
 }
@@ -171,7 +171,8 @@ async fn a_defeated_but_living_adeva_combatant_still_receives_the_gm_fatigue() {
         .expect_status(200, "the GM marks Down defeated");
     let path = format!("/v1/encounters/{encounter}/adeva-d100/actions");
 
-    let fatigue = app.post_json(&path, &json!({"action": "fatigue", "actor_id": down, "levels": 2})).await;
+    let fatigue =
+        app.post_json(&path, &json!({"action": "fatigue", "combatant_id": down, "levels": 2})).await;
 
     let body = fatigue.expect_status(200, "fatigue on the defeated but living").body;
     assert_eq!(body["result"]["outcome"], json!({"kind": "fatigue", "levels": 2}), "{body}");

@@ -283,7 +283,7 @@ mod tests {
         let branches = branches(&spec, &spec["components"]["schemas"]["AdevaD100ActionsRequest"]);
         let boarding =
             branches.iter().find(|branch| branch["properties"]["action"]["enum"][0] == "boarding").unwrap();
-        for field in ["action", "actor_id", "target_id", "damage", "target_is_starship"] {
+        for field in ["action", "combatant_id", "target_id", "damage", "target_is_starship"] {
             assert!(boarding["properties"].get(field).is_some(), "{field} missing");
             assert!(
                 boarding["required"].as_array().unwrap().iter().any(|name| name == field),

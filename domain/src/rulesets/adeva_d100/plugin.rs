@@ -208,7 +208,7 @@ impl Command for Actions {
     const NAME: &'static str = "actions";
     const DESCRIPTION: &'static str = "Takes an action from the Action List (adeva-d100.txt, \"Actions\"): \
         movement, aim, guard, grapples, overwatch, suppressive fire, falls, decay and the rest.";
-    const EXAMPLE: &'static str = r#"{"action": "aim", "actor_id": "cmb_attacker", "action_type": "half"}"#;
+    const EXAMPLE: &'static str = r#"{"action": "aim", "combatant_id": "cmb_attacker", "action_type": "half"}"#;
     type Request = ops::Action;
     type Report = ActionReport;
 

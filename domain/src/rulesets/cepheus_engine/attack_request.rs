@@ -306,7 +306,7 @@ fn check_extra_modifiers(modifiers: &[Modifier]) -> Result<(), RuleError> {
         }
         if modifier.dm.abs() > MAX_EXTRA_DM {
             return Err(RuleError::invalid(
-                format!("extra_modifiers[{index}].dm"),
+                format!("extra_modifiers[{index}].value"),
                 "an extra DM must lie between −20 and +20",
             ));
         }

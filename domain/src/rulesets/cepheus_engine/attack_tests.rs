@@ -363,7 +363,7 @@ fn bad_requests_are_refused_by_json_path() {
     bad.extra_modifiers = vec![Modifier::new(ModifierCode::Caller, " ", -1)];
     assert_eq!(refused_field(&bad), "extra_modifiers[0].reason");
     bad.extra_modifiers = vec![Modifier::new(ModifierCode::Caller, "ok", -1), Modifier::new(ModifierCode::Caller, "huge", 25)];
-    assert_eq!(refused_field(&bad), "extra_modifiers[1].dm");
+    assert_eq!(refused_field(&bad), "extra_modifiers[1].value");
 }
 
 #[test]

@@ -69,6 +69,7 @@ pub struct GrappleChoice {
 #[serde(deny_unknown_fields)]
 pub struct GrappleSide {
     /// Natural Weapons skill + characteristic DM (+ any other DMs), worked out by the caller.
+    #[serde(rename = "value", alias = "dm")]
     pub dm: i32,
     #[serde(default)]
     pub armour: u32,
@@ -278,8 +279,8 @@ fn validate_grapple(request: &GrappleRequest) -> Result<(), RuleError> {
             "a grapple needs the attacker at Personal range (the same square)",
         ));
     }
-    check_dm("attacker.dm", request.attacker.dm)?;
-    check_dm("defender.dm", request.defender.dm)?;
+    check_dm("attacker.value", request.attacker.dm)?;
+    check_dm("defender.value", request.defender.dm)?;
     if let Some(choice) = request.attacker.choice {
         check_choice("attacker.choice", choice, request.in_grapple)?;
     }

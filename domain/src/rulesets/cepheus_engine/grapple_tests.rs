@@ -156,5 +156,5 @@ fn bad_requests_are_refused_by_field() {
         refused_field(&start(side(0, None), side(0, choose(GrappleOption::Damage)))),
         "defender.choice"
     );
-    assert_eq!(refused_field(&start(side(60, None), side(0, None))), "attacker.dm");
+    assert_eq!(refused_field(&start(side(60, None), side(0, None))), "attacker.value");
 }

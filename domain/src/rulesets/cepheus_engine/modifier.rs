@@ -82,6 +82,7 @@ pub struct Modifier {
     pub code: ModifierCode,
     #[cfg_attr(feature = "schema", schema(value_type = String))]
     pub reason: Reason,
+    #[serde(rename = "value", alias = "dm")]
     pub dm: i32,
 }
 
@@ -97,6 +98,7 @@ impl Modifier {
 #[serde(deny_unknown_fields)]
 pub struct ExtraModifier {
     pub reason: String,
+    #[serde(rename = "value", alias = "dm")]
     pub dm: crate::score::Score<-20, 20>,
 }
 

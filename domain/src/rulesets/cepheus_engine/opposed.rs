@@ -24,6 +24,7 @@ pub const MAX_OPPOSED_DM: i32 = 50;
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCheckRoll))]
 pub struct CheckRoll {
     pub dice: [u32; 2],
+    #[serde(rename = "value", alias = "dm")]
     pub dm: i32,
     pub total: i32,
     pub effect: i32,

@@ -22,6 +22,7 @@ pub struct InitiativeChange {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineCheckPenalty))]
 pub struct CheckPenalty {
+    #[serde(rename = "value", alias = "dm")]
     pub dm: i32,
     pub round: u32,
     pub reason: String,
@@ -89,6 +90,7 @@ pub struct SuspendedTurn {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineEvasiveMark))]
 pub struct EvasiveMark {
+    #[serde(rename = "value", alias = "dm")]
     pub dm: i32,
     pub round: u32,
 }

@@ -49,17 +49,20 @@ use serde::Deserialize;
 pub enum Action {
     /// "Aim": a half action (+10) or a full action (+20) on the next attack.
     Aim {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         action_type: ActionType,
     },
     /// "Guard Mode": −20 on attacks against the actor until the start of its next turn.
     GuardMode {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
     },
     /// "Charge" ending in a Grapple or a Knock Down, rolled and applied against `target_id` (a
     /// Charge ending in an attack goes through the attack command). The Half Move comes from the
     /// actor's stat block.
     Charge {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         target_id: CombatantId,
         #[serde(flatten)]
@@ -72,23 +75,28 @@ pub enum Action {
         hurt: bool,
     },
     Fall {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
     },
     ResolveCrash {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
     },
     Fatigue {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::rating")]
         #[cfg_attr(feature = "schema", schema(minimum = 1, maximum = 100))]
         levels: u32,
     },
     Decay {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         decay: CharacteristicDecay,
     },
-    /// "Movement", "Altitude": `{"action": "move", "actor_id", "kind": "half_move", "altitude_to"?}`.
+    /// "Movement", "Altitude": `{"action": "move", "combatant_id", "kind": "half_move", "altitude_to"?}`.
     Move {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         kind: MoveKind,
         #[serde(default)]
@@ -96,11 +104,13 @@ pub enum Action {
     },
     /// Stand up from prone (a half action; the text gives no more, see `dynamic.rs`).
     Stand {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
     },
     /// "Boarding" (starships): a WS test modified by the Marines, evaded by dodging, deflecting
     /// or Repel Boarders; a hit deals the Marines' damage to the Hull, ignoring AP and TB.
     Boarding {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         target_id: CombatantId,
         #[serde(flatten)]
@@ -115,6 +125,7 @@ pub enum Action {
     },
     /// "Knock Down".
     KnockDown {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         target_id: CombatantId,
         /// Derived from the actor's turn (a Half Move taken before it); sent, it must agree.
@@ -126,6 +137,7 @@ pub enum Action {
     },
     /// "Disarm".
     Disarm {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         target_id: CombatantId,
         has_talent: bool,
@@ -136,6 +148,7 @@ pub enum Action {
     },
     /// "Take Down".
     TakeDown {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         target_id: CombatantId,
         weapon: Weapon,
@@ -152,6 +165,7 @@ pub enum Action {
     },
     /// "Ram" (starships).
     Ram {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         target_id: CombatantId,
         #[serde(flatten)]
@@ -163,11 +177,13 @@ pub enum Action {
     },
     /// "Feint".
     Feint {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         target_id: CombatantId,
     },
     /// "Multiple Attack": each weapon through the attack command at −20.
     MultipleAttack {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         target_id: CombatantId,
         #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
@@ -179,6 +195,7 @@ pub enum Action {
     },
     /// "Suppressive Fire".
     SuppressiveFire {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         weapon: Weapon,
         mode: AutoMode,
@@ -195,6 +212,7 @@ pub enum Action {
     },
     /// "Overwatch": set it.
     OverwatchSet {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         weapon: Weapon,
         #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
@@ -205,6 +223,7 @@ pub enum Action {
     },
     /// "Overwatch": something `target_id` did may fire `actor_id`'s Overwatch.
     OverwatchTrigger {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         target_id: CombatantId,
         observed: Observed,
@@ -230,6 +249,7 @@ pub enum Action {
     },
     /// "Grapple (Initiate)".
     Grapple {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         target_id: CombatantId,
         hand_free: bool,
@@ -238,12 +258,14 @@ pub enum Action {
     },
     /// The actions listed under "Grapple (Initiate)"; the role comes from the stored grapple.
     GrappleAction {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         #[serde(rename = "move")]
         grapple_move: GrappleMove,
     },
     /// "Extended Actions": start one (its first turn of work).
     ExtendedStart {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
         name: String,
         #[serde(default)]
@@ -254,10 +276,12 @@ pub enum Action {
     },
     /// Another turn of the extended action under way.
     ExtendedWork {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
     },
     /// The GM: the extended action under way is interrupted.
     ExtendedInterrupt {
+        #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
     },
 }
@@ -300,7 +324,7 @@ pub fn delivery(action: &Action) -> Option<Delivery<'_>> {
         Action::ResolveCrash { actor_id } => (actor_id, Receipt::Damage),
         _ => (acting(action)?, Receipt::Action),
     };
-    Some(Delivery::new(id, "actor_id", receipt))
+    Some(Delivery::new(id, "combatant_id", receipt))
 }
 
 /// Who takes the action, for the actions a combatant takes itself (not the GM's).
@@ -393,14 +417,14 @@ fn dispatch(encounter: &mut Encounter, action: Action, dice: &mut Dice) -> Resul
 /// Spends an Action List action that rolls nothing here (Aim, Guard Mode, a Charge ending in a
 /// Grapple or Knock Down) and stores what lingers; its tests are reported for the table to roll.
 fn declare(encounter: &mut Encounter, actor_id: CombatantId, declared: DeclaredAction) -> Result<Ran, EncounterError> {
-    ensure_turn(encounter, &actor_id, "actor_id")?;
-    let (stats, _, _) = peek(encounter, &actor_id, "actor_id")?;
+    ensure_turn(encounter, &actor_id, "combatant_id")?;
+    let (stats, _, _) = peek(encounter, &actor_id, "combatant_id")?;
     let declared = super::core::with_movement(&declared, &stats)?;
     let spec = action_spec(&declared)?;
     if super::core::attack_weapon(&declared).is_ok() {
         return Err(EncounterError::invalid("strike", "a Charge ending in an attack is taken with the attack command"));
     }
-    let (_, state, _) = refreshed_mut(encounter, &actor_id, "actor_id")?;
+    let (_, state, _) = refreshed_mut(encounter, &actor_id, "combatant_id")?;
     state.budget.spend(&spec)?;
     for effect in &spec.lingering {
         if let LingeringEffect::AttacksAgainst { modifier, .. } = effect {

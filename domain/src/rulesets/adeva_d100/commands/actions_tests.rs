@@ -77,7 +77,7 @@ fn a_half_move_covers_the_agility_bonus_and_climbs_one_band() {
     let mut enc = fight();
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "move", "actor_id": "Ana", "kind": "half_move", "altitude_to": "low"})),
+        action(json!({"action": "move", "combatant_id": "Ana", "kind": "half_move", "altitude_to": "low"})),
         &mut dice(&[]),
     )
     .unwrap();
@@ -87,10 +87,10 @@ fn a_half_move_covers_the_agility_bonus_and_climbs_one_band() {
     assert_eq!(stats_of(&enc, "Ana").altitude, AltitudeBand::Low);
     assert_eq!(state_of(&enc, "Ana").budget.half_actions, 1);
     // A second Half Move: 3 squares again; then the turn is spent.
-    act(&mut enc, action(json!({"action": "move", "actor_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
+    act(&mut enc, action(json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
         .unwrap();
     let (field, _) =
-        refused(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+        refused(&mut enc, json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"}), &[]);
     assert_eq!(field, "action");
 }
 
@@ -99,17 +99,17 @@ fn a_run_is_four_half_moves_and_two_bands_need_more_than_a_half_move() {
     let mut enc = fight();
     let (field, _) = refused(
         &mut enc,
-        json!({"action": "move", "actor_id": "Ana", "kind": "half_move", "altitude_to": "high"}),
+        json!({"action": "move", "combatant_id": "Ana", "kind": "half_move", "altitude_to": "high"}),
         &[],
     );
     assert_eq!(field, "altitude_to.to");
-    let (field, _) = refused(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "charge"}), &[]);
+    let (field, _) = refused(&mut enc, json!({"action": "move", "combatant_id": "Ana", "kind": "charge"}), &[]);
     assert_eq!(field, "kind");
-    let (field, _) = refused(&mut enc, json!({"action": "move", "actor_id": "Bo", "kind": "run"}), &[]);
-    assert_eq!(field, "actor_id");
+    let (field, _) = refused(&mut enc, json!({"action": "move", "combatant_id": "Bo", "kind": "run"}), &[]);
+    assert_eq!(field, "combatant_id");
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "move", "actor_id": "Ana", "kind": "run", "altitude_to": "high"})),
+        action(json!({"action": "move", "combatant_id": "Ana", "kind": "run", "altitude_to": "high"})),
         &mut dice(&[]),
     )
     .unwrap();
@@ -124,12 +124,12 @@ fn a_knock_down_after_a_half_move_by_four_dos_lays_the_target_prone() {
     // Ana S 30 + 10 (after a half move) = 40, d100 10 → 4 DoS; Bo S 30, d100 90 fails → margin 4.
     // The +10 is derived from the Half Move taken first (issue 28: no longer the caller's word).
     let mut enc = fight();
-    act(&mut enc, action(json!({"action": "move", "actor_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
+    act(&mut enc, action(json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
         .unwrap();
     let (_, report) = act(
         &mut enc,
         action(
-            json!({"action": "knock_down", "actor_id": "Ana", "target_id": "Bo", "after_half_move": true}),
+            json!({"action": "knock_down", "combatant_id": "Ana", "target_id": "Bo", "after_half_move": true}),
         ),
         &mut dice(&[10, 90]),
     )
@@ -148,7 +148,7 @@ fn a_knock_down_lost_by_two_lays_the_actor_prone() {
     let mut enc = fight();
     act(
         &mut enc,
-        action(json!({"action": "knock_down", "actor_id": "Ana", "target_id": "Bo"})),
+        action(json!({"action": "knock_down", "combatant_id": "Ana", "target_id": "Bo"})),
         &mut dice(&[95, 12]),
     )
     .unwrap();
@@ -162,7 +162,7 @@ fn a_feint_won_on_the_characteristic_tie_break_is_stored_on_the_target() {
     let mut enc = fight();
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "feint", "actor_id": "Ana", "target_id": "Bo"})),
+        action(json!({"action": "feint", "combatant_id": "Ana", "target_id": "Bo"})),
         &mut dice(&[35, 25]),
     )
     .unwrap();
@@ -177,14 +177,14 @@ fn an_advanced_disarm_by_four_dos_drops_the_weapon_and_fills_the_turn() {
     let mut enc = fight();
     let (field, _) = refused(
         &mut enc,
-        json!({"action": "disarm", "actor_id": "Ana", "target_id": "Bo", "has_talent": false}),
+        json!({"action": "disarm", "combatant_id": "Ana", "target_id": "Bo", "has_talent": false}),
         &[],
     );
     assert_eq!(field, "has_talent");
     // Ana WS 40 + 20 = 60, d100 25 → 4 DoS; Bo WS 30, d100 50 fails → Ana wins with 4 DoS ≥ 3.
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "disarm", "actor_id": "Ana", "target_id": "Bo", "has_talent": true,
+        action(json!({"action": "disarm", "combatant_id": "Ana", "target_id": "Bo", "has_talent": true,
             "advanced_disarm": true, "object": "Sword"})),
         &mut dice(&[25, 50]),
     )
@@ -194,7 +194,7 @@ fn an_advanced_disarm_by_four_dos_drops_the_weapon_and_fills_the_turn() {
     assert_eq!(state_of(&enc, "Bo").dropped, vec!["Sword".to_string()]);
     // Disarm is a full action: nothing is left for a Feint.
     let (field, _) =
-        refused(&mut enc, json!({"action": "feint", "actor_id": "Ana", "target_id": "Bo"}), &[35, 25]);
+        refused(&mut enc, json!({"action": "feint", "combatant_id": "Ana", "target_id": "Bo"}), &[35, 25]);
     assert_eq!(field, "action");
 }
 
@@ -206,7 +206,7 @@ fn a_multiple_attack_tests_each_weapon_at_minus_twenty_through_the_attack_comman
     let (_, report) = act(
         &mut enc,
         action(
-            json!({"action": "multiple_attack", "actor_id": "Ana", "target_id": "Bo", "equipped_weapons": 2,
+            json!({"action": "multiple_attack", "combatant_id": "Ana", "target_id": "Bo", "equipped_weapons": 2,
             "weapons": [
                 {"weapon": {"name": "Pistol", "class": "ranged"}, "damage": {"count": 1, "sides": 10}},
                 {"weapon": {"name": "Knife", "class": "melee"}, "damage": {"count": 1, "sides": 5}}
@@ -226,7 +226,7 @@ fn a_multiple_attack_tests_each_weapon_at_minus_twenty_through_the_attack_comman
     let mut enc = fight();
     let (field, _) = refused(
         &mut enc,
-        json!({"action": "multiple_attack", "actor_id": "Ana", "target_id": "Bo", "equipped_weapons": 2,
+        json!({"action": "multiple_attack", "combatant_id": "Ana", "target_id": "Bo", "equipped_weapons": 2,
             "weapons": [{"weapon": {"name": "Pistol", "class": "ranged"}, "damage": {"count": 1, "sides": 10}}]}),
         &[],
     );
@@ -247,7 +247,7 @@ fn suppressive_fire_hits_random_victims_and_pins_on_the_stat_blocks_characterist
     }
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "suppressive_fire", "actor_id": "Ana", "mode": "semi_auto",
+        action(json!({"action": "suppressive_fire", "combatant_id": "Ana", "mode": "semi_auto",
             "weapon": {"name": "Autogun", "class": "ranged", "hit_rating": 3, "semi_auto": 3},
             "victims": ["Bo", "Cy"], "damage": {"count": 1, "sides": 10, "bonus": 2}})),
         &mut dice(&[5, 1, 2, 50, 45, 6, 4]),
@@ -276,7 +276,7 @@ fn suppressive_fire_jams_on_94_and_still_calls_for_pinning() {
     let mut enc = fight();
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "suppressive_fire", "actor_id": "Ana", "mode": "full_auto",
+        action(json!({"action": "suppressive_fire", "combatant_id": "Ana", "mode": "full_auto",
             "weapon": {"name": "Autogun", "class": "ranged", "hit_rating": 3, "full_auto": 5},
             "victims": ["Bo"]})),
         &mut dice(&[95, 5]),
@@ -290,7 +290,7 @@ fn suppressive_fire_jams_on_94_and_still_calls_for_pinning() {
     assert!(report.notes.iter().any(|n| n.contains("jammed")));
     let (field, _) = refused(
         &mut fight(),
-        json!({"action": "suppressive_fire", "actor_id": "Ana", "mode": "full_auto",
+        json!({"action": "suppressive_fire", "combatant_id": "Ana", "mode": "full_auto",
             "weapon": {"name": "Autogun", "class": "ranged", "hit_rating": 3, "full_auto": 5},
             "victims": ["Bo", "Bo"]}),
         &[],
@@ -304,7 +304,7 @@ fn suppressive_fire_hits_deal_damage_and_a_hit_can_kill() {
     // Pinning: Bo Wp 30 − 20 = 10, d100 50 fails. Damage 2d10, Pen 2; soak TB 3 + AP (0 − 2 → 0)
     // = 3. Hit 1: 9 + 8 = 17 − 3 = 14 → wounds 10 → 0, no Fate: dead, defeated. Hit 2: 3 + 2 =
     // 5 − 3 = 2 → 0 stays 0.
-    let request = json!({"action": "suppressive_fire", "actor_id": "Ana", "mode": "full_auto",
+    let request = json!({"action": "suppressive_fire", "combatant_id": "Ana", "mode": "full_auto",
         "weapon": {"name": "Autogun", "class": "ranged", "hit_rating": 3, "full_auto": 5},
         "victims": ["Bo"], "damage": {"count": 2, "sides": 10}, "penetration": 2});
     let mut enc = fight();
@@ -330,7 +330,7 @@ fn an_overwatch_is_stored_fires_wins_the_agility_test_and_pins_its_target() {
     let mut enc = fight();
     act(
         &mut enc,
-        action(json!({"action": "overwatch_set", "actor_id": "Ana",
+        action(json!({"action": "overwatch_set", "combatant_id": "Ana",
             "weapon": {"name": "Gun", "class": "ranged"}, "kill_zone_radius_squares": 5,
             "attack": {"kind": "standard"}, "triggers": [{"condition": "any_enemy_acts"}]})),
         &mut dice(&[]),
@@ -341,7 +341,7 @@ fn an_overwatch_is_stored_fires_wins_the_agility_test_and_pins_its_target() {
     // Outside the kill zone: nothing fires, nothing is rolled, the Overwatch stays.
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "overwatch_trigger", "actor_id": "Ana", "target_id": "Bo",
+        action(json!({"action": "overwatch_trigger", "combatant_id": "Ana", "target_id": "Bo",
             "observed": {"in_kill_zone": false}})),
         &mut dice(&[]),
     )
@@ -357,7 +357,7 @@ fn an_overwatch_is_stored_fires_wins_the_agility_test_and_pins_its_target() {
     // → pinned. The Overwatch is used up.
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "overwatch_trigger", "actor_id": "Ana", "target_id": "Bo",
+        action(json!({"action": "overwatch_trigger", "combatant_id": "Ana", "target_id": "Bo",
             "observed": {"in_kill_zone": true, "location": "the doorway"}, "simultaneous": true,
             "damage": {"count": 1, "sides": 10}})),
         &mut dice(&[10, 60, 30, 6, 70]),
@@ -375,11 +375,11 @@ fn an_overwatch_is_stored_fires_wins_the_agility_test_and_pins_its_target() {
     assert!(state_of(&enc, "Ana").overwatch.is_none());
     let (field, _) = refused(
         &mut enc,
-        json!({"action": "overwatch_trigger", "actor_id": "Ana", "target_id": "Bo",
+        json!({"action": "overwatch_trigger", "combatant_id": "Ana", "target_id": "Bo",
             "observed": {"in_kill_zone": true}}),
         &[],
     );
-    assert_eq!(field, "actor_id");
+    assert_eq!(field, "combatant_id");
 }
 
 #[test]
@@ -388,7 +388,7 @@ fn an_attack_through_the_attack_command_ends_a_standing_overwatch() {
     let mut enc = fight();
     act(
         &mut enc,
-        action(json!({"action": "overwatch_set", "actor_id": "Ana",
+        action(json!({"action": "overwatch_set", "combatant_id": "Ana",
             "weapon": {"name": "Gun", "class": "ranged"}, "kill_zone_radius_squares": 5,
             "attack": {"kind": "standard"}, "triggers": [{"condition": "any_enemy_acts"}]})),
         &mut dice(&[]),
@@ -414,7 +414,7 @@ fn grapple_bo(enc: &mut Encounter) {
     // Ana WS 40, d100 30 passes; Bo dodges on Ag 40, d100 80 fails: the grapple starts.
     let (_, report) = act(
         enc,
-        action(json!({"action": "grapple", "actor_id": "Ana", "target_id": "Bo", "hand_free": true, "dodge": true})),
+        action(json!({"action": "grapple", "combatant_id": "Ana", "target_id": "Bo", "hand_free": true, "dodge": true})),
         &mut dice(&[30, 80]),
     )
     .unwrap();
@@ -434,15 +434,15 @@ fn a_grapple_is_stored_on_both_and_breaking_free_ends_it() {
     assert_eq!(ana.budget.full_actions, 1);
     let (field, _) = refused(
         &mut enc,
-        json!({"action": "grapple_action", "actor_id": "Cy", "move": {"kind": "release"}}),
+        json!({"action": "grapple_action", "combatant_id": "Cy", "move": {"kind": "release"}}),
         &[],
     );
-    assert_eq!(field, "actor_id");
+    assert_eq!(field, "combatant_id");
     // Bo's turn: Break Free, S 30, d100 20 → 2 DoS against Ana's S 30, d100 25 → 1 DoS: Bo wins.
     advance(&mut enc, Advance::NextTurn).unwrap();
     act(
         &mut enc,
-        action(json!({"action": "grapple_action", "actor_id": "Bo",
+        action(json!({"action": "grapple_action", "combatant_id": "Bo",
             "move": {"kind": "break_free", "with": "strength"}})),
         &mut dice(&[20, 25]),
     )
@@ -463,7 +463,7 @@ fn the_controllers_grapple_damage_rolls_unarmed_damage_and_fatigue() {
     // TB 3 → 2 wounds: 10 → 8; +1 Fatigue.
     act(
         &mut enc,
-        action(json!({"action": "grapple_action", "actor_id": "Ana",
+        action(json!({"action": "grapple_action", "combatant_id": "Ana",
             "move": {"kind": "grapple", "then": {"kind": "damage"}}})),
         &mut dice(&[10, 90, 5]),
     )
@@ -478,7 +478,7 @@ fn an_extended_action_fills_turns_until_done_and_an_interruption_restarts_it() {
     let mut enc = fight();
     act(
         &mut enc,
-        action(json!({"action": "extended_start", "actor_id": "Ana", "name": "repair the door",
+        action(json!({"action": "extended_start", "combatant_id": "Ana", "name": "repair the door",
             "turns_needed": 3, "restarts_if_interrupted": true})),
         &mut dice(&[]),
     )
@@ -486,20 +486,20 @@ fn an_extended_action_fills_turns_until_done_and_an_interruption_restarts_it() {
     assert_eq!(state_of(&enc, "Ana").extended.unwrap().turns_done, 1);
     // Nothing else that turn.
     let (field, _) =
-        refused(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+        refused(&mut enc, json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"}), &[]);
     assert_eq!(field, "action");
     for _ in 0..3 {
         advance(&mut enc, Advance::NextTurn).unwrap();
     }
-    act(&mut enc, action(json!({"action": "extended_work", "actor_id": "Ana"})), &mut dice(&[])).unwrap();
+    act(&mut enc, action(json!({"action": "extended_work", "combatant_id": "Ana"})), &mut dice(&[])).unwrap();
     assert_eq!(state_of(&enc, "Ana").extended.unwrap().turns_done, 2);
     let (_, report) =
-        act(&mut enc, action(json!({"action": "extended_interrupt", "actor_id": "Ana"})), &mut dice(&[]))
+        act(&mut enc, action(json!({"action": "extended_interrupt", "combatant_id": "Ana"})), &mut dice(&[]))
             .unwrap();
     assert!(report.notes[0].contains("starts again"));
     assert_eq!(state_of(&enc, "Ana").extended.unwrap().turns_done, 0);
-    let (field, _) = refused(&mut enc, json!({"action": "extended_work", "actor_id": "Bo"}), &[]);
-    assert_eq!(field, "actor_id");
+    let (field, _) = refused(&mut enc, json!({"action": "extended_work", "combatant_id": "Bo"}), &[]);
+    assert_eq!(field, "combatant_id");
 }
 
 #[test]
@@ -507,7 +507,7 @@ fn an_extended_action_of_one_turn_completes_at_once() {
     let mut enc = fight();
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "extended_start", "actor_id": "Ana", "name": "ritual",
+        action(json!({"action": "extended_start", "combatant_id": "Ana", "name": "ritual",
             "turns_needed": 1, "restarts_if_interrupted": false})),
         &mut dice(&[]),
     )
@@ -525,14 +525,14 @@ fn a_take_down_negates_the_damage_and_stuns_on_a_failed_toughness_test() {
     let mut enc = fight();
     let (field, _) = refused(
         &mut enc,
-        json!({"action": "take_down", "actor_id": "Ana", "target_id": "Bo", "has_talent": false,
+        json!({"action": "take_down", "combatant_id": "Ana", "target_id": "Bo", "has_talent": false,
             "weapon": {"name": "Knife", "class": "melee"}, "damage": {"count": 1, "sides": 10}}),
         &[],
     );
     assert_eq!(field, "has_talent");
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "take_down", "actor_id": "Ana", "target_id": "Bo", "has_talent": true,
+        action(json!({"action": "take_down", "combatant_id": "Ana", "target_id": "Bo", "has_talent": true,
             "weapon": {"name": "Knife", "class": "melee"}, "damage": {"count": 1, "sides": 10}})),
         &mut dice(&[25, 8, 50]),
     )
@@ -559,7 +559,7 @@ fn a_ram_hits_at_plus_twenty_and_both_ships_take_their_impact() {
     let mut enc = fight();
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "ram", "actor_id": "Ana", "target_id": "Bo", "distance_squares": 6,
+        action(json!({"action": "ram", "combatant_id": "Ana", "target_id": "Bo", "distance_squares": 6,
             "half_move_squares": 3, "straight_line_squares": 4,
             "rammer": {"strength_bonus": 3, "size": 2}, "target": {"strength_bonus": 2, "size": 1}})),
         &mut dice(&[30, 5, 4]),
@@ -573,7 +573,7 @@ fn a_ram_hits_at_plus_twenty_and_both_ships_take_their_impact() {
     assert_eq!(state_of(&enc, "Ana").budget.full_actions, 1);
     let (field, _) = refused(
         &mut fight(),
-        json!({"action": "ram", "actor_id": "Ana", "target_id": "Bo", "distance_squares": 60,
+        json!({"action": "ram", "combatant_id": "Ana", "target_id": "Bo", "distance_squares": 60,
             "half_move_squares": 3, "straight_line_squares": 4,
             "rammer": {"strength_bonus": 3, "size": 2}, "target": {"strength_bonus": 2, "size": 1}}),
         &[],
@@ -583,11 +583,11 @@ fn a_ram_hits_at_plus_twenty_and_both_ships_take_their_impact() {
 
 #[test]
 fn unknown_fields_are_refused_even_beside_flattened_ones() {
-    let ram = json!({"action": "ram", "actor_id": "Ana", "target_id": "Bo", "distance_squares": 6,
+    let ram = json!({"action": "ram", "combatant_id": "Ana", "target_id": "Bo", "distance_squares": 6,
         "half_move_squares": 3, "straight_line_squares": 4, "bogus": 1,
         "rammer": {"strength_bonus": 3, "size": 2}, "target": {"strength_bonus": 2, "size": 1}});
     assert!(serde_json::from_value::<Action>(ram).is_err());
-    let multiple = json!({"action": "multiple_attack", "actor_id": "Ana", "target_id": "Bo", "equipped_weapons": 2,
+    let multiple = json!({"action": "multiple_attack", "combatant_id": "Ana", "target_id": "Bo", "equipped_weapons": 2,
         "weapons": [{"weapon": {"name": "Pistol", "class": "ranged"}, "bogus": 1}]});
     assert!(serde_json::from_value::<Action>(multiple).is_err());
 }
@@ -604,7 +604,7 @@ fn a_stunned_combatant_cannot_act_or_attack_until_its_round_has_passed() {
     let mut enc = fight();
     set_state(&mut enc, "Ana", |s| s.stunned_until_round = Some(1));
     let (field, message) =
-        refused(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+        refused(&mut enc, json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"}), &[]);
     assert_eq!(field, "action");
     assert!(message.contains("stunned"), "{message}");
     let request: EncounterAttack = serde_json::from_value(json!({
@@ -628,11 +628,11 @@ fn a_pinned_combatant_cannot_move_until_the_end_of_its_next_turn() {
     let mut enc = fight();
     // Ana's turn of round 1 is under way (a half move), then she is pinned: held for the rest
     // of it.
-    act(&mut enc, action(json!({"action": "move", "actor_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
+    act(&mut enc, action(json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
         .unwrap();
     set_state(&mut enc, "Ana", |s| s.pinned = true);
     let (field, message) =
-        refused(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+        refused(&mut enc, json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"}), &[]);
     assert_eq!(field, "action");
     assert!(message.contains("pinned"), "{message}");
     // Round 2, Ana's next turn: still held.
@@ -640,13 +640,13 @@ fn a_pinned_combatant_cannot_move_until_the_end_of_its_next_turn() {
         advance(&mut enc, Advance::NextTurn).unwrap();
     }
     let (field, _) =
-        refused(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+        refused(&mut enc, json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"}), &[]);
     assert_eq!(field, "action");
     // Round 3: that next turn is over, the pinning has ended.
     for _ in 0..3 {
         advance(&mut enc, Advance::NextTurn).unwrap();
     }
-    act(&mut enc, action(json!({"action": "move", "actor_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
+    act(&mut enc, action(json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"})), &mut dice(&[]))
         .unwrap();
     assert!(!state_of(&enc, "Ana").pinned);
 }
@@ -654,10 +654,10 @@ fn a_pinned_combatant_cannot_move_until_the_end_of_its_next_turn() {
 #[test]
 fn standing_up_is_a_half_action_that_clears_prone() {
     let mut enc = fight();
-    let (field, _) = refused(&mut enc, json!({"action": "stand", "actor_id": "Ana"}), &[]);
-    assert_eq!(field, "actor_id");
+    let (field, _) = refused(&mut enc, json!({"action": "stand", "combatant_id": "Ana"}), &[]);
+    assert_eq!(field, "combatant_id");
     set_state(&mut enc, "Ana", |s| s.prone = true);
-    act(&mut enc, action(json!({"action": "stand", "actor_id": "Ana"})), &mut dice(&[])).unwrap();
+    act(&mut enc, action(json!({"action": "stand", "combatant_id": "Ana"})), &mut dice(&[])).unwrap();
     assert!(!state_of(&enc, "Ana").prone);
     assert_eq!(state_of(&enc, "Ana").budget.half_actions, 1);
 }
@@ -670,7 +670,7 @@ fn boarding_tests_ws_with_the_marines_and_hits_the_hull_ignoring_soak() {
     let mut enc = fight();
     let (_, report) = act(
         &mut enc,
-        action(json!({"action": "boarding", "actor_id": "Ana", "target_id": "Bo",
+        action(json!({"action": "boarding", "combatant_id": "Ana", "target_id": "Bo",
             "target_is_starship": true, "marines": [{"reason": "veteran marines", "value": 10}],
             "damage": {"count": 2, "sides": 10, "bonus": 1},
             "evasion": {"kind": "dodge", "threshold": 40}})),
@@ -687,7 +687,7 @@ fn boarding_tests_ws_with_the_marines_and_hits_the_hull_ignoring_soak() {
     // Not against a starship: refused.
     let (field, _) = refused(
         &mut enc,
-        json!({"action": "boarding", "actor_id": "Ana", "target_id": "Cy", "target_is_starship": false,
+        json!({"action": "boarding", "combatant_id": "Ana", "target_id": "Cy", "target_is_starship": false,
             "damage": {"count": 1, "sides": 10}}),
         &[],
     );

@@ -275,7 +275,7 @@ fn falls_set_in_the_stat_block_crash_from_where_they_began() {
 fn aim_feint_and_fatigue_reach_the_attack_test() {
     let mut enc = fight();
     stats_mut(&mut enc, "Ana").fatigue = crate::rulesets::adeva_d100::bounds::held(1);
-    let aim: Action = serde_json::from_value(json!({"action": "aim", "actor_id": "Ana", "action_type": "half"}))
+    let aim: Action = serde_json::from_value(json!({"action": "aim", "combatant_id": "Ana", "action_type": "half"}))
     .unwrap();
     act(&mut enc, aim, &mut dice(&[])).unwrap();
     let state = CombatState { feinted_by: Some(id("Ana")), ..CombatState::default() };

@@ -36,8 +36,8 @@ pub(super) fn charge(encounter: &mut Encounter, request: ChargeRequest, dice: &m
     if actor == target {
         return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
     }
-    ensure_turn(encounter, &actor, "actor_id")?;
-    let (stats, _, _) = peek(encounter, &actor, "actor_id")?;
+    ensure_turn(encounter, &actor, "combatant_id")?;
+    let (stats, _, _) = peek(encounter, &actor, "combatant_id")?;
     let declared = super::core::with_movement(&DeclaredAction::Charge(charge), &stats)?;
     let spec = action_spec(&declared)?;
     let DeclaredAction::Charge(charge) = declared else {

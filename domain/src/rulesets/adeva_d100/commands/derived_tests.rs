@@ -33,7 +33,7 @@ pub(super) fn attack_report(enc: &mut Encounter, value: serde_json::Value, scrip
 
 /// Ana grapples Bo: WS 40, d100 30 passes (2 DoS); no dodge. The grapple starts, Ana in control.
 pub(super) fn grapple_bo(enc: &mut Encounter) {
-    let report = run(enc, json!({"action": "grapple", "actor_id": "Ana", "target_id": "Bo", "hand_free": true}), &[30]);
+    let report = run(enc, json!({"action": "grapple", "combatant_id": "Ana", "target_id": "Bo", "hand_free": true}), &[30]);
     let ActionOutcome::Grapple { started, .. } = report.outcome else { panic!() };
     assert!(started);
 }
@@ -62,14 +62,14 @@ fn a_grapple_ends_when_the_controllers_turn_ends_without_the_grapple_action() {
     advance(&mut enc, Advance::NextTurn).unwrap(); // Cy's; round 2, Ana's turn
     // Round 2: Ana takes the 'Grapple' action (Damage: S 30, d100 10 → 3 DoS; Bo S 30, d100 90
     // fails; 1d5 = 1 − 3 + SB 3 = 1, below soak TB 3): the grapple holds past her turn.
-    run(&mut enc, json!({"action": "grapple_action", "actor_id": "Ana",
+    run(&mut enc, json!({"action": "grapple_action", "combatant_id": "Ana",
         "move": {"kind": "grapple", "then": {"kind": "damage"}}}), &[10, 90, 1]);
     let events = advance(&mut enc, Advance::NextTurn).unwrap();
     assert!(grapple_ended_events(&events).is_empty());
     advance(&mut enc, Advance::NextTurn).unwrap();
     advance(&mut enc, Advance::NextTurn).unwrap(); // round 3, Ana's turn
     // Round 3: Ana only moves; her turn ends without the 'Grapple' action: the grapple ends.
-    run(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+    run(&mut enc, json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"}), &[]);
     let events = advance(&mut enc, Advance::NextTurn).unwrap();
     assert_eq!(
         grapple_ended_events(&events),
@@ -109,10 +109,10 @@ fn a_feints_opening_lapses_when_the_feinter_takes_another_action_first() {
     // adeva-d100.txt, "Feint": the opening holds "so long as it is the next action you take".
     // Ana WS 40, d100 15 → 3 DoS; Bo WS 30, d100 90 fails: Ana wins.
     let mut enc = fight();
-    run(&mut enc, json!({"action": "feint", "actor_id": "Ana", "target_id": "Bo"}), &[15, 90]);
+    run(&mut enc, json!({"action": "feint", "combatant_id": "Ana", "target_id": "Bo"}), &[15, 90]);
     assert_eq!(state_of(&enc, "Bo").feinted_by, Some(id("Ana")));
     // A Half Move before the attack: the opening lapses.
-    run(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+    run(&mut enc, json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"}), &[]);
     assert_eq!(state_of(&enc, "Bo").feinted_by, None);
 }
 
@@ -120,7 +120,7 @@ fn a_feints_opening_lapses_when_the_feinter_takes_another_action_first() {
 fn a_feinters_reaction_before_its_attack_ends_the_opening() {
     // Round 1: Ana feints Bo (as above) and ends her turn.
     let mut enc = fight();
-    run(&mut enc, json!({"action": "feint", "actor_id": "Ana", "target_id": "Bo"}), &[15, 90]);
+    run(&mut enc, json!({"action": "feint", "combatant_id": "Ana", "target_id": "Bo"}), &[15, 90]);
     advance(&mut enc, Advance::NextTurn).unwrap();
     // Bo's turn: Bo WS 30 + 10 = 40, d100 95 misses Ana, who does not evade: no action of Ana's,
     // the opening still holds.
@@ -178,21 +178,21 @@ fn knock_downs_plus_ten_is_derived_from_a_half_move_taken_this_turn() {
     let mut enc = fight();
     let (field, message) = refused(
         &mut enc,
-        json!({"action": "knock_down", "actor_id": "Ana", "target_id": "Bo", "after_half_move": true}),
+        json!({"action": "knock_down", "combatant_id": "Ana", "target_id": "Bo", "after_half_move": true}),
         &[35, 90],
     );
     assert_eq!(field, "after_half_move");
     assert!(message.contains("no Half Move"), "{message}");
-    run(&mut enc, json!({"action": "move", "actor_id": "Ana", "kind": "half_move"}), &[]);
+    run(&mut enc, json!({"action": "move", "combatant_id": "Ana", "kind": "half_move"}), &[]);
     let (field, _) = refused(
         &mut enc,
-        json!({"action": "knock_down", "actor_id": "Ana", "target_id": "Bo", "after_half_move": false}),
+        json!({"action": "knock_down", "combatant_id": "Ana", "target_id": "Bo", "after_half_move": false}),
         &[35, 90],
     );
     assert_eq!(field, "after_half_move");
     // Unsent, derived: Ana S 30 + 10 = 40, d100 35 → 1 DoS (without the +10 it would fail); Bo
     // S 30, d100 90 fails: Bo is knocked prone.
-    run(&mut enc, json!({"action": "knock_down", "actor_id": "Ana", "target_id": "Bo"}), &[35, 90]);
+    run(&mut enc, json!({"action": "knock_down", "combatant_id": "Ana", "target_id": "Bo"}), &[35, 90]);
     assert!(state_of(&enc, "Bo").prone);
 }
 
@@ -207,7 +207,7 @@ fn an_attack_of_opportunity_needs_the_enemy_to_have_taken_a_movement_action() {
         "damage": {"count": 1, "sides": 10}});
     let (field, _) = attack_refused(&mut enc, opportunity.clone(), &[25, 5]);
     assert_eq!(field, "action.enemy_moves_away");
-    run(&mut enc, json!({"action": "move", "actor_id": "Bo", "kind": "half_move"}), &[]);
+    run(&mut enc, json!({"action": "move", "combatant_id": "Bo", "kind": "half_move"}), &[]);
     // WS 40 + 10 = 50, d100 25 → 3 DoS, one hit; 1d10 = 5 (DoS 3 lower, kept) + SB 3 = 8 against
     // soak TB 3 → 5 wounds.
     attack_report(&mut enc, opportunity, &[25, 5]);
@@ -229,7 +229,7 @@ fn a_push_goes_no_further_than_the_pushers_half_move_from_its_stat_block() {
     to_round_two(&mut enc);
     let (field, message) = refused(
         &mut enc,
-        json!({"action": "grapple_action", "actor_id": "Ana", "move": {"kind": "grapple",
+        json!({"action": "grapple_action", "combatant_id": "Ana", "move": {"kind": "grapple",
             "then": {"kind": "push", "half_move_squares": 5, "move_with_target": true}}}),
         &[10, 90],
     );
@@ -238,7 +238,7 @@ fn a_push_goes_no_further_than_the_pushers_half_move_from_its_stat_block() {
     // S 30, d100 10 → 3 DoS; Bo S 30, d100 90 fails: 1 + 3 = 4 squares, capped at 3.
     let report = run(
         &mut enc,
-        json!({"action": "grapple_action", "actor_id": "Ana", "move": {"kind": "grapple",
+        json!({"action": "grapple_action", "combatant_id": "Ana", "move": {"kind": "grapple",
             "then": {"kind": "push", "move_with_target": true}}}),
         &[10, 90],
     );
@@ -263,7 +263,7 @@ fn a_grapple_stand_needs_both_recorded_prone_and_its_drag_is_rolled() {
         if let Some(both) = both {
             then["both_on_ground"] = json!(both);
         }
-        json!({"action": "grapple_action", "actor_id": "Ana", "move": {"kind": "grapple", "then": then}})
+        json!({"action": "grapple_action", "combatant_id": "Ana", "move": {"kind": "grapple", "then": then}})
     };
     let (field, message) = refused(&mut enc, stand(Some(true)), &[10, 90]);
     assert_eq!(field, "move.then.both_on_ground");
@@ -290,7 +290,7 @@ fn a_grapple_stand_whose_drag_fails_leaves_the_opponent_down() {
     set_prone(&mut enc, "Ana");
     set_prone(&mut enc, "Bo");
     // Drag: Ana S 30, d100 90 fails; Bo S 30, d100 10 → 3 DoS: Bo stays down, Ana is up.
-    run(&mut enc, json!({"action": "grapple_action", "actor_id": "Ana", "move": {"kind": "grapple",
+    run(&mut enc, json!({"action": "grapple_action", "combatant_id": "Ana", "move": {"kind": "grapple",
         "then": {"kind": "stand", "drag_opponent": true}}}), &[90, 10]);
     assert!(!state_of(&enc, "Ana").prone);
     assert!(state_of(&enc, "Bo").prone);

@@ -20,7 +20,7 @@ fn work(
 ) -> Result<Ran, EncounterError> {
     spend(encounter, &actor, &extended.spec())?;
     let complete = extended.work_turn();
-    let state = refreshed_mut(encounter, &actor, "actor_id")?.1;
+    let state = refreshed_mut(encounter, &actor, "combatant_id")?.1;
     state.extended = (!complete).then(|| extended.clone());
     let mut notes = vec![format!("{}: {} turn(s) of work", extended.name, extended.turns_done)];
     if complete {
@@ -42,19 +42,19 @@ pub(super) fn start(
 }
 
 pub(super) fn keep_working(encounter: &mut Encounter, actor: CombatantId) -> Result<Ran, EncounterError> {
-    let Some(extended) = peek(encounter, &actor, "actor_id")?.1.extended else {
-        return Err(EncounterError::invalid("actor_id", "no extended action is under way"));
+    let Some(extended) = peek(encounter, &actor, "combatant_id")?.1.extended else {
+        return Err(EncounterError::invalid("combatant_id", "no extended action is under way"));
     };
     work(encounter, actor, extended)
 }
 
 pub(super) fn interrupt(encounter: &mut Encounter, actor: CombatantId) -> Result<Ran, EncounterError> {
-    if peek(encounter, &actor, "actor_id")?.1.extended.is_none() {
-        return Err(EncounterError::invalid("actor_id", "no extended action is under way"));
+    if peek(encounter, &actor, "combatant_id")?.1.extended.is_none() {
+        return Err(EncounterError::invalid("combatant_id", "no extended action is under way"));
     }
-    let state = refreshed_mut(encounter, &actor, "actor_id")?.1;
+    let state = refreshed_mut(encounter, &actor, "combatant_id")?.1;
     let Some(extended) = state.extended.as_mut() else {
-        return Err(EncounterError::invalid("actor_id", "no extended action is under way"));
+        return Err(EncounterError::invalid("combatant_id", "no extended action is under way"));
     };
     let interruption = extended.interrupt();
     let extended = extended.clone();

@@ -114,14 +114,14 @@ pub(super) fn multiple_attack(
     let declared =
         MultipleAttack { equipped_weapons, attacks: weapons.iter().map(|w| w.weapon.clone()).collect() };
     let spec = action_spec(&DeclaredAction::MultipleAttack(declared)).map_err(rename_attacks)?;
-    ensure_turn(encounter, &actor, "actor_id")?;
-    let (_, before, _) = peek(encounter, &actor, "actor_id")?;
+    ensure_turn(encounter, &actor, "combatant_id")?;
+    let (_, before, _) = peek(encounter, &actor, "combatant_id")?;
     spend(encounter, &actor, &spec)?;
-    let after = refreshed_mut(encounter, &actor, "actor_id")?.1.budget.clone();
+    let after = refreshed_mut(encounter, &actor, "combatant_id")?.1.budget.clone();
     let mut reports: Vec<AttackReport> = Vec::new();
     for (index, entry) in weapons.into_iter().enumerate() {
         {
-            let state = refreshed_mut(encounter, &actor, "actor_id")?.1;
+            let state = refreshed_mut(encounter, &actor, "combatant_id")?.1;
             state.budget = before.budget.clone();
             if index > 0 {
                 state.budget.aim = None;
@@ -155,7 +155,7 @@ pub(super) fn multiple_attack(
         let (_, report) = attack(encounter, request, dice).map_err(|error| prefix(error, index))?;
         reports.push(report);
     }
-    refreshed_mut(encounter, &actor, "actor_id")?.1.budget = after;
+    refreshed_mut(encounter, &actor, "combatant_id")?.1.budget = after;
     let notes = vec![format!("{} weapon attacks, each at −20", reports.len())];
     Ok((
         actor,
@@ -231,7 +231,7 @@ pub(super) fn suppressive_fire(
         subjects.push(subject(victim, stats)?);
     }
     let spent = spent_state(encounter, &actor, &spec)?;
-    let (stats, _, _) = peek(encounter, &actor, "actor_id")?;
+    let (stats, _, _) = peek(encounter, &actor, "combatant_id")?;
     let bs = effective(&stats, CharacteristicName::Bs)?;
     let volley = SuppressiveVolley { bs, penalties, victims: subjects };
     let outcome: SuppressiveOutcome = resolve_suppressive_fire(&input, &volley, dice)?;
@@ -242,7 +242,7 @@ pub(super) fn suppressive_fire(
         }
         (weapon, _) => weapon,
     };
-    *refreshed_mut(encounter, &actor, "actor_id")?.1 = spent;
+    *refreshed_mut(encounter, &actor, "combatant_id")?.1 = spent;
     let mut notes = Vec::new();
     if outcome.jammed {
         notes.push(format!("{} jammed (94+)", input.weapon.name));

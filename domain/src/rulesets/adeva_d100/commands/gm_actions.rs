@@ -12,10 +12,10 @@ use crate::rulesets::adeva_d100::bounds::Unsigned;
 
 /// The GM starts a flier's fall from its band ("Altitude").
 pub(super) fn start_fall(encounter: &mut Encounter, actor_id: CombatantId) -> Result<Ran, EncounterError> {
-    let (stats, state, _) = refreshed_mut(encounter, &actor_id, "actor_id")?;
+    let (stats, state, _) = refreshed_mut(encounter, &actor_id, "combatant_id")?;
     if stats.altitude == AltitudeBand::Ground || stats.falling {
         return Err(EncounterError::invalid(
-            "actor_id",
+            "combatant_id",
             "only a flier not already falling can start to fall",
         ));
     }
@@ -32,13 +32,13 @@ pub(super) fn start_fall(encounter: &mut Encounter, actor_id: CombatantId) -> Re
 
 /// Rolls and applies a pending crash: 1d10 + squares fallen, soaked by TB + AP ("Altitude").
 pub(super) fn resolve_crash(encounter: &mut Encounter, actor_id: CombatantId, dice: &mut Dice) -> Result<Ran, EncounterError> {
-    let (stats, state, flags) = refreshed_mut(encounter, &actor_id, "actor_id")?;
+    let (stats, state, flags) = refreshed_mut(encounter, &actor_id, "combatant_id")?;
     let Some(started) = state.pending_crash else {
-        return Err(EncounterError::invalid("actor_id", "no crash is pending for this combatant"));
+        return Err(EncounterError::invalid("combatant_id", "no crash is pending for this combatant"));
     };
     let die = dice.roll(10, format!("falling damage: crash after a fall from {started:?}"))?;
     let damage = die + crash_squares(started);
-    let (_, wounds, notes) = apply(stats, damage, true, 0, "actor_id")?;
+    let (_, wounds, notes) = apply(stats, damage, true, 0, "combatant_id")?;
     stats.set_wounds_left(wounds.after);
     state.pending_crash = None;
     flags.defeated |= wounds.dead;
@@ -48,7 +48,7 @@ pub(super) fn resolve_crash(encounter: &mut Encounter, actor_id: CombatantId, di
 
 /// The GM adds 1 to 100 levels of fatigue.
 pub(super) fn add_fatigue(encounter: &mut Encounter, actor_id: CombatantId, levels: u32) -> Result<Ran, EncounterError> {
-    let (stats, _, _) = refreshed_mut(encounter, &actor_id, "actor_id")?;
+    let (stats, _, _) = refreshed_mut(encounter, &actor_id, "combatant_id")?;
     if levels == 0 || levels > 100 {
         return Err(EncounterError::invalid("levels", "between 1 and 100 levels"));
     }
@@ -62,7 +62,7 @@ pub(super) fn add_decay(
     actor_id: CombatantId,
     decay: CharacteristicDecay,
 ) -> Result<Ran, EncounterError> {
-    let (stats, _, _) = refreshed_mut(encounter, &actor_id, "actor_id")?;
+    let (stats, _, _) = refreshed_mut(encounter, &actor_id, "combatant_id")?;
     let mut decays = stats.decays.clone();
     decays.push(decay);
     check_decays("decay", &decays)?;

@@ -44,7 +44,7 @@ fn set_grapple(
     controller: &CombatantId,
     restrained: &CombatantId,
 ) -> Result<(), EncounterError> {
-    let state = refreshed_mut(encounter, controller, "actor_id")?.1;
+    let state = refreshed_mut(encounter, controller, "combatant_id")?.1;
     state.grappled_with = Some(restrained.clone());
     state.grapple_role = Some(GrappleRole::Controller);
     // Begun or taken over this turn: it holds through the turn's end (`round::end_of_turn`).
@@ -57,7 +57,7 @@ fn set_grapple(
 
 fn end_grapple(encounter: &mut Encounter, a: &CombatantId, b: &CombatantId) -> Result<(), EncounterError> {
     for id in [a, b] {
-        let state = refreshed_mut(encounter, id, "actor_id")?.1;
+        let state = refreshed_mut(encounter, id, "combatant_id")?.1;
         state.grappled_with = None;
         state.grapple_role = None;
     }
@@ -94,7 +94,7 @@ pub(super) fn attempt(
     dice: &mut Dice,
 ) -> Result<(ActionOutcome, Vec<String>), EncounterError> {
     let (actor, target) = (actor.clone(), target.clone());
-    let (_, actor_state, _) = peek(encounter, &actor, "actor_id")?;
+    let (_, actor_state, _) = peek(encounter, &actor, "combatant_id")?;
     let (target_stats, target_state, surprised) = peek(encounter, &target, "target_id")?;
     if actor_state.grappled_with.is_some() || target_state.grappled_with.is_some() {
         return Err(EncounterError::invalid("target_id", "one of the two is already in a grapple"));
@@ -104,7 +104,7 @@ pub(super) fn attempt(
         spend_dodge(&mut target_budget, surprised)?;
     }
     spend(encounter, &actor, spec)?;
-    let (actor_stats, _, _) = peek(encounter, &actor, "actor_id")?;
+    let (actor_stats, _, _) = peek(encounter, &actor, "combatant_id")?;
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
     let modifiers = spec.tests.first().map(|t| t.modifiers.clone()).unwrap_or_default();
     let test = modified_test(ws, &modifiers, dice, &format!("{label}: WS test"))?;
@@ -154,9 +154,9 @@ pub(super) fn grapple_action(
     grapple_move: GrappleMove,
     dice: &mut Dice,
 ) -> Result<Ran, EncounterError> {
-    let (_, state, _) = peek(encounter, &actor, "actor_id")?;
+    let (_, state, _) = peek(encounter, &actor, "combatant_id")?;
     let (Some(other), Some(role)) = (state.grappled_with.clone(), state.grapple_role) else {
-        return Err(EncounterError::invalid("actor_id", "this combatant is not in a grapple"));
+        return Err(EncounterError::invalid("combatant_id", "this combatant is not in a grapple"));
     };
     let mut grapple_move = grapple_move;
     if let GrappleMove::Grapple { then } | GrappleMove::TakeControl { then } = &mut grapple_move {
@@ -212,7 +212,7 @@ pub(super) fn grapple_action(
             }
             // The 'Grapple' Full Action taken: the grapple holds this turn ("Grapple (Initiate)"),
             // recorded once the follow-up can no longer be refused.
-            refreshed_mut(encounter, &actor, "actor_id")?.1.budget.grapple_kept = true;
+            refreshed_mut(encounter, &actor, "combatant_id")?.1.budget.grapple_kept = true;
         }
         GrappleMove::ActivatePower { .. } => {
             notes.push("resolved by the table (the action's cost is spent)".into());
@@ -238,7 +238,7 @@ fn derive_follow_up(
 ) -> Result<(), EncounterError> {
     match then {
         GrappleFollowUp::Push { half_move_squares, .. } => {
-            let (stats, _, _) = peek(encounter, actor, "actor_id")?;
+            let (stats, _, _) = peek(encounter, actor, "combatant_id")?;
             let half_move = super::core::movement_of(&stats)?.half_move;
             if half_move_squares.is_some_and(|sent| sent != half_move) {
                 return Err(EncounterError::invalid(
@@ -249,7 +249,7 @@ fn derive_follow_up(
             *half_move_squares = Some(half_move);
         }
         GrappleFollowUp::Stand { both_on_ground, .. } => {
-            let (_, own, _) = peek(encounter, actor, "actor_id")?;
+            let (_, own, _) = peek(encounter, actor, "combatant_id")?;
             let (_, theirs, _) = peek(encounter, other, "target_id")?;
             let derived = own.prone && theirs.prone;
             if derived && *both_on_ground == Some(false) {
@@ -315,7 +315,7 @@ fn follow_up(
                     notes.push(format!("{} is knocked prone", encounter.name_of(other)));
                 }
                 KnockDownOutcome::ActorProne => {
-                    refreshed_mut(encounter, actor, "actor_id")?.1.prone = true;
+                    refreshed_mut(encounter, actor, "combatant_id")?.1.prone = true;
                     notes.push(format!("{} is knocked prone instead", encounter.name_of(actor)));
                 }
                 KnockDownOutcome::TargetStands => {}
@@ -325,7 +325,7 @@ fn follow_up(
         GrappleFollowUp::Stand { drag_opponent, .. } => {
             // "Controller: Stand": the controller regains its feet; dragging the opponent up is an
             // opposed Strength test, won by the controller.
-            refreshed_mut(encounter, actor, "actor_id")?.1.prone = false;
+            refreshed_mut(encounter, actor, "combatant_id")?.1.prone = false;
             notes.push(format!("{} regains its feet", encounter.name_of(actor)));
             if drag_opponent {
                 let result = strength(encounter, actor, other, CharacteristicName::S, "grapple: drag the opponent up", dice)?;

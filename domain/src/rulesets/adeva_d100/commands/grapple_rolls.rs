@@ -29,7 +29,7 @@ pub(super) fn unarmed_and_fatigue(
     dice: &mut Dice,
     notes: &mut Vec<String>,
 ) -> Result<(), EncounterError> {
-    let (actor_stats, _, _) = peek(encounter, actor, "actor_id")?;
+    let (actor_stats, _, _) = peek(encounter, actor, "combatant_id")?;
     let sb = super::super::bonus(effective(&actor_stats, CharacteristicName::S)?);
     let die = dice.roll(5, format!("{what}: unarmed damage 1d5 − 3 + SB"))?;
     let damage = (die as i32 - 3 + sb).max(0) as u32;

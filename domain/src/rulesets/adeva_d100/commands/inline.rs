@@ -119,7 +119,7 @@ const MAX_NAME_CHARS: usize = 100;
 pub struct InlineDamage {
     pub target: Stats,
     /// Named in the report and its summary ("target" when left out).
-    #[serde(default)]
+    #[serde(default, rename = "target_name", alias = "name")]
     pub name: Option<String>,
     #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::amount")]
     #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 10000))]

@@ -50,7 +50,7 @@ pub(super) fn spend(
     spec: &ActionSpec,
 ) -> Result<(), EncounterError> {
     let state = spent_state(encounter, actor, spec)?;
-    *refreshed_mut(encounter, actor, "actor_id")?.1 = state;
+    *refreshed_mut(encounter, actor, "combatant_id")?.1 = state;
     Ok(())
 }
 
@@ -62,8 +62,8 @@ pub(super) fn spent_state(
     actor: &CombatantId,
     spec: &ActionSpec,
 ) -> Result<CombatState, EncounterError> {
-    ensure_turn(encounter, actor, "actor_id")?;
-    let (_, mut state, _) = peek(encounter, actor, "actor_id")?;
+    ensure_turn(encounter, actor, "combatant_id")?;
+    let (_, mut state, _) = peek(encounter, actor, "combatant_id")?;
     super::ensure_may_move(encounter, actor, &state, spec)?;
     state.budget.spend(spec)?;
     if super::super::actions::overwatch::ends_overwatch(spec) {
@@ -88,7 +88,7 @@ pub(super) fn movement(
             ));
         }
     };
-    let (stats, _, _) = peek(encounter, &actor, "actor_id")?;
+    let (stats, _, _) = peek(encounter, &actor, "combatant_id")?;
     let bands: MovementBands = super::core::movement_of(&stats)?;
     let change: Option<AltitudeChange> = match altitude_to {
         Some(to) => Some(change_altitude(stats.altitude, to, kind).map_err(|e| within("altitude_to", e))?),
@@ -103,11 +103,11 @@ pub(super) fn movement(
     spend(encounter, &actor, &spec)?;
     if kind == MoveKind::HalfMove {
         // Read by Knock Down's "after a Half Move action" (+10).
-        refreshed_mut(encounter, &actor, "actor_id")?.1.budget.half_moved = true;
+        refreshed_mut(encounter, &actor, "combatant_id")?.1.budget.half_moved = true;
     }
     let mut notes = vec![bands.working.clone()];
     if let Some(change) = change {
-        let (stats, _, _) = refreshed_mut(encounter, &actor, "actor_id")?;
+        let (stats, _, _) = refreshed_mut(encounter, &actor, "combatant_id")?;
         stats.altitude = change.to;
         notes.push(format!("altitude {:?} → {:?} ({} bands)", change.from, change.to, change.bands));
     }
@@ -133,7 +133,7 @@ pub(super) fn contest(
     if actor == target {
         return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
     }
-    let (actor_stats, _, _) = peek(encounter, actor, "actor_id")?;
+    let (actor_stats, _, _) = peek(encounter, actor, "combatant_id")?;
     let (target_stats, _, _) = peek(encounter, target, "target_id")?;
     let side_a = Contestant { characteristic: effective(&actor_stats, a)?, modifiers: actor_modifiers };
     let side_b = Contestant { characteristic: effective(&target_stats, b)?, modifiers: Vec::new() };
@@ -198,7 +198,7 @@ pub(super) fn knock_down_roll(
             }
         }
         KnockDownOutcome::ActorProne => {
-            refreshed_mut(encounter, &actor, "actor_id")?.1.prone = true;
+            refreshed_mut(encounter, &actor, "combatant_id")?.1.prone = true;
             notes.push(format!("{} is knocked prone instead", encounter.name_of(&actor)));
         }
         KnockDownOutcome::TargetStands => notes.push("the target keeps its footing".into()),
@@ -210,7 +210,7 @@ pub(super) fn knock_down_roll(
 /// Down"), derived from the actor's turn: a Half Move taken earlier this turn. A caller's
 /// `after_half_move` that says otherwise is refused (field `after_half_move`).
 fn derived_half_move(encounter: &Encounter, actor: &CombatantId, sent: Option<bool>) -> Result<bool, EncounterError> {
-    let (_, state, _) = super::peek(encounter, actor, "actor_id")?;
+    let (_, state, _) = super::peek(encounter, actor, "combatant_id")?;
     let derived = state.budget.on_own_turn && state.budget.half_moved;
     match sent {
         Some(said) if said != derived => Err(EncounterError::invalid(
@@ -331,7 +331,7 @@ pub(super) fn take_down(
         modifiers.push(Modifier::coded(ModifierCode::Surprise, "target surprised", 30));
     }
     modifiers.extend(target_state.attacks_against.clone());
-    let (actor_stats, _, _) = peek(encounter, &actor, "actor_id")?;
+    let (actor_stats, _, _) = peek(encounter, &actor, "combatant_id")?;
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
     let test =
         modified_test(ws, &modifiers, dice, "take down: WS test").map_err(|e| within("modifiers", e))?;
@@ -375,16 +375,16 @@ pub(super) fn take_down(
 }
 
 /// Stand up from prone: a half action on the actor's turn that clears `prone` (the text gives
-/// prone no modifier and no way up; see `dynamic.rs`). Refused (field `actor_id`) when the actor
+/// prone no modifier and no way up; see `dynamic.rs`). Refused (field `combatant_id`) when the actor
 /// is not prone. Standing is not a move, so a pinned combatant may stand.
 pub(super) fn stand(encounter: &mut Encounter, actor: CombatantId) -> Result<Ran, EncounterError> {
-    let (_, state, _) = peek(encounter, &actor, "actor_id")?;
+    let (_, state, _) = peek(encounter, &actor, "combatant_id")?;
     if !state.prone {
-        return Err(EncounterError::invalid("actor_id", "only a prone combatant can stand up"));
+        return Err(EncounterError::invalid("combatant_id", "only a prone combatant can stand up"));
     }
     let spec = ActionSpec::new(ActionKind::Other("stand".into()), ActionType::Half, Vec::new());
     spend(encounter, &actor, &spec)?;
-    refreshed_mut(encounter, &actor, "actor_id")?.1.prone = false;
+    refreshed_mut(encounter, &actor, "combatant_id")?.1.prone = false;
     let notes = vec![format!("{} stands up", encounter.name_of(&actor))];
     Ok((actor, "stand".into(), ActionOutcome::Stood {}, notes))
 }

@@ -179,7 +179,7 @@ pub(crate) fn peek(
     // The one rule for the dead (`AdevaD100::may_receive`, through `receiving::check`), for
     // whom an operation reaches besides what it declares: the dead are refused (409), the
     // defeated but living go on (docs/rulesets/adeva-d100.md, "The dead and the defeated").
-    let receipt = if matches!(field, "actor_id" | "attacker_id") { Receipt::Action } else { Receipt::Damage };
+    let receipt = if matches!(field, "combatant_id" | "attacker_id") { Receipt::Action } else { Receipt::Damage };
     receiving::check(encounter, &Delivery::new(id, field, receipt))?;
     let mut probe = plugin::combatant(encounter, id, field)?.clone();
     let (stats, state, flags) = plugin::parts_and_flags_mut::<AdevaD100>(&mut probe, field)?;

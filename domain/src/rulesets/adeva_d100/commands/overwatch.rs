@@ -42,7 +42,7 @@ pub(super) fn overwatch_set(
 ) -> Result<Ran, EncounterError> {
     let spec = action_spec(&DeclaredAction::Overwatch(input.clone()))?;
     spend(encounter, &actor, &spec)?;
-    refreshed_mut(encounter, &actor, "actor_id")?.1.overwatch = Some(input.clone());
+    refreshed_mut(encounter, &actor, "combatant_id")?.1.overwatch = Some(input.clone());
     let notes = spec.notes.clone();
     Ok((actor, "overwatch".into(), ActionOutcome::OverwatchSet { overwatch: Box::new(input) }, notes))
 }
@@ -95,9 +95,9 @@ pub(super) fn overwatch_trigger(
     if actor == target {
         return Err(EncounterError::invalid("target_id", "the target must be another combatant"));
     }
-    let (actor_stats, actor_state, _) = peek(encounter, &actor, "actor_id")?;
+    let (actor_stats, actor_state, _) = peek(encounter, &actor, "combatant_id")?;
     let Some(overwatch) = actor_state.overwatch.clone() else {
-        return Err(EncounterError::invalid("actor_id", "this combatant has no Overwatch set"));
+        return Err(EncounterError::invalid("combatant_id", "this combatant has no Overwatch set"));
     };
     let (target_stats, target_state, _) = peek(encounter, &target, "target_id")?;
     let attack_target = observed.attack_target_id.as_ref().map(|id| encounter.name_of(id));
@@ -138,7 +138,7 @@ pub(super) fn overwatch_trigger(
     subject.location = observed.location.clone();
     let pinning = pinning_after_overwatch(std::slice::from_ref(&subject), dice)?;
     apply_pinning(encounter, std::slice::from_ref(&target), &pinning, &mut notes)?;
-    refreshed_mut(encounter, &actor, "actor_id")?.1.overwatch = None;
+    refreshed_mut(encounter, &actor, "combatant_id")?.1.overwatch = None;
     let outcome = ActionOutcome::OverwatchTrigger {
         target_id: target,
         verdict,

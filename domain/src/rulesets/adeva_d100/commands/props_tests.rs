@@ -136,13 +136,13 @@ proptest! {
         levels in extreme(), amount in extreme(), squares in extreme(), threshold in extreme(), pick in 0..4u8,
     ) {
         let body = match pick {
-            0 => json!({"action": "fatigue", "actor_id": bo(), "levels": levels}),
-            1 => json!({"action": "decay", "actor_id": bo(),
+            0 => json!({"action": "fatigue", "combatant_id": bo(), "levels": levels}),
+            1 => json!({"action": "decay", "combatant_id": bo(),
                         "decay": {"characteristic": "ag", "amount": amount, "reason": "poison"}}),
-            2 => json!({"action": "ram", "actor_id": ana(), "target_id": bo(), "distance_squares": squares,
+            2 => json!({"action": "ram", "combatant_id": ana(), "target_id": bo(), "distance_squares": squares,
                         "half_move_squares": squares, "straight_line_squares": squares,
                         "rammer": {"strength_bonus": levels, "size": amount}, "target": {"strength_bonus": 1, "size": 1}}),
-            _ => json!({"action": "boarding", "actor_id": ana(), "target_id": bo(), "target_is_starship": true,
+            _ => json!({"action": "boarding", "combatant_id": ana(), "target_id": bo(), "target_is_starship": true,
                         "damage": {"count": 1, "sides": 10, "bonus": amount},
                         "evasion": {"kind": "dodge", "threshold": threshold}}),
         };

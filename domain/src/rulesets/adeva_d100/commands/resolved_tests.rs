@@ -14,7 +14,7 @@ fn a_knock_down_won_by_two_dos_deals_unarmed_damage_and_fatigue_when_asked() {
     // Ana S 30, d100 5 → 3 DoS; Bo S 30, d100 90 fails: margin 3. 1d5 = 5 − 3 + SB 3 = 5 against
     // soak TB 3 → 2 wounds; +1 Fatigue.
     let mut enc = fight();
-    let body = json!({"action": "knock_down", "actor_id": "Ana", "target_id": "Bo", "hurt": true});
+    let body = json!({"action": "knock_down", "combatant_id": "Ana", "target_id": "Bo", "hurt": true});
     run(&mut enc, body, &[5, 90, 5]);
     let bo = stats_of(&enc, "Bo");
     assert_eq!((bo.wounds_taken.get(), bo.fatigue.get()), (2, 1));
@@ -25,7 +25,7 @@ fn a_knock_down_won_by_two_dos_deals_unarmed_damage_and_fatigue_when_asked() {
 fn a_knock_down_won_by_one_dos_deals_no_damage_even_when_asked() {
     // Ana S 30, d100 25 → 1 DoS; Cy S 30, d100 90 fails: margin 1, prone only; no die rolled.
     let mut enc = fight();
-    let body = json!({"action": "knock_down", "actor_id": "Ana", "target_id": "Cy", "hurt": true});
+    let body = json!({"action": "knock_down", "combatant_id": "Ana", "target_id": "Cy", "hurt": true});
     let report = run(&mut enc, body, &[25, 90]);
     let cy = stats_of(&enc, "Cy");
     assert_eq!((cy.wounds_taken.get(), cy.fatigue.get()), (0, 0));
@@ -41,7 +41,7 @@ fn a_charge_ending_in_a_grapple_rolls_ws_plus_twenty_and_starts_the_grapple() {
     let mut enc = fight();
     let report = run(
         &mut enc,
-        json!({"action": "charge", "actor_id": "Ana", "target_id": "Bo", "distance_squares": 6,
+        json!({"action": "charge", "combatant_id": "Ana", "target_id": "Bo", "distance_squares": 6,
             "straight_line_squares": 4, "strike": {"kind": "grapple", "hand_free": true}, "dodge": true}),
         &[55, 70],
     );
@@ -60,7 +60,7 @@ fn a_charge_ending_in_a_knock_down_rolls_plain_strength_and_may_hurt() {
     let mut enc = fight();
     let report = run(
         &mut enc,
-        json!({"action": "charge", "actor_id": "Ana", "target_id": "Bo", "distance_squares": 6,
+        json!({"action": "charge", "combatant_id": "Ana", "target_id": "Bo", "distance_squares": 6,
             "straight_line_squares": 4, "strike": {"kind": "knock_down"}, "hurt": true}),
         &[5, 90, 4],
     );
@@ -71,7 +71,7 @@ fn a_charge_ending_in_a_knock_down_rolls_plain_strength_and_may_hurt() {
     assert_eq!((bo.wounds_taken.get(), bo.fatigue.get()), (1, 1));
     let (field, _) = refused(
         &mut enc,
-        json!({"action": "charge", "actor_id": "Ana", "target_id": "Cy", "distance_squares": 6,
+        json!({"action": "charge", "combatant_id": "Ana", "target_id": "Cy", "distance_squares": 6,
             "straight_line_squares": 4, "strike": {"kind": "knock_down"}}),
         &[5, 90],
     );
@@ -116,13 +116,13 @@ fn the_grapples_either_standard_attack_is_rolled_and_applied() {
     let mut enc = fight();
     grapple_bo(&mut enc);
     to_round_two(&mut enc);
-    let pistol = json!({"action": "grapple_action", "actor_id": "Ana", "move": {"kind": "grapple",
+    let pistol = json!({"action": "grapple_action", "combatant_id": "Ana", "move": {"kind": "grapple",
         "then": {"kind": "standard_attack", "weapon": "pistol"}}});
     let (field, _) = refused(&mut enc, pistol, &[25, 2]);
     assert_eq!(field, "move.then.damage");
     let report = run(
         &mut enc,
-        json!({"action": "grapple_action", "actor_id": "Ana", "move": {"kind": "grapple",
+        json!({"action": "grapple_action", "combatant_id": "Ana", "move": {"kind": "grapple",
             "then": {"kind": "standard_attack", "weapon": "small_melee"}}}),
         &[25, 2],
     );

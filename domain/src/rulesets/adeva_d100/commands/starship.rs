@@ -55,7 +55,7 @@ pub(super) fn ram(
     let damage = ram_damage(&input)?;
     let (target_stats, _, _) = peek(encounter, &target, "target_id")?;
     spend(encounter, &actor, &spec)?;
-    let (actor_stats, _, _) = peek(encounter, &actor, "actor_id")?;
+    let (actor_stats, _, _) = peek(encounter, &actor, "combatant_id")?;
     modifiers.insert(0, Modifier::coded(ModifierCode::Ram, "ram", 20));
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
     let test = modified_test(ws, &modifiers, dice, "ram: WS test").map_err(|e| within("modifiers", e))?;
@@ -75,7 +75,7 @@ pub(super) fn ram(
         impacts.push(amount);
         let die = dice.roll(10, "ram: impact back on the rammer")?;
         let amount = die + damage.to_rammer.bonus;
-        let (_, more) = impact(encounter, &actor, "actor_id", amount, damage.to_rammer.penetration)?;
+        let (_, more) = impact(encounter, &actor, "combatant_id", amount, damage.to_rammer.penetration)?;
         notes.extend(more);
         impacts.push(amount);
     }
@@ -156,7 +156,7 @@ pub(super) fn boarding(
         }
     }
     spend(encounter, &actor, &spec)?;
-    let (actor_stats, _, _) = peek(encounter, &actor, "actor_id")?;
+    let (actor_stats, _, _) = peek(encounter, &actor, "combatant_id")?;
     let ws = effective(&actor_stats, CharacteristicName::Ws)?;
     let test = modified_test(ws, &super::super::test_modifiers::caller(&input.marines), dice, "boarding: WS test (Marines)")
         .map_err(|e| within("marines", e))?;

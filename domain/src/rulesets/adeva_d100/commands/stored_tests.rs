@@ -203,7 +203,7 @@ fn damage_with_soak_and_fate_reports_lethal_damage() {
 fn guard_mode_is_declared_and_a_fall_crashes_at_the_end_of_rounds() {
     let mut enc = fight();
     let guard: Action = serde_json::from_value(
-        json!({"action": "guard_mode", "actor_id": "Ana"}),
+        json!({"action": "guard_mode", "combatant_id": "Ana"}),
     )
     .unwrap();
     act(&mut enc, guard, &mut dice(&[])).unwrap();
@@ -211,13 +211,13 @@ fn guard_mode_is_declared_and_a_fall_crashes_at_the_end_of_rounds() {
     if let StatBlock::AdevaD100(stats) = &mut enc.combatant_mut(&id("Cy")).unwrap().stats {
         stats.altitude = AltitudeBand::Low;
     }
-    let fall: Action = serde_json::from_value(json!({"action": "fall", "actor_id": "Cy"})).unwrap();
+    let fall: Action = serde_json::from_value(json!({"action": "fall", "combatant_id": "Cy"})).unwrap();
     act(&mut enc, fall, &mut dice(&[])).unwrap();
     let mut events = Vec::new();
     crate::rulesets::adeva_d100::round::end_of_round(&mut enc, &mut events);
     assert_eq!(stats_of(&enc, "Cy").altitude, AltitudeBand::Ground);
     // Crash from Low: 1d10 (4) + 60 = 64; soak TB 3 → 61 → dead.
-    let crash: Action = serde_json::from_value(json!({"action": "resolve_crash", "actor_id": "Cy"})).unwrap();
+    let crash: Action = serde_json::from_value(json!({"action": "resolve_crash", "combatant_id": "Cy"})).unwrap();
     let (_, report) = act(&mut enc, crash, &mut dice(&[4])).unwrap();
     assert!(matches!(report.outcome, ActionOutcome::Crash { damage: 64, wounds_after: 0, defeated: true }));
 }

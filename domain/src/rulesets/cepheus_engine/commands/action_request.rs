@@ -163,6 +163,7 @@ pub enum Action {
         characteristic: Option<CharacteristicName>,
         /// The referee's DM for the ram, −10 to +10.
         #[serde(default)]
+        #[serde(rename = "value", alias = "dm")]
         dm: Score<-10, 10>,
         #[serde(default)]
         target_solid: bool,
@@ -180,6 +181,7 @@ pub enum Action {
         characteristic: Option<CharacteristicName>,
         /// The stunt's difficulty DM, −10 to +10.
         #[serde(default)]
+        #[serde(rename = "value", alias = "dm")]
         dm: Score<-10, 10>,
     },
     Weave {

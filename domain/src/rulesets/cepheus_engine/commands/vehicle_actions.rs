@@ -75,7 +75,7 @@ pub(super) fn check_skill(skill: &str) -> Result<(), EncounterError> {
 
 fn check_extra_dm(dm: i32) -> Result<(), EncounterError> {
     if !(-MAX_EXTRA_DM..=MAX_EXTRA_DM).contains(&dm) {
-        return Err(invalid("dm", format!("dm must be from -{MAX_EXTRA_DM} to {MAX_EXTRA_DM}")));
+        return Err(invalid("value", format!("value must be from -{MAX_EXTRA_DM} to {MAX_EXTRA_DM}")));
     }
     Ok(())
 }
