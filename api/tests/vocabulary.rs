@@ -221,9 +221,10 @@ fn the_checks_catch_what_they_describe() {
 fn field_tables() -> Vec<(String, String, Vec<String>)> {
     let docs = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/rulesets");
     let mut tables = Vec::new();
-    for entry in std::fs::read_dir(docs).expect("docs/rulesets exists") {
-        let path = entry.expect("a readable entry").path();
-        let text = std::fs::read_to_string(&path).expect("a readable doc");
+    for entry in std::fs::read_dir(docs).unwrap_or_else(|error| panic!("docs/rulesets: {error}")) {
+        let path = entry.unwrap_or_else(|error| panic!("docs/rulesets: {error}")).path();
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
         let doc = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
         let mut lines = text.lines();
         while let Some(line) = lines.next() {

@@ -44,8 +44,12 @@ async fn a_surprised_target_is_hit_at_plus_30_and_loses_wounds_past_soak() {
     let app = spawn_app().await;
     let (encounter, ana, bo) = ambush(&app).await;
 
-    let reply =
-        app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &shot(&ana, &bo, json!([45, 3]))).await;
+    let reply = app
+        .post_json(
+            &format!("/v1/encounters/{encounter}/adeva-d100/attacks"),
+            &shot(&ana, &bo, json!([45, 3])),
+        )
+        .await;
 
     assert_eq!(reply.status, 200, "{}", reply.body);
     let result = &reply.body["result"];
@@ -66,7 +70,7 @@ async fn a_surprised_target_is_hit_at_plus_30_and_loses_wounds_past_soak() {
 async fn a_second_attack_in_a_turn_and_a_surprised_dodge_are_refused_and_change_nothing() {
     let app = spawn_app().await;
     let (encounter, ana, bo) = ambush(&app).await;
-    let path = format!("/v1/encounters/{encounter}/attacks");
+    let path = format!("/v1/encounters/{encounter}/adeva-d100/attacks");
 
     let mut dodge = shot(&ana, &bo, json!([45, 3]));
     dodge["evasion"] = json!("dodge");
@@ -91,12 +95,12 @@ async fn a_minimum_integer_modifier_is_refused_instead_of_wrapping_into_a_hit() 
     let mut body = shot(&ana, &bo, json!([90, 3]));
     body["modifiers"] = json!([{"reason": "x", "value": -2147483648_i64}, {"reason": "fog", "value": -20}]);
     let before = app.snapshot(&encounter).await;
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/adeva-d100/attacks"), &body).await;
     assert_eq!(reply.status, 422, "{}", reply.body);
     assert!(reply.body["field"].as_str().unwrap_or_default().contains("modifiers"), "{}", reply.body);
     assert_eq!(app.snapshot(&encounter).await, before, "nothing stored");
     body["modifiers"] = json!([{"reason": "x", "value": -101}]);
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/adeva-d100/attacks"), &body).await;
     assert_eq!(reply.status, 422, "{}", reply.body);
 }
 
@@ -157,7 +161,7 @@ async fn fatigue_is_held_at_one_thousand_and_never_wraps() {
         .await;
     assert_eq!(patched.status, 200, "{}", patched.body);
     let body = json!({"action": "fatigue", "combatant_id": ana, "levels": 2});
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/actions"), &body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/adeva-d100/actions"), &body).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(app.encounter(&encounter).await["combatants"][0]["stats"]["fatigue"], json!(1000));
 }
@@ -170,7 +174,7 @@ async fn a_minimum_integer_damage_bonus_is_refused() {
     let mut body = shot(&ana, &bo, json!([45, 3]));
     body["damage"]["bonus"] = json!(-2147483648_i64);
     let before = app.snapshot(&encounter).await;
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/adeva-d100/attacks"), &body).await;
     assert_eq!(reply.status, 422, "{}", reply.body);
     assert_eq!(app.snapshot(&encounter).await, before);
 }
@@ -182,7 +186,7 @@ async fn a_minimum_integer_damage_bonus_is_refused() {
 async fn a_charge_takes_its_reach_from_the_stat_block_not_from_the_caller() {
     let app = spawn_app().await;
     let (encounter, ana, bo) = ambush(&app).await;
-    let path = format!("/v1/encounters/{encounter}/attacks");
+    let path = format!("/v1/encounters/{encounter}/adeva-d100/attacks");
     let charge = |distance: i64, extra: Option<i64>| {
         let mut action = json!({"action": "charge", "distance_squares": distance, "straight_line_squares": 4,
             "strike": {"kind": "attack", "weapon": {"name": "Sword", "class": "melee"}}});
@@ -210,11 +214,14 @@ async fn a_dead_combatant_takes_no_decay_or_fatigue() {
     let app = spawn_app().await;
     let (encounter, _, bo) = ambush(&app).await;
     let killed = app
-        .post_json(&format!("/v1/encounters/{encounter}/damage"), &json!({"combatant_id": bo, "amount": 10}))
+        .post_json(
+            &format!("/v1/encounters/{encounter}/adeva-d100/damage"),
+            &json!({"combatant_id": bo, "amount": 10}),
+        )
         .await;
     assert_eq!(killed.status, 200, "{}", killed.body);
     assert_eq!(killed.body["result"]["wounds"]["dead"], json!(true));
-    let path = format!("/v1/encounters/{encounter}/actions");
+    let path = format!("/v1/encounters/{encounter}/adeva-d100/actions");
     let before = app.snapshot(&encounter).await;
     let decay = json!({"action": "decay", "combatant_id": bo,
         "decay": {"characteristic": "ag", "amount": 5, "reason": "poison"}});

@@ -23,14 +23,14 @@ async fn duel(app: &TestApp) -> (String, String, String) {
 }
 
 async fn ok(app: &TestApp, encounter: &str, route: &str, body: &Value, what: &str) -> Value {
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/{route}"), body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/adeva-d100/{route}"), body).await;
     reply.expect_status(200, what).body
 }
 
 /// A 422 naming `field`, nothing stored.
 async fn refused(app: &TestApp, encounter: &str, route: &str, body: &Value, field: &str, case: &str) {
     let before = app.snapshot(encounter).await;
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/{route}"), body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/adeva-d100/{route}"), body).await;
     reply.assert_problem(422, Some(field), case);
     assert_eq!(app.snapshot(encounter).await, before, "{case}: nothing stored");
 }

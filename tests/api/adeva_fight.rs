@@ -41,7 +41,7 @@ async fn advance_to(app: &TestApp, encounter: &str, id: &str) -> Value {
 }
 
 async fn attack(app: &TestApp, encounter: &str, body: &Value, what: &str) -> Value {
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/adeva-d100/attacks"), body).await;
     reply.expect_status(200, what).body
 }
 
@@ -283,7 +283,7 @@ async fn a_whole_adeva_fight_with_surprise_a_split_burst_a_dodge_a_critical_and_
     // A dead target cannot be attacked again.
     let again = standard(&ana, &bo, gun("Stub pistol", 1), json!({"count": 1, "sides": 10}), json!([10, 4]));
     let before = app.snapshot(&encounter).await;
-    let refused = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &again).await;
+    let refused = app.post_json(&format!("/v1/encounters/{encounter}/adeva-d100/attacks"), &again).await;
     refused.assert_problem(
         409,
         Some("target_id"),
@@ -340,7 +340,7 @@ async fn setup_refusals(app: &TestApp) -> (String, String, String, String) {
 /// Sends a refused attack: 422 naming `field`, a detail containing `reason`, nothing stored.
 async fn refused(app: &TestApp, encounter: &str, body: &Value, field: &str, reason: &str, case: &str) {
     let before = app.snapshot(encounter).await;
-    let reply: Reply = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), body).await;
+    let reply: Reply = app.post_json(&format!("/v1/encounters/{encounter}/adeva-d100/attacks"), body).await;
     reply.assert_problem(422, Some(field), case);
     let detail = reply.body["detail"].as_str().unwrap_or_default().to_lowercase();
     assert!(detail.contains(reason), "{case}: detail {detail:?} should say {reason:?}");

@@ -6,7 +6,7 @@ use crate::helpers::{TestApp, spawn_app};
 use serde_json::{Value, json};
 
 async fn act(app: &TestApp, encounter: &str, body: Value) -> Value {
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/actions"), &body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/cepheus-engine/actions"), &body).await;
     reply.expect_status(200, "action").body
 }
 
@@ -75,7 +75,7 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
     let before = app.snapshot(&encounter).await;
     let twice = app
         .post_json(
-            &format!("/v1/encounters/{encounter}/actions"),
+            &format!("/v1/encounters/{encounter}/cepheus-engine/actions"),
             &json!({"action": "hasten", "combatant_id": rook}),
         )
         .await;
@@ -137,7 +137,7 @@ async fn hastening_and_leadership_raise_initiative_for_the_round() {
     // Rook's hasty shot carries his −1: Gun Combat 1 + DEX 9 (+1) + Pistol at Short (+0) − 1 = +1.
     let shot = app
         .post_json(
-            &format!("/v1/encounters/{encounter}/attacks"),
+            &format!("/v1/encounters/{encounter}/cepheus-engine/attacks"),
             &json!({"attacker_id": rook, "target_id": hicks, "weapon": {"weapon_type": "pistol", "damage_dice": 1},
                     "range_band": "short", "rolls": [4, 4, 3]}),
         )

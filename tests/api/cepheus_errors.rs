@@ -52,7 +52,7 @@ async fn fight(app: &TestApp) -> (String, [String; 4]) {
     // Rook drops prone (a minor action on his turn), then his turn ends.
     let prone = app
         .post_json(
-            &format!("/v1/encounters/{encounter}/actions"),
+            &format!("/v1/encounters/{encounter}/cepheus-engine/actions"),
             &json!({"action": "change_stance", "combatant_id": rook, "stance": "prone"}),
         )
         .await
@@ -84,7 +84,7 @@ async fn refused(
     case: &str,
 ) {
     let before = app.snapshot(encounter).await;
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/{operation}"), &body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/cepheus-engine/{operation}"), &body).await;
     reply.assert_problem(expect.0, Some(expect.1), case);
     assert_eq!(app.snapshot(encounter).await, before, "{case}: nothing is stored");
 }
@@ -162,7 +162,10 @@ async fn bad_attacks_damage_and_actions_name_the_field_and_store_nothing() {
     refused(&app, &encounter, "damage", split, (422, "allocation"), "a split on the first damage").await;
     // 6 points take Kell's END 6 → 0.
     let first = app
-        .post_json(&format!("/v1/encounters/{encounter}/damage"), &json!({"target_id": kell, "damage": 6}))
+        .post_json(
+            &format!("/v1/encounters/{encounter}/cepheus-engine/damage"),
+            &json!({"target_id": kell, "damage": 6}),
+        )
         .await
         .expect_status(200, "Kell's first damage");
     assert_eq!(first.body["result"]["hit"]["allocation"]["end"], json!(6));
@@ -188,7 +191,10 @@ async fn bad_attacks_damage_and_actions_name_the_field_and_store_nothing() {
     // Vasquez's attack (his significant action) goes through; a second one, or a Leadership check,
     // in the same turn is refused. DM +3, dice 1 + 1 → 5: a miss.
     let first_shot = app
-        .post_json(&format!("/v1/encounters/{encounter}/attacks"), &rifle(v, k, json!({"rolls": [1, 1]})))
+        .post_json(
+            &format!("/v1/encounters/{encounter}/cepheus-engine/attacks"),
+            &rifle(v, k, json!({"rolls": [1, 1]})),
+        )
         .await
         .expect_status(200, "Vasquez's attack");
     assert_eq!(first_shot.body["result"]["outcome"]["hit"], json!(false));
@@ -206,7 +212,9 @@ async fn bad_attacks_damage_and_actions_name_the_field_and_store_nothing() {
     refused(&app, &encounter, "actions", lead, (422, "action"), "Leadership after an attack").await;
     // One minor action is still allowed beside the significant one, but not two.
     let minor = json!({"action": "draw_or_reload", "combatant_id": vasquez});
-    app.post_json(&format!("/v1/encounters/{encounter}/actions"), &minor).await.expect_status(200, "reload");
+    app.post_json(&format!("/v1/encounters/{encounter}/cepheus-engine/actions"), &minor)
+        .await
+        .expect_status(200, "reload");
     refused(&app, &encounter, "actions", minor, (422, "action"), "a second minor action").await;
     let log = app.events(&encounter).await;
     let kinds: Vec<&str> = log.iter().filter_map(|e| e["kind"].as_str()).collect();
@@ -222,17 +230,21 @@ async fn attacks_and_actions_wait_for_the_encounter_to_start_and_store_nothing()
     let b = app.add_combatant(&encounter, "B", "y", crate::helpers::cepheus(7)).await;
     let before = app.snapshot(&encounter).await;
 
-    let attack =
-        app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &rifle(&a, &b, json!({}))).await;
+    let attack = app
+        .post_json(&format!("/v1/encounters/{encounter}/cepheus-engine/attacks"), &rifle(&a, &b, json!({})))
+        .await;
     attack.assert_problem(409, None, "an attack in setup");
     let hasten = json!({"action": "hasten", "combatant_id": a});
-    let action = app.post_json(&format!("/v1/encounters/{encounter}/actions"), &hasten).await;
+    let action = app.post_json(&format!("/v1/encounters/{encounter}/cepheus-engine/actions"), &hasten).await;
     action.assert_problem(409, None, "an action in setup");
     assert_eq!(app.snapshot(&encounter).await, before);
 
     // Damage may be applied during setup (a wound from before the fight): 3 points on B's END.
     let wound = app
-        .post_json(&format!("/v1/encounters/{encounter}/damage"), &json!({"target_id": b, "damage": 3}))
+        .post_json(
+            &format!("/v1/encounters/{encounter}/cepheus-engine/damage"),
+            &json!({"target_id": b, "damage": 3}),
+        )
         .await
         .expect_status(200, "damage in setup");
     assert_eq!(wound.body["result"]["hit"]["stats_after"]["damage"], json!({"str": 0, "dex": 0, "end": 3}));
@@ -276,7 +288,7 @@ async fn wrapping_dms_and_endless_target_movement_are_refused_and_store_nothing(
     // The largest movement the bounds allow is an ordinary penalty: 10,000 m is −1,000 DM, a miss.
     let far = app
         .post_json(
-            &format!("/v1/encounters/{encounter}/attacks"),
+            &format!("/v1/encounters/{encounter}/cepheus-engine/attacks"),
             &rifle(v, r, json!({"target_movement_m": 10_000, "rolls": [6, 6]})),
         )
         .await
@@ -325,7 +337,7 @@ async fn damage_to_a_vehicle_gives_its_hits_and_their_locations() {
     // 3 + 4 = 7 on the External column is Armour.
     let reply = app
         .post_json(
-            &format!("/v1/encounters/{encounter}/damage"),
+            &format!("/v1/encounters/{encounter}/cepheus-engine/damage"),
             &json!({"target_id": kell, "damage": 8, "hit_location_table": "external", "rolls": [3, 4]}),
         )
         .await
@@ -357,7 +369,10 @@ async fn a_dead_combatant_takes_no_fatigue_rest_comms_or_tactics() {
     let (encounter, [_, vasquez, _, kell]) = fight(&app).await;
     // STR 7 + DEX 6 + END 6 = 19 points: every physical characteristic at 0, Kell is dead.
     let killed = app
-        .post_json(&format!("/v1/encounters/{encounter}/damage"), &json!({"target_id": kell, "damage": 19}))
+        .post_json(
+            &format!("/v1/encounters/{encounter}/cepheus-engine/damage"),
+            &json!({"target_id": kell, "damage": 19}),
+        )
         .await
         .expect_status(200, "Kell dies");
     assert_eq!(killed.body["result"]["hit"]["allocation"]["status_after"], json!("dead"));

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 /// Posts an attack, which must succeed; returns the response body.
 pub async fn attack(app: &TestApp, encounter: &str, body: Value) -> Value {
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/cepheus-engine/attacks"), &body).await;
     reply.expect_status(200, "attack").body
 }
 

@@ -21,7 +21,7 @@ async fn three(app: &TestApp) -> (String, [String; 3]) {
 }
 
 async fn act(app: &TestApp, encounter: &str, body: Value) -> Value {
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/actions"), &body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/cepheus-engine/actions"), &body).await;
     reply.expect_status(200, "action").body
 }
 
@@ -65,7 +65,7 @@ async fn acting_from_a_delay_interrupts_a_turn_that_then_resumes() {
     // Hicks may not act while Vasquez does; Vasquez shoots nobody but takes his significant action.
     let refused = app
         .post_json(
-            &format!("/v1/encounters/{encounter}/actions"),
+            &format!("/v1/encounters/{encounter}/cepheus-engine/actions"),
             &json!({"action": "other_minor", "combatant_id": hicks}),
         )
         .await;
@@ -95,7 +95,7 @@ async fn hasten_is_refused_once_the_round_has_begun_and_taken_at_its_start() {
     let app = spawn_app().await;
     let (encounter, [_, _, rook]) = three(&app).await;
     app.advance(&encounter, "next_turn").await; // round 1 starts with Vasquez's turn
-    let path = format!("/v1/encounters/{encounter}/actions");
+    let path = format!("/v1/encounters/{encounter}/cepheus-engine/actions");
     let hasten = json!({"action": "hasten", "combatant_id": rook});
 
     // Rook has not acted, but the round is under way.
@@ -125,7 +125,7 @@ async fn flags_the_encounter_records_are_derived_and_a_contradiction_refused() {
     let app = spawn_app().await;
     let (encounter, [vasquez, hicks, rook]) = three(&app).await;
     app.advance(&encounter, "next_turn").await; // round 1: Vasquez
-    let actions = format!("/v1/encounters/{encounter}/actions");
+    let actions = format!("/v1/encounters/{encounter}/cepheus-engine/actions");
 
     // "Unconsciousness": +1 DM per check failed before. Fatigue on fatigue knocks Rook out here,
     // so the engine counts his failed checks; a different `failed_checks` is refused.
@@ -157,7 +157,7 @@ async fn flags_the_encounter_records_are_derived_and_a_contradiction_refused() {
     act(&app, &encounter, json!({"action": "move", "combatant_id": vasquez, "metres": 3})).await;
     let attack = app
         .post_json(
-            &format!("/v1/encounters/{encounter}/attacks"),
+            &format!("/v1/encounters/{encounter}/cepheus-engine/attacks"),
             &json!({"attacker_id": vasquez, "target_id": hicks,
                     "weapon": {"weapon_type": "rifle", "damage_dice": 3},
                     "range_band": "distant", "extreme_range": true, "braced": true}),
@@ -172,7 +172,7 @@ async fn infra_red_sees_through_smoke_and_a_prone_attacker_in_full_cover_cannot_
     let app = spawn_app().await;
     let (encounter, [vasquez, hicks, _]) = three(&app).await;
     app.advance(&encounter, "next_turn").await; // round 1: Vasquez
-    let path = format!("/v1/encounters/{encounter}/attacks");
+    let path = format!("/v1/encounters/{encounter}/cepheus-engine/attacks");
     // "Battlefield Sensors": infra-red negates concealment from smoke. Vasquez (DEX 10, +1;
     // unskilled −3), rifle at Medium: Average (+0); thick smoke listed at 0. DM −2.
     // Dice 6 + 5 = 11 − 2 = 9: Effect 1. Damage 3D6 (1 + 1 + 1) + 1 = 4: Hicks's END 7 → 3.

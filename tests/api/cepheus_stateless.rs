@@ -39,7 +39,7 @@ async fn stored_attack(app: &TestApp, encounter: &str, attacker: &str, target: &
     let mut body = shot(dice);
     body["attacker_id"] = json!(attacker);
     body["target_id"] = json!(target);
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/cepheus-engine/attacks"), &body).await;
     reply.expect_status(200, "stored attack").body
 }
 

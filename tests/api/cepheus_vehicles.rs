@@ -12,7 +12,10 @@ fn character(str: i64, dex: i64, end: i64) -> Value {
 }
 
 async fn damage(app: &TestApp, encounter: &str, body: Value, case: &str) -> Value {
-    app.post_json(&format!("/v1/encounters/{encounter}/damage"), &body).await.expect_status(200, case).body
+    app.post_json(&format!("/v1/encounters/{encounter}/cepheus-engine/damage"), &body)
+        .await
+        .expect_status(200, case)
+        .body
 }
 
 fn codes(tracked: &Value) -> Vec<(String, i64)> {
@@ -100,7 +103,7 @@ async fn a_vehicle_goes_through_hull_into_structure_and_explodes_on_its_occupant
     let before = app.snapshot(&encounter).await;
     let reply = app
         .post_json(
-            &format!("/v1/encounters/{encounter}/damage"),
+            &format!("/v1/encounters/{encounter}/cepheus-engine/damage"),
             &json!({"target_id": van, "damage": 3, "rolls": [1, 1]}),
         )
         .await;

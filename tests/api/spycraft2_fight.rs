@@ -318,7 +318,12 @@ async fn a_press_is_forced_after_fifty_and_out_of_turn_actions_are_refused() {
         json!({"combatant_id": ana, "action": {"action": "press", "count_change": -15}}),
     )
     .await;
-    op(&app, &enc, "actions", json!({"combatant_id": ana, "action": {"action": "aim"}})).await;
+    // A choice without fields may be its bare name (docs/api-conventions.md): "aim" is {"action": "aim"}.
+    op(&app, &enc, "actions", json!({"combatant_id": ana, "action": "aim"})).await;
+    // Press needs its count_change, so its bare name is refused, naming the field.
+    let path = format!("/v1/encounters/{enc}/spycraft2/actions");
+    let bare_press = app.post_json(&path, &json!({"combatant_id": ana, "action": "press"})).await;
+    bare_press.assert_problem(422, Some("action"), "bare press");
     // Press is outside the ±10 cap: 55 + 1 − 15 = 41.
     let after = app.advance(&enc, "next_round").await;
     assert_eq!(scores(&after["turn_order"])[0], ("Ana".into(), 41));

@@ -141,7 +141,7 @@ async fn standoff(app: &TestApp) -> (String, String, String) {
 async fn shoot(app: &TestApp, encounter: &str, vasquez: &str, rook: &str) -> Vec<Value> {
     let body = json!({"attacker_id": vasquez, "target_id": rook,
         "weapon": {"weapon_type": "pistol", "damage_dice": 1}, "range_band": "short", "rolls": [4, 4, 3]});
-    let reply = app.post_json(&format!("/v1/encounters/{encounter}/attacks"), &body).await;
+    let reply = app.post_json(&format!("/v1/encounters/{encounter}/cepheus-engine/attacks"), &body).await;
     let reply = reply.expect_status(200, "Vasquez's shot");
     app.logged(encounter, &reply.body).await.as_array().cloned().unwrap_or_default()
 }

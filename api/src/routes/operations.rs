@@ -5,8 +5,8 @@
 //! body is read into the typed request before the writer is taken, so a 422 never waits for it.
 //! Both run through `receiving`, where the ruleset says what each combatant named may receive.
 //!
-//! The older untyped routes (`POST /v1/encounters/{id}/attacks`, …) stay as aliases for curl
-//! scripts: they dispatch on the stored encounter's ruleset and are left out of the spec.
+//! The older untyped routes (`POST /v1/encounters/{id}/attacks`, …) are gone: they answer 404
+//! naming the typed route to use (left out of the spec).
 
 use crate::app::{AppState, idempotent, load, mutate};
 use crate::auth::Caller;
@@ -136,19 +136,22 @@ pub fn alias_post() -> actix_web::Route {
     }))
 }
 
-/// The untyped alias `POST /v1/encounters/{id}/{operation}`: runs the operation of the stored
-/// encounter's ruleset, or answers 501 when that ruleset has no such operation.
+/// `POST /v1/encounters/{id}/{operation}`, the untyped alias of earlier versions, is gone
+/// (docs/api-conventions.md): a 404 naming the typed route of the encounter's ruleset, or saying
+/// that the ruleset has no such operation.
 pub async fn alias(
     state: web::Data<AppState>,
     caller: Caller,
     path: web::Path<(String, String)>,
-    if_match: IfMatch,
-    ApiJson(body): ApiJson<Value>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, operation) = path.into_inner();
     let ruleset = load(&state, &caller, id.clone()).await?.encounter.ruleset;
-    let run = find_stored(ruleset, &operation).ok_or_else(|| not_implemented(ruleset, &operation))?;
-    run(state, caller, id, if_match, body).await
+    if find_stored(ruleset, &operation).is_none() {
+        return Err(not_implemented(ruleset, &operation));
+    }
+    Err(ApiError::NotFound(format!(
+        "the untyped route POST /v1/encounters/{{id}}/{operation} is gone: use POST /v1/encounters/{id}/{ruleset}/{operation}"
+    )))
 }
 
 /// The untyped alias `POST /v1/rulesets/{ruleset}/{operation}` for a ruleset or an operation that
