@@ -62,10 +62,10 @@ impl<T: DeserializeOwned + 'static> FromRequest for OptionalJson<T> {
     }
 }
 
-/// An empty body, or JSON `null`, stands for "no body".
+/// An empty body (or only white space) stands for "no body"; JSON `null` is a body, and is
+/// refused like any other that is not the operation's object (the spec publishes the object).
 fn is_absent(bytes: &[u8]) -> bool {
-    let text = bytes.trim_ascii();
-    text.is_empty() || text == b"null"
+    bytes.trim_ascii().is_empty()
 }
 
 /// Reads the body within [`MAX_BODY_BYTES`], refusing content codings (415 naming

@@ -417,6 +417,8 @@ async fn viewer_link_requests_are_checked_and_bounded() {
         (json!({"expires_in_seconds": -1}), 400, Some("expires_in_seconds")),
         (json!({"label": "x".repeat(101)}), 422, Some("label")),
         (json!({"color": "red"}), 400, None),
+        // JSON `null` is a body, not "no body": it is not the object the spec publishes.
+        (json!(null), 400, None),
     ];
     for (body, status, field) in cases {
         let reply = app.post_json(&path, &body).await;

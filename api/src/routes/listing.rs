@@ -27,7 +27,8 @@ impl TryFrom<EncounterListQuery> for Asked {
             return Err(ApiError::bad_request("limit", format!("must be 1 to {MAX_PAGE}")));
         }
         let start = match (query.cursor, query.offset) {
-            (Some(_), Some(_)) => return Err(ApiError::bad_request("offset", "not with cursor")),
+            // Two well-formed parameters that contradict each other: 422, not 400.
+            (Some(_), Some(_)) => return Err(ApiError::invalid("offset", "not with cursor")),
             (Some(cursor), None) => PageStart::After(position(&cursor)?),
             (None, offset) => {
                 let offset = offset.unwrap_or(0);

@@ -142,7 +142,7 @@ pub struct EncounterListQuery {
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
     /// The `next_cursor` of the previous page (send the same filters with it). Opaque.
-    #[param(min_length = 1, max_length = 17)]
+    #[param(min_length = 2, max_length = 17, pattern = "^p[0-9a-fA-F]{1,16}$")]
     pub cursor: Option<String>,
     /// Skips this many encounters (paging before cursors; not with `cursor`). Default 0.
     #[param(minimum = 0, maximum = 9007199254740991_i64)]
