@@ -42,7 +42,7 @@ use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{Delivery, Receipt, RulesetReport, plugin};
 use serde::Deserialize;
 
-/// POST /v1/encounters/{id}/actions for adeva-d100.
+/// `POST /v1/encounters/{id}/adeva-d100/actions`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Action))]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]

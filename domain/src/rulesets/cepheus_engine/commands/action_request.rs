@@ -30,7 +30,7 @@ pub enum StandaloneReaction {
     Parry,
 }
 
-/// POST /v1/encounters/{id}/actions: one declared action, tagged by `action`.
+/// `POST /v1/encounters/{id}/cepheus-engine/actions`: one declared action, tagged by `action`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineAction))]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]

@@ -139,25 +139,34 @@ macro_rules! attack_request_struct {
             /// Grid squares to the target, 0 to 1,000,000.
             #[serde(default)]
             pub distance_squares: Option<$crate::rulesets::cepheus_engine::commands::request::DistanceSquares>,
+            /// The range band, when no distance is given (a distance decides the band itself).
             #[serde(default)]
             pub range_band: Option<$crate::rulesets::cepheus_engine::range::RangeBand>,
+            /// The characteristic a melee attack adds (default: the higher DM of STR and DEX).
             #[serde(default)]
             pub melee_characteristic: Option<$crate::rulesets::cepheus_engine::attack_request::MeleeCharacteristic>,
+            /// The target's cover ("Cover").
             #[serde(default)]
             pub cover: $crate::rulesets::cepheus_engine::cover::CoverLevel,
+            /// The target's reaction: dodge or parry ("Reactions").
             #[serde(default)]
             pub reaction: $crate::rulesets::cepheus_engine::commands::request::Reaction,
+            /// What the target of a blast does: nothing, dodge or dive ("Explosions").
             #[serde(default)]
             pub blast_response: $crate::rulesets::cepheus_engine::explosion::ExplosionResponse,
             /// Metres the target moved this round, 0 to 10,000 (−1 DM per full 10 m).
             #[serde(default)]
             pub target_movement_m: $crate::rulesets::cepheus_engine::commands::request::TargetMovementM,
+            /// The light at the target ("Darkness").
             #[serde(default)]
             pub darkness: $crate::rulesets::cepheus_engine::conditions::Darkness,
+            /// Smoke between attacker and target ("Smoke").
             #[serde(default)]
             pub smoke: $crate::rulesets::cepheus_engine::conditions::Smoke,
+            /// Extreme weather hampers visibility (a DM; `sensors` lift the visibility part).
             #[serde(default)]
             pub extreme_weather: bool,
+            /// The attacker aims through sensors: darkness and weather visibility give no DM.
             #[serde(default)]
             pub sensors: bool,
             /// The attacker sees with infra-red sensors: smoke conceals nothing (its DM is 0).
@@ -167,10 +176,13 @@ macro_rules! attack_request_struct {
             /// attack ("Cover").
             #[serde(default)]
             pub attacker_cover: $crate::rulesets::cepheus_engine::cover::CoverLevel,
+            /// The attacker fires in zero gravity: recoil applies to weapons with it.
             #[serde(default)]
             pub zero_g: bool,
+            /// The weapon has a laser sight (its DM, where the weapon allows it).
             #[serde(default)]
             pub laser_sight: bool,
+            /// The weapon is an intelligent weapon (its DM).
             #[serde(default)]
             pub intelligent_weapon: bool,
             /// The target is at Personal range to another combatant (−2; a miss may hit the
@@ -178,36 +190,49 @@ macro_rules! attack_request_struct {
             /// `false` then refused.
             #[serde(default)]
             pub firing_into_combat: Option<bool>,
+            /// Fire at Extreme range (needs a Distant-capable weapon, level 3 and `braced`).
             #[serde(default)]
             pub extreme_range: bool,
+            /// The firer is braced and stationary (needed for Extreme range).
             #[serde(default)]
             pub braced: bool,
+            /// Auto fire: a burst or full auto ("Autofire").
             #[serde(default)]
             pub burst: Option<$crate::rulesets::cepheus_engine::burst::Burst>,
             /// Panic fire with this many rounds left, 0 to 1,000.
             #[serde(default)]
             pub panic_fire_rounds: Option<$crate::rulesets::cepheus_engine::commands::request::PanicFireRounds>,
+            /// A shotgun fired for spread (its DM and damage by range).
             #[serde(default)]
             pub shotgun_spread: bool,
+            /// Suppressive fire ("Suppression Fire").
             #[serde(default)]
             pub suppression: bool,
+            /// The target is immune to suppression (the caller's call).
             #[serde(default)]
             pub suppression_immune: bool,
+            /// The target is a vehicle (+1 DM; `hit_location_table` names its column).
             #[serde(default)]
             pub target_is_vehicle: bool,
+            /// The vehicle hit-location column of the target ("Vehicle Hit Location").
             #[serde(default)]
             pub hit_location_table: Option<$crate::rulesets::cepheus_engine::vehicle_location::LocationTable>,
+            /// Firing at a target the attacker cannot see ("Blind Fire").
             #[serde(default)]
             pub blind_fire: Option<$crate::rulesets::cepheus_engine::attack_request::BlindFire>,
+            /// A coup de grâce on a helpless or unconscious target ("Coup de Grace").
             #[serde(default)]
             pub coup_de_grace: bool,
+            /// The target is helpless (for a coup de grâce).
             #[serde(default)]
             pub target_helpless: bool,
             /// The caller's own DMs (at most 10), each with a reason; reported with code `caller`.
             #[serde(default)]
             pub extra_modifiers: Vec<$crate::rulesets::cepheus_engine::modifier::ExtraModifier>,
+            /// Where damage beyond the first characteristic goes on a first hit.
             #[serde(default)]
             pub overflow_to: Option<$crate::rulesets::cepheus_engine::allocation::Overflow>,
+            /// How a later hit splits its damage over STR, DEX and END.
             #[serde(default)]
             pub allocation: Option<$crate::rulesets::cepheus_engine::allocation::DamageSplit>,
         }

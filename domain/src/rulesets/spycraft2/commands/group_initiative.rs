@@ -36,6 +36,7 @@ pub struct InitiativeGroup {
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = Spycraft2GroupInitiativeRequest))]
 #[serde(deny_unknown_fields)]
 pub struct GroupInitiativeRequest {
+    /// The groups, each rolling one Initiative check for all its members.
     pub groups: Vec<InitiativeGroup>,
 }
 

@@ -19,11 +19,14 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct SaveRequest {
     pub combatant_id: CombatantId,
+    /// Which saving throw: Fortitude, Reflex or Will.
     pub save: Save,
+    /// The save's Difficulty Class.
     pub dc: Score<1, 100>,
     /// A save against a stress condition or to reduce blast damage (each has its own row).
     #[serde(default)]
     pub against: SaveAgainst,
+    /// The caller's own modifiers on the save, each with its reason.
     #[serde(default)]
     pub modifiers: Vec<CallerModifier>,
 }
@@ -38,6 +41,7 @@ pub struct InlineSaveRequest {
     pub dc: Score<1, 100>,
     #[serde(default)]
     pub against: SaveAgainst,
+    /// The caller's own modifiers on the save, each with its reason.
     #[serde(default)]
     pub modifiers: Vec<CallerModifier>,
 }
