@@ -204,7 +204,7 @@ def cepheus_engine(api: Api) -> None:
     )
     attack = ok(cepheus_engine_attacks.sync(started.id, client=api, body=attack_body), "attack")
     show("attack", attack, attack.result)
-    check(attack.result.attacker_name == "Hicks" and attack.result.target_name == "Drone", "Hicks shot the Drone")
+    check(attack.result.attacker == "Hicks" and attack.result.target == "Drone", "Hicks shot the Drone")
     # 2 points, no armour asked for: 2 taken.
     damage_body = CepheusEngineDamageRequest(target_id=started.first, damage=2)
     damage = ok(cepheus_engine_damage.sync(started.id, client=api, body=damage_body), "damage")
@@ -289,7 +289,7 @@ def arrgs(api: Api) -> None:
     damage_body = ArrgsDamageRequest(target_id=started.second, amount=9, types=fire)
     damage = ok(arrgs_damage.sync(started.id, client=api, body=damage_body), "damage")
     show("damage", damage, damage.result)
-    check(damage.result.steps.damage == 10 and damage.result.standing.vitality == 22, "the Ogre takes 10, at 22")
+    check(damage.result.steps.damage == 10 and damage.result.standings[0].vitality == 22, "the Ogre takes 10, at 22")
     # The third AP: a Sidestep.
     sidestep = ArrgsManoeuvreSidestep(type_=ArrgsManoeuvreSidestepType.SIDESTEP)
     action_body = ArrgsActionsRequest(combatant_id=started.first, manoeuvre=sidestep)

@@ -114,7 +114,7 @@ async function cepheusEngine(): Promise<void> {
     attacker_id: hicks, target_id: drone, weapon: { weapon_type: 'rifle', damage_dice: 3 }, distance_m: 30, rolls: [6, 5, 4, 3, 2],
   } });
   show('attack', attack);
-  check(attack.result.attacker_name === 'Hicks' && attack.result.target_name === 'Drone', 'Hicks shot the Drone');
+  check(attack.result.attacker === 'Hicks' && attack.result.target === 'Drone', 'Hicks shot the Drone');
   // 2 points, no armour asked for: 2 taken.
   const { data: damage } = await cepheusEngineDamage({ path, throwOnError: true, body: { target_id: hicks, damage: 2 } });
   show('damage', damage);
@@ -167,7 +167,7 @@ async function arrgs(): Promise<void> {
   // 9 Fire + Slashing: DR 2 → 7, vulnerable to Fire ×1.5 → 10: 32 → 22.
   const { data: damage } = await arrgsDamage({ path, throwOnError: true, body: { target_id: ogre, amount: 9, types: ['fire', 'slashing'] } });
   show('damage', damage);
-  check(damage.result.steps.damage === 10 && damage.result.standing.vitality === 22, 'the Ogre takes 10, at 22');
+  check(damage.result.steps.damage === 10 && damage.result.standings[0]?.vitality === 22, 'the Ogre takes 10, at 22');
   // The third AP: a Sidestep.
   const { data: action } = await arrgsActions({ path, throwOnError: true, body: { combatant_id: hero, manoeuvre: { type: 'sidestep' } } });
   show('action', action);

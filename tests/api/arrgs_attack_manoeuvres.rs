@@ -194,6 +194,12 @@ async fn a_missed_area_attack_scatters_and_lands_on_the_troll() {
         "stage": {"type": "scatter", "occupants": [{"combatant_id": arena.id("Troll")}]}});
     let reply = arena.op("area-attacks", landed.clone(), "where it landed").await;
     assert_eq!(reply["result"]["hits"][0]["success_value"], json!(4));
+    assert_eq!(reply["result"]["hits"][0]["target"], json!("Troll"));
     assert_eq!((arena.vitality("Troll").await, arena.vitality("Thrower").await), (56, 13));
+    // The report's standings: the attacker, then the occupant struck, as stored.
+    let standings = &reply["result"]["standings"];
+    assert_eq!((&standings[0]["name"], &standings[0]["vitality"]), (&json!("Thrower"), &json!(13)));
+    assert_eq!((&standings[1]["name"], &standings[1]["vitality"]), (&json!("Troll"), &json!(56)));
+    assert_eq!(standings.as_array().map(Vec::len), Some(2));
     arena.refused("area-attacks", landed, "stage", "no second scatter").await;
 }

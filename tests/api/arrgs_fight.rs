@@ -135,7 +135,11 @@ async fn a_three_round_fight_with_a_surprise_round_criticals_dying_and_a_death()
     scripted.extend(naturals(&reply));
     let entries = reply["result"]["entries"].as_array().cloned().unwrap_or_default();
     assert_eq!(entries[0]["staggered"]["dc"], json!(17));
-    assert_eq!(entries[0]["standing"]["conditions"], json!([{"condition": "staggered", "applications": 1}]));
+    assert_eq!(entries[0]["name"], json!("Hero"));
+    let standings = &reply["result"]["standings"];
+    assert_eq!(standings[0]["name"], json!("Hero"), "one standing per entry, in the entries' order");
+    assert_eq!(standings[0]["conditions"], json!([{"condition": "staggered", "applications": 1}]));
+    assert_eq!(standings[1]["vitality"], json!(-38));
     assert_eq!(entries[1]["dying"]["dc"], json!(38));
     assert_eq!(vitality(&app, &encounter, &ogre_id).await, -38);
     app.advance(&encounter, "next_turn").await;
@@ -176,7 +180,7 @@ async fn stateless_attacks_and_damage_answer_the_same_reports() {
     let reply =
         app.post_json("/v1/rulesets/arrgs/damage", &body).await.expect_status(200, "inline damage").body;
     assert_eq!(reply["result"]["steps"]["damage"], json!(10));
-    assert_eq!(reply["result"]["standing"]["vitality"], json!(30));
+    assert_eq!(reply["result"]["standings"][0]["vitality"], json!(30));
     // A bad stat block names its field.
     let bad = json!({"target": {"stats": {"agility": 10, "vitality": 0}}, "amount": 1});
     app.post_json("/v1/rulesets/arrgs/damage", &bad).await.assert_problem(

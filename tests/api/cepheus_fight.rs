@@ -300,9 +300,9 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         damage["steps"],
         json!([
-            {"reason": "weapon 3D6", "dice": [5, 4, 3], "change": 12, "total": 12},
-            {"reason": "grouped 4-round burst (+1D6)", "dice": [2], "change": 2, "total": 14},
-            {"reason": "attack Effect +3", "dice": [], "change": 3, "total": 17}
+            {"code": "weapon_dice", "value": 12, "reason": "weapon 3D6", "dice": [5, 4, 3], "total": 12},
+            {"code": "burst", "value": 2, "reason": "grouped 4-round burst (+1D6)", "dice": [2], "total": 14},
+            {"code": "effect", "value": 3, "reason": "attack Effect +3", "dice": [], "total": 17}
         ])
     );
     assert_eq!((&damage["extra"], &damage["after_armour"]), (&json!(2), &json!(17)));
@@ -424,8 +424,8 @@ async fn a_whole_cepheus_fight_over_three_rounds() {
     assert_eq!(
         result["outcome"]["damage"]["steps"],
         json!([
-            {"reason": "weapon 3D6", "dice": [1, 2, 2], "change": 5, "total": 5},
-            {"reason": "attack Effect +1", "dice": [], "change": 1, "total": 6}
+            {"code": "weapon_dice", "value": 5, "reason": "weapon 3D6", "dice": [1, 2, 2], "total": 5},
+            {"code": "effect", "value": 1, "reason": "attack Effect +1", "dice": [], "total": 6}
         ])
     );
     assert_eq!(result["outcome"]["damage"]["extra"], json!(0));

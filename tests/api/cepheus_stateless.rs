@@ -66,7 +66,7 @@ fn assert_twins(inline: &Value, stored: &Value) {
     for field in ["allocation", "stats_after", "defeated"] {
         assert_eq!(a["target_hit"][field], b["target_hit"][field], "target_hit.{field}");
     }
-    assert_eq!((&a["attacker_name"], &a["target_name"]), (&json!("attacker"), &json!("target")));
+    assert_eq!((&a["attacker"], &a["target"]), (&json!("attacker"), &json!("target")));
     assert_eq!((&a["attacker_id"], &a["target_hit"]["combatant_id"]), (&Value::Null, &Value::Null));
 }
 

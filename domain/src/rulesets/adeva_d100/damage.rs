@@ -55,13 +55,33 @@ pub fn check_damage_dice(damage: &DamageDice) -> Result<(), RuleError> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DamageStep))]
 pub struct DamageStep {
+    pub code: DamageStepCode,
+    /// What the step changed the running total by (was `change`, still read).
+    #[serde(alias = "change")]
+    pub value: i32,
     pub reason: String,
     /// Dice rolled for this step, if any.
     pub dice: Vec<u32>,
-    /// What the step changed the running total by.
-    pub change: i32,
     /// The running total after this step.
     pub total: i32,
+}
+
+/// What rule a damage step comes from (adeva-d100.txt, "Attacking", Step Five): a stable machine
+/// name beside the free-text reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DamageStepCode))]
+#[serde(rename_all = "snake_case")]
+pub enum DamageStepCode {
+    /// The weapon's damage dice.
+    WeaponDice,
+    /// The Degrees of Success replacing the lowest die.
+    DegreesOfSuccess,
+    /// The weapon's flat bonus.
+    WeaponBonus,
+    /// The attacker's Strength Bonus.
+    StrengthBonus,
+    /// The total raised to 0: damage cannot be negative.
+    NotNegative,
 }
 
 /// A die swapped for the attack's Degrees of Success.
@@ -103,9 +123,9 @@ struct Running {
 }
 
 impl Running {
-    fn step(&mut self, reason: String, dice: Vec<u32>, change: i32) {
+    fn step(&mut self, code: DamageStepCode, reason: String, dice: Vec<u32>, change: i32) {
         self.total += change;
-        self.steps.push(DamageStep { reason, dice, change, total: self.total });
+        self.steps.push(DamageStep { code, value: change, reason, dice, total: self.total });
     }
 }
 
@@ -124,22 +144,22 @@ pub fn roll_hit_damage(
         (0..weapon.count).map(|_| dice.roll(weapon.sides, purpose)).collect::<Result<Vec<_>, _>>()?;
     let mut running = Running { steps: Vec::new(), total: 0 };
     let sum = rolled.iter().sum::<u32>() as i32;
-    running.step(format!("weapon {}d{}", weapon.count, weapon.sides), rolled.clone(), sum);
+    running.step(DamageStepCode::WeaponDice, format!("weapon {}d{}", weapon.count, weapon.sides), rolled.clone(), sum);
     let replacement = dos.and_then(|dos| dos_replacement(&rolled, dos));
     if let Some(swap) = replacement {
         let reason =
             format!("Degrees of Success {} replace the lowest die ({})", swap.replaced_by, swap.rolled);
-        running.step(reason, Vec::new(), swap.replaced_by as i32 - swap.rolled as i32);
+        running.step(DamageStepCode::DegreesOfSuccess, reason, Vec::new(), swap.replaced_by as i32 - swap.rolled as i32);
     }
     if weapon.bonus != 0 {
-        running.step(format!("weapon bonus {:+}", weapon.bonus), Vec::new(), weapon.bonus);
+        running.step(DamageStepCode::WeaponBonus, format!("weapon bonus {:+}", weapon.bonus), Vec::new(), weapon.bonus);
     }
     if let Some(sb) = strength_bonus {
-        running.step(format!("Strength Bonus +{sb}"), Vec::new(), sb as i32);
+        running.step(DamageStepCode::StrengthBonus, format!("Strength Bonus +{sb}"), Vec::new(), sb as i32);
     }
     if running.total < 0 {
         let change = -running.total;
-        running.step("damage cannot be negative".to_string(), Vec::new(), change);
+        running.step(DamageStepCode::NotNegative, "damage cannot be negative".to_string(), Vec::new(), change);
     }
     Ok(HitDamage {
         natural_maximum: rolled.contains(&weapon.sides),
@@ -172,6 +192,9 @@ mod tests {
         assert_eq!(totals(&hit), vec![6, 8, 12]);
         let reasons: Vec<_> = hit.steps.iter().map(|step| step.reason.as_str()).collect();
         assert_eq!(reasons, ["weapon 1d10", "weapon bonus +2", "Strength Bonus +4"]);
+        let coded: Vec<_> = hit.steps.iter().map(|step| (step.code, step.value)).collect();
+        let codes = [DamageStepCode::WeaponDice, DamageStepCode::WeaponBonus, DamageStepCode::StrengthBonus];
+        assert_eq!(coded, [(codes[0], 6), (codes[1], 2), (codes[2], 4)]);
         assert_eq!(dice.rolls()[0].purpose, "damage: hit 1");
     }
 
@@ -182,6 +205,7 @@ mod tests {
         let hit = roll_hit_damage(&d(2, 10, 0), None, Some(5), &mut dice, "d").unwrap();
         assert_eq!(hit.dos_replacement, Some(DosReplacement { die_index: 0, rolled: 3, replaced_by: 5 }));
         assert_eq!(hit.steps[1].reason, "Degrees of Success 5 replace the lowest die (3)");
+        assert_eq!((hit.steps[1].code, hit.steps[1].value), (DamageStepCode::DegreesOfSuccess, 2));
         assert_eq!((totals(&hit), hit.damage), (vec![10, 12], 12));
     }
 
@@ -210,6 +234,7 @@ mod tests {
         let mut dice = Dice::scripted(vec![1], 0).unwrap();
         let hit = roll_hit_damage(&d(1, 5, -3), Some(1), None, &mut dice, "d").unwrap();
         assert_eq!((totals(&hit), hit.damage), (vec![1, -2, -1, 0], 0));
+        assert_eq!((hit.steps[3].code, hit.steps[3].value), (DamageStepCode::NotNegative, 1));
         // 1d5 rolls 1; − 3 = −2; SB 4 → 2: no floor reached in between.
         let mut dice = Dice::scripted(vec![1], 0).unwrap();
         assert_eq!(roll_hit_damage(&d(1, 5, -3), Some(4), None, &mut dice, "d").unwrap().damage, 2);

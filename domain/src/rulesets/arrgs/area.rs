@@ -23,7 +23,7 @@
 use super::attack::{is_natural_one, range_penalty};
 use super::check::{Against, Check, magnitude, multiple_actions, standing_modifiers, take_assist};
 use super::damage_types::{DamageSteps, apply_resistance};
-use super::fighter::{Fighter, Standing};
+use super::fighter::Fighter;
 use super::modifier::{Modifier, ModifierCode};
 use super::bonuses::Bonuses;
 use super::defence::DefenceKind;
@@ -93,7 +93,8 @@ pub struct AreaHit {
     pub success_value: i32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage: Option<DamageSteps>,
-    pub standing: Standing,
+    /// The occupant's name (its Vitality afterwards is in the report's `standings`).
+    pub target: String,
 }
 
 /// The Attack check of an area attack (no target, so no Magnitude and no moving-target penalty).
@@ -135,7 +136,7 @@ pub fn hit_occupants(
             occupant.lose_vitality(steps.damage);
             steps
         });
-        hits.push(AreaHit { combatant_id: occupant.id.clone(), reaction_check, defence: reaction, success_value, damage, standing: occupant.standing() });
+        hits.push(AreaHit { combatant_id: occupant.id.clone(), reaction_check, defence: reaction, success_value, damage, target: occupant.name.clone() });
     }
     Ok(hits)
 }

@@ -54,7 +54,9 @@ pub struct EndOfRoundEntry {
     /// Concentration spells that ended: no Control Spell this round.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells_ended: Vec<String>,
-    pub standing: Standing,
+    #[cfg_attr(feature = "schema", schema(value_type = String))]
+    pub combatant_id: CombatantId,
+    pub name: String,
 }
 
 /// The End of Round of every combatant that had something to check.
@@ -67,6 +69,8 @@ pub struct EndOfRoundReport {
     /// Rolled by advancing (with the advance's dice) rather than by the `end-of-round` operation.
     pub automatic: bool,
     pub entries: Vec<EndOfRoundEntry>,
+    /// Every combatant an entry names, afterwards (docs/api-conventions.md: always a list).
+    pub standings: Vec<Standing>,
 }
 
 impl crate::rulesets::Summary for EndOfRoundReport {
@@ -86,7 +90,8 @@ impl crate::rulesets::Summary for EndOfRoundReport {
                 if !entry.spells_ended.is_empty() {
                     bits.push(format!("loses {} (no Control Spell this round)", entry.spells_ended.join(", ")));
                 }
-                format!("{} {} → {}", entry.standing.name, bits.join(", "), entry.standing.describe())
+                let after = self.standings.iter().find(|s| s.combatant_id == entry.combatant_id).map(Standing::describe);
+                format!("{} {} → {}", entry.name, bits.join(", "), after.unwrap_or_default())
             })
             .collect();
         if self.surprise_ended {
@@ -121,7 +126,14 @@ pub fn process(fighter: &mut Fighter, round: u32, dice: &mut Dice) -> Result<Opt
     fighter.state.round.assists.clear();
     let spells_ended = super::spells::lapse(fighter, round);
     let entry = (acceleration.is_some() || dying.is_some() || staggered.is_some() || !spells_ended.is_empty())
-        .then(|| EndOfRoundEntry { acceleration, dying, staggered, spells_ended, standing: fighter.standing() });
+        .then(|| EndOfRoundEntry {
+            acceleration,
+            dying,
+            staggered,
+            spells_ended,
+            combatant_id: fighter.id.clone(),
+            name: fighter.name.clone(),
+        });
     Ok(entry)
 }
 
@@ -151,7 +163,7 @@ fn in_order(encounter: &Encounter) -> Vec<CombatantId> {
 pub fn run(encounter: &mut Encounter, dice: &mut Dice, automatic: bool) -> Result<EndOfRoundReport, EncounterError> {
     let round = encounter.round;
     let surprise_ended = scene(encounter).surprise_round;
-    let mut entries = Vec::new();
+    let (mut entries, mut standings) = (Vec::new(), Vec::new());
     for id in in_order(encounter) {
         let mut one = fighter(encounter, &id, "combatant_id")?;
         if one.state.end_of_round_done == round {
@@ -159,6 +171,7 @@ pub fn run(encounter: &mut Encounter, dice: &mut Dice, automatic: bool) -> Resul
         }
         if let Some(entry) = process(&mut one, round, dice)? {
             entries.push(entry);
+            standings.push(one.standing());
         }
         one.state.end_of_round_done = round;
         store(encounter, &one)?;
@@ -168,7 +181,7 @@ pub fn run(encounter: &mut Encounter, dice: &mut Dice, automatic: bool) -> Resul
             combatant.flags.surprised = false;
         }
     }
-    Ok(EndOfRoundReport { round, surprise_ended, automatic, entries })
+    Ok(EndOfRoundReport { round, surprise_ended, automatic, entries, standings })
 }
 
 /// The ruleset's End of Round hook: whoever the `end-of-round` operation did not process is
@@ -189,7 +202,7 @@ pub fn push_events(encounter: &Encounter, report: EndOfRoundReport, dice: Vec<Di
     if report.entries.is_empty() && !report.surprise_ended {
         return;
     }
-    let combatant_id = report.entries.first().map_or_else(|| first.id.clone(), |e| e.standing.combatant_id.clone());
+    let combatant_id = report.entries.first().map_or_else(|| first.id.clone(), |e| e.combatant_id.clone());
     events.push(Event::ActionTaken {
         combatant_id,
         action: "end_of_round".into(),

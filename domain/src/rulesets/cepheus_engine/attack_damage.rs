@@ -21,7 +21,7 @@
 use super::attack_request::WeaponDamage;
 use super::damage::apply_armour;
 use super::explosion::{ExplosionOutcome, ExplosionResponse, resolve_explosion_exposure};
-use super::modifier::{DamageChange, DamageModifier, Reason};
+use super::modifier::{DamageChange, DamageModifier, ModifierCode, Reason};
 use crate::dice::Dice;
 use crate::rulesets::RuleError;
 use serde::{Deserialize, Serialize};
@@ -30,14 +30,57 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageStep))]
 pub struct DamageStep {
+    pub code: DamageStepCode,
+    /// What the step changed the running total by (was `change`, still read).
+    #[serde(alias = "change")]
+    pub value: i32,
     #[cfg_attr(feature = "schema", schema(value_type = String))]
     pub reason: Reason,
     /// Dice rolled for this step, if any.
     pub dice: Vec<u32>,
-    /// What the step changed the running total by.
-    pub change: i32,
     /// The running total after this step.
     pub total: i32,
+}
+
+/// What rule a damage step comes from: a stable machine name beside the free-text reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineDamageStepCode))]
+#[serde(rename_all = "snake_case")]
+pub enum DamageStepCode {
+    /// The weapon's damage dice ("Damage").
+    WeaponDice,
+    /// The weapon's flat damage bonus.
+    WeaponBonus,
+    /// Extra dice or points of a burst or full auto ("Burst Fire").
+    Burst,
+    /// Extra dice of panic fire ("Panic Fire").
+    PanicFire,
+    /// Extra points of aiming for the kill ("Aiming for the Kill").
+    AimForKill,
+    /// Halving at extreme range ("Extreme Range Firing").
+    ExtremeRange,
+    /// The 2D6 of a shotgun's spread, replacing the weapon's damage ("Shotgun Spread").
+    ShotgunSpread,
+    /// The attack's Effect added (or, for a thrown explosive, not added: 0).
+    Effect,
+    /// A blast dodged or dived from ("Explosions").
+    Blast,
+    /// Any other rule's change (reported with its reason).
+    Other,
+}
+
+impl DamageStepCode {
+    /// The step code of a damage modifier, by the rule its DM code names.
+    fn of(code: ModifierCode) -> Self {
+        match code {
+            ModifierCode::Burst => Self::Burst,
+            ModifierCode::PanicFire => Self::PanicFire,
+            ModifierCode::AimForKill => Self::AimForKill,
+            ModifierCode::ExtremeRange => Self::ExtremeRange,
+            ModifierCode::ShotgunSpread => Self::ShotgunSpread,
+            _ => Self::Other,
+        }
+    }
 }
 
 /// The full working of a hit's damage.
@@ -77,11 +120,11 @@ struct Running {
 }
 
 impl Running {
-    fn step(&mut self, reason: impl Into<Reason>, dice: Vec<u32>, change: i32) {
+    fn step(&mut self, code: DamageStepCode, reason: impl Into<Reason>, dice: Vec<u32>, change: i32) {
         let before = self.total;
         self.total = (before + change).max(0);
         let reason = reason.into();
-        self.steps.push(DamageStep { reason, dice, change: self.total - before, total: self.total });
+        self.steps.push(DamageStep { code, value: self.total - before, reason, dice, total: self.total });
     }
 }
 
@@ -107,12 +150,12 @@ pub fn roll_damage(input: &DamageInput, dice: &mut Dice) -> Result<DamageBreakdo
     let extra = add_extras(input.changes, &mut running, dice)?;
     let effect_added = input.weapon.adds_effect().then_some(input.effect);
     match effect_added {
-        Some(effect) => running.step(effect_reason(effect), Vec::new(), effect),
-        None => running.step("explosive payload: the Effect is not added", Vec::new(), 0),
+        Some(effect) => running.step(DamageStepCode::Effect, effect_reason(effect), Vec::new(), effect),
+        None => running.step(DamageStepCode::Effect, "explosive payload: the Effect is not added", Vec::new(), 0),
     }
     for change in input.changes.iter().filter(|change| change.change == DamageChange::HalvedRoundUp) {
         let halved = running.total - running.total / 2;
-        running.step(format!("{}: halved, rounded up", change.reason), Vec::new(), halved - running.total);
+        running.step(DamageStepCode::of(change.code), format!("{}: halved, rounded up", change.reason), Vec::new(), halved - running.total);
     }
     let blast = apply_blast(input.blast_response, &mut running, dice)?;
     let before_armour = running.total;
@@ -139,22 +182,22 @@ fn roll_weapon_dice(
     dice: &mut Dice,
 ) -> Result<Vec<u32>, RuleError> {
     let replaced = input.changes.iter().find_map(|change| match change.change {
-        DamageChange::DiceBecome(count) => Some((count, &*change.reason)),
+        DamageChange::DiceBecome(count) => Some((count, change.code, &*change.reason)),
         _ => None,
     });
-    if let Some((count, reason)) = replaced {
+    if let Some((count, code, reason)) = replaced {
         let rolled = roll_d6s(count, format!("damage: {reason}").into(), dice)?;
         let sum = rolled.iter().sum::<u32>() as i32;
-        running.step(format!("{reason} ({count}D6, replacing the weapon's damage)"), rolled.clone(), sum);
+        running.step(DamageStepCode::of(code), format!("{reason} ({count}D6, replacing the weapon's damage)"), rolled.clone(), sum);
         return Ok(rolled);
     }
     let weapon = input.weapon;
     let rolled = roll_d6s(weapon.damage_dice, "damage: weapon".into(), dice)?;
     let sum = rolled.iter().sum::<u32>() as i32;
     let count = i32::try_from(weapon.damage_dice).unwrap_or(i32::MAX);
-    running.step(weapon_dice_reason(count), rolled.clone(), sum);
+    running.step(DamageStepCode::WeaponDice, weapon_dice_reason(count), rolled.clone(), sum);
     if weapon.damage_bonus != 0 {
-        running.step(format!("weapon bonus {:+}", weapon.damage_bonus), Vec::new(), weapon.damage_bonus);
+        running.step(DamageStepCode::WeaponBonus, format!("weapon bonus {:+}", weapon.damage_bonus), Vec::new(), weapon.damage_bonus);
     }
     Ok(rolled)
 }
@@ -167,12 +210,12 @@ fn add_extras(changes: &[DamageModifier], running: &mut Running, dice: &mut Dice
         if let DamageChange::PlusDice(count) = change.change {
             let rolled = roll_d6s(count, format!("damage: {}", change.reason).into(), dice)?;
             let sum = rolled.iter().sum::<u32>() as i32;
-            running.step(format!("{} (+{count}D6)", change.reason), rolled, sum);
+            running.step(DamageStepCode::of(change.code), format!("{} (+{count}D6)", change.reason), rolled, sum);
         }
     }
     for change in changes {
         if let DamageChange::PlusPoints(points) = change.change {
-            running.step(format!("{} ({points:+})", change.reason), Vec::new(), points);
+            running.step(DamageStepCode::of(change.code), format!("{} ({points:+})", change.reason), Vec::new(), points);
         }
     }
     Ok(running.total - before)
@@ -189,7 +232,7 @@ fn apply_blast(
     }
     let outcome = resolve_explosion_exposure(running.total, response, dice)?;
     let dice_rolled = outcome.reduction_roll.into_iter().collect();
-    running.step(outcome.explanation.clone(), dice_rolled, -outcome.reduction);
+    running.step(DamageStepCode::Blast, outcome.explanation.clone(), dice_rolled, -outcome.reduction);
     Ok(Some(outcome))
 }
 

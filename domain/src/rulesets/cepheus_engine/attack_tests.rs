@@ -187,7 +187,7 @@ fn an_energy_weapon_at_extreme_range_halves_after_aiming_for_the_kill() {
     assert_eq!((outcome.total_dm, outcome.effect), (-2, Some(1)));
     let damage = outcome.damage.unwrap();
     assert_eq!(totals(&damage), vec![15, 19, 20, 10]);
-    assert_eq!(damage.steps[3].change, -10);
+    assert_eq!(damage.steps[3].value, -10);
     assert_eq!((damage.before_armour, damage.after_armour), (10, 6));
 }
 

@@ -15,7 +15,7 @@ use crate::encounter::{CombatantId, Encounter, EncounterError, Event};
 use crate::rulesets::{RulesetReport, plugin};
 use serde::Deserialize;
 
-/// POST /v1/encounters/{id}/attacks for adeva-d100.
+/// `POST /v1/encounters/{id}/adeva-d100/attacks`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EncounterAttack))]
 #[serde(deny_unknown_fields)]
@@ -28,6 +28,7 @@ pub struct EncounterAttack {
     /// Left out for an unarmed attack.
     #[serde(default)]
     pub damage: Option<DamageDice>,
+    /// The weapon's Penetration: taken off the target's Armour Points in soak (default 0).
     #[serde(default)]
     #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
     #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
@@ -35,6 +36,7 @@ pub struct EncounterAttack {
     /// The main target's evasion.
     #[serde(default)]
     pub evasion: EvasionChoice,
+    /// Modifiers on the main target's evasion test, each with its reason.
     #[serde(default)]
     pub evasion_modifiers: Vec<CallerModifier>,
     /// Further modifiers on the attack test, each with its reason.
@@ -43,6 +45,8 @@ pub struct EncounterAttack {
     /// Burst / Flurry: other targets and the hits each wants.
     #[serde(default)]
     pub extra_targets: Vec<ExtraTarget>,
+    /// The GM approves the weapon as long-ranged: it reaches a target at High altitude
+    /// ("Altitude").
     #[serde(default)]
     pub long_range_weapon: bool,
     /// An unarmed attack: 1d5 − 3 + SB, no penetration (adeva-d100.txt, "Unarmed Attacks"); a

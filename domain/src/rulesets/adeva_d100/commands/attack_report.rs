@@ -16,6 +16,8 @@ pub struct TargetReport {
     /// The stored combatant (absent in the stateless form).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_id: Option<CombatantId>,
+    /// The target's name (was `target_name`, still read from older stored reports).
+    #[serde(rename = "target", alias = "target_name")]
     pub target_name: String,
     pub surprised: bool,
     #[serde(flatten)]
@@ -37,6 +39,8 @@ pub struct AttackReport {
     /// The stored attacker (absent in the stateless form).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attacker_id: Option<CombatantId>,
+    /// The attacker's name (was `attacker_name`, still read from older stored reports).
+    #[serde(rename = "attacker", alias = "attacker_name")]
     pub attacker_name: String,
     pub action: String,
     pub weapon: String,

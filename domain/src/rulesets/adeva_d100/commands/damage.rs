@@ -16,22 +16,25 @@ use crate::encounter::{CombatantId, Encounter, EncounterError, EncounterStatus, 
 use crate::rulesets::{RuleError, RulesetReport, plugin};
 use serde::{Deserialize, Serialize};
 
-/// POST /v1/encounters/{id}/damage for adeva-d100.
+/// `POST /v1/encounters/{id}/adeva-d100/damage`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100EncounterDamage))]
 #[serde(deny_unknown_fields)]
 pub struct EncounterDamage {
     pub combatant_id: CombatantId,
+    /// The damage, before soak.
     #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::amount")]
     #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 10000))]
     pub amount: u32,
     /// Soak (TB + AP − penetration) is taken off `amount` first.
     #[serde(default)]
     pub apply_soak: bool,
+    /// Penetration taken off the Armour Points in soak (default 0).
     #[serde(default)]
     #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::points")]
     #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 100))]
     pub penetration: u32,
+    /// Where the damage came from (a fall, fire, a referee's ruling), kept in the event log.
     #[serde(default)]
     pub reason: Option<String>,
 }

@@ -87,7 +87,8 @@ pub struct AreaReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scatter: Option<Scatter>,
     pub hits: Vec<AreaHit>,
-    pub attacker_standing: Standing,
+    /// The attacker, then every occupant, afterwards (docs/api-conventions.md: always a list).
+    pub standings: Vec<Standing>,
 }
 
 impl Summary for AreaReport {
@@ -100,8 +101,8 @@ impl Summary for AreaReport {
                     .hits
                     .iter()
                     .map(|hit| match &hit.damage {
-                        Some(steps) => format!("{} takes {}", hit.standing.name, steps.damage),
-                        None => format!("{} is untouched", hit.standing.name),
+                        Some(steps) => format!("{} takes {}", hit.target, steps.damage),
+                        None => format!("{} is untouched", hit.target),
                     })
                     .collect();
                 if hits.is_empty() { "hits an empty area".to_owned() } else { hits.join(", ") }
@@ -143,7 +144,7 @@ impl Command for AreaAttacks {
             Stage::Attack { occupants, .. } | Stage::Scatter { occupants } => occupants,
         };
         let mut occupants = occupants_of(encounter, &request.attacker_id, occupants_list)?;
-        let report = match request.stage {
+        let mut report = match request.stage {
             Stage::Attack { weapon, distance, pace, ability, bonuses, .. } => {
                 weapon.validate("stage.weapon")?;
                 let range = area_range(&weapon, distance.get()).map_err(|message| EncounterError::invalid("stage.distance", message))?;
@@ -173,7 +174,7 @@ impl Command for AreaAttacks {
                     spell_failed,
                     scatter: scattered,
                     hits,
-                    attacker_standing: attacker.standing(),
+                    standings: Vec::new(),
                 }
             }
             Stage::Scatter { .. } => {
@@ -191,7 +192,7 @@ impl Command for AreaAttacks {
                     spell_failed: None,
                     scatter: None,
                     hits,
-                    attacker_standing: attacker.standing(),
+                    standings: Vec::new(),
                 }
             }
         };
@@ -199,6 +200,8 @@ impl Command for AreaAttacks {
         for (occupant, _) in &occupants {
             store(encounter, occupant)?;
         }
+        let struck = occupants.iter().map(|(occupant, _)| occupant).filter(|o| report.hits.iter().any(|hit| hit.combatant_id == o.id));
+        report.standings = std::iter::once(&attacker).chain(struck).map(Fighter::standing).collect();
         let event = Event::ActionTaken {
             combatant_id: request.attacker_id,
             action: "area_attack".into(),

@@ -59,7 +59,8 @@ pub struct ConditionReport {
     /// Items dropped: Staggered to 0 Action Points drops all items held.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<String>,
-    pub standing: Standing,
+    /// The combatant afterwards (docs/api-conventions.md: always a list).
+    pub standings: Vec<Standing>,
 }
 
 impl Summary for ConditionReport {
@@ -68,7 +69,8 @@ impl Summary for ConditionReport {
             format!(" (check {} vs DC {}: {})", c.check.result, c.dc, c.outcome)
         });
         let dropped = if self.dropped.is_empty() { String::new() } else { format!("; drops {}", self.dropped.join(", ")) };
-        format!("{}{check}: {}{dropped}", self.standing.name, self.standing.describe())
+        let standings: Vec<String> = self.standings.iter().map(|s| format!("{}{check}: {}", s.name, s.describe())).collect();
+        format!("{}{dropped}", standings.join("; "))
     }
 }
 
@@ -129,7 +131,7 @@ impl Command for Conditions {
         }
         store(encounter, &one)?;
         let report =
-            ConditionReport { change: request.change, wake_check: wake, dropped, standing: one.standing() };
+            ConditionReport { change: request.change, wake_check: wake, dropped, standings: vec![one.standing()] };
         let event = Event::ActionTaken {
             combatant_id: request.combatant_id,
             action: "condition".into(),

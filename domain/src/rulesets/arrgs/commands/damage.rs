@@ -53,7 +53,8 @@ pub struct DamageReport {
     pub target: String,
     pub steps: DamageSteps,
     pub dying_inflicted: bool,
-    pub standing: Standing,
+    /// The target afterwards (docs/api-conventions.md: always a list).
+    pub standings: Vec<Standing>,
 }
 
 impl Summary for DamageReport {
@@ -66,7 +67,7 @@ impl Summary for DamageReport {
             self.target,
             self.steps.damage,
             self.steps.success_value,
-            self.standing.describe()
+            self.standings.iter().map(Standing::describe).collect::<Vec<_>>().join("; ")
         )
     }
 }
@@ -81,7 +82,7 @@ pub fn apply(target: &mut Fighter, amount: i32, types: &[DamageType], dying: boo
     if dying {
         inflict_dying(target);
     }
-    Ok(DamageReport { target: target.name.clone(), steps, dying_inflicted: dying, standing: target.standing() })
+    Ok(DamageReport { target: target.name.clone(), steps, dying_inflicted: dying, standings: vec![target.standing()] })
 }
 
 /// `POST …/arrgs/damage`.

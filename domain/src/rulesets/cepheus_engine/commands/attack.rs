@@ -54,7 +54,7 @@ use crate::rulesets::{RuleError, RulesetReport};
 use serde::{Deserialize, Serialize};
 
 attack_request_struct! {
-    /// POST /v1/encounters/{id}/attacks: one attack between stored combatants.
+    /// `POST /v1/encounters/{id}/cepheus-engine/attacks`: one attack between stored combatants.
     #[derive(Debug, Clone, PartialEq, Deserialize)]
     #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = CepheusEngineEncounterAttack))]
     #[serde(deny_unknown_fields)]
@@ -88,11 +88,15 @@ pub struct AttackReport {
     /// The stored attacker (absent for an inline attack).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attacker_id: Option<CombatantId>,
+    /// The attacker's name (was `attacker_name`, still read from older stored reports).
+    #[serde(rename = "attacker", alias = "attacker_name")]
     #[cfg_attr(feature = "schema", schema(value_type = String))]
     pub attacker_name: Reason,
     /// The stored target (absent for an inline attack).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_id: Option<CombatantId>,
+    /// The target's name (was `target_name`, still read from older stored reports).
+    #[serde(rename = "target", alias = "target_name")]
     #[cfg_attr(feature = "schema", schema(value_type = String))]
     pub target_name: Reason,
     /// The skill the attack used and the attacker's level in it (`None` = unskilled).

@@ -97,6 +97,8 @@ pub struct DamageReport {
     /// The stored target (absent for an inline stat block).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_id: Option<CombatantId>,
+    /// The target's name (was `target_name`, still read from older stored reports).
+    #[serde(rename = "target", alias = "target_name")]
     pub target_name: String,
     /// As sent.
     pub damage: i32,

@@ -103,7 +103,8 @@ pub enum ActionReport {
     ShieldDropped { combatant: String, shield: String, points_lost: u32 },
     AuraCharged { combatant: String, aura: String, stored_before: u32, stored_after: u32 },
     AuraDropped { combatant: String, aura: String, stored_lost: u32 },
-    AuraStruck { strike: Box<AuraStrike>, conditions: Vec<Condition>, standing: Standing },
+    /// `standings`: the struck combatant afterwards (docs/api-conventions.md: always a list).
+    AuraStruck { strike: Box<AuraStrike>, conditions: Vec<Condition>, standings: Vec<Standing> },
     /// Auras that lapsed at the end of their owner's turn because it could not act (or only
     /// mentally: those not created by a purely mental action).
     AurasLapsed {
@@ -320,5 +321,5 @@ fn aura_strike(
     let mut ids = EffectIds::new(draft);
     let landing = Landing { target: provoker, attacker: provoker, injury: &strike.hit.injury, effects: &strike.hit.effects };
     let standing = stored::land(draft, landing, &mut ids, &mut conditions, events)?;
-    Ok(ActionReport::AuraStruck { strike: Box::new(strike), conditions, standing })
+    Ok(ActionReport::AuraStruck { strike: Box::new(strike), conditions, standings: vec![standing] })
 }
