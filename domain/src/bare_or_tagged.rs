@@ -57,6 +57,21 @@ where
     deserializer.deserialize_option(Optional(PhantomData))
 }
 
+/// The same for a list: each item a bare name or a tagged object.
+pub fn deserialize_vec<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + BareOrTagged,
+{
+    struct Item<T>(T);
+    impl<'de, T: Deserialize<'de> + BareOrTagged> Deserialize<'de> for Item<T> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserialize(deserializer).map(Item)
+        }
+    }
+    Vec::<Item<T>>::deserialize(deserializer).map(|items| items.into_iter().map(|Item(item)| item).collect())
+}
+
 struct NameOrObject<T>(PhantomData<T>);
 
 impl<'de, T: Deserialize<'de> + BareOrTagged> Visitor<'de> for NameOrObject<T> {
@@ -97,6 +112,22 @@ pub fn schema<T: BareOrTagged + utoipa::ToSchema>() -> utoipa::openapi::Schema {
     OneOfBuilder::new().item(names).item(RefOr::Ref(Ref::from_schema_name(T::name()))).build().into()
 }
 
+/// The spec of an optional such field: `null`, one of the bare names, or the tagged object.
+#[cfg(feature = "schema")]
+pub fn schema_option<T: BareOrTagged + utoipa::ToSchema>() -> utoipa::openapi::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+    OneOfBuilder::new().item(ObjectBuilder::new().schema_type(Type::Null)).item(schema::<T>()).build().into()
+}
+
+/// The spec of a list of such items.
+#[cfg(feature = "schema")]
+pub fn schema_vec<T: BareOrTagged + utoipa::ToSchema>() -> utoipa::openapi::Schema {
+    utoipa::openapi::schema::ArrayBuilder::new()
+        .items(utoipa::openapi::RefOr::T(schema::<T>()))
+        .build()
+        .into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +157,8 @@ mod tests {
         choice: Choice,
         #[serde(default, deserialize_with = "deserialize_option")]
         spare: Option<Choice>,
+        #[serde(default, deserialize_with = "deserialize_vec")]
+        list: Vec<Choice>,
     }
 
     fn read(text: &str) -> Result<Holder, String> {
@@ -143,6 +176,15 @@ mod tests {
             (Choice::Press { by: -2 }, Some(Choice::Aim { target: None }))
         );
         assert_eq!(read(r#"{"choice": "brace", "spare": null}"#).unwrap().spare, None);
+    }
+
+    #[test]
+    fn a_list_mixes_bare_names_and_objects() {
+        let held =
+            read(r#"{"choice": "brace", "list": ["aim", {"kind": "press", "by": 1}, "brace"]}"#).unwrap();
+        assert_eq!(held.list, [Choice::Aim { target: None }, Choice::Press { by: 1 }, Choice::Brace]);
+        let press = read(r#"{"choice": "brace", "list": ["brace", "press"]}"#).unwrap_err();
+        assert!(press.contains("`press` cannot be written as a bare name"), "{press}");
     }
 
     #[test]

@@ -379,6 +379,13 @@ async fn the_four_illegal_adeva_actions_are_refused_with_their_field_and_store_n
     )
     .await;
 
+    // An action that makes no attack test is not an attack request (docs/api-conventions.md: a
+    // request offers only what it accepts): Feint and Guard Mode are `…/adeva-d100/actions`.
+    for other in ["feint", "guard_mode"] {
+        let body = json!({"attacker_id": ana, "target_id": bo, "action": {"action": other}});
+        refused(&app, &encounter, &body, "action.action", &format!("unknown variant `{other}`"), other).await;
+    }
+
     // A second attack action in one turn: the first (BS 40 + 10 + 30 = 80, d100 45, die 3 → 4 + 0
     // = 4 − soak 5 → 0 wounds) is stored, the second is refused.
     let first = standard(&ana, &bo, pistol, json!({"count": 1, "sides": 10}), json!([45, 3]));

@@ -124,7 +124,7 @@ async fn sidestep_and_withdraw_move_without_provoking() {
     let opportunity = json!([{"combatant_id": arena.id("Troll"), "distance": 1, "weapon": club()}]);
     let provoked = arena.action("Hero", json!({"type": "sidestep"}), json!({"opportunities": opportunity}));
     arena.refused("actions", provoked, "opportunities", "a Sidestep provokes nothing").await;
-    arena.op("actions", arena.action("Hero", json!({"type": "sidestep"}), json!({})), "sidestep").await;
+    arena.op("actions", arena.action("Hero", json!("sidestep"), json!({})), "sidestep").await;
     // Withdraw (2 AP) at most the Movement Speed, 5.
     let far = arena.action("Hero", json!({"type": "withdraw", "squares": 6}), json!({}));
     arena.refused("actions", far, "manoeuvre.squares", "withdrawing 6").await;
@@ -186,7 +186,7 @@ async fn the_unconscious_fail_reflex_automatically_and_may_not_act_until_they_wa
     let swing = arena.attack("Troll", "Hero", club(), json!({"rolls": [10]}));
     arena.refused("attacks", swing.clone(), "attacker_id", "acting while Unconscious").await;
     // Disturbed: Fortitude d20 5 + 0 against 0 negative Vitality + 0 Dying: awake.
-    let wake = json!({"combatant_id": arena.id("Troll"), "change": {"type": "wake"}, "rolls": [5]});
+    let wake = json!({"combatant_id": arena.id("Troll"), "change": "wake", "rolls": [5]});
     assert_eq!(arena.op("conditions", wake, "wake").await["result"]["wake_check"]["success"], json!(true));
     arena.op("attacks", swing, "awake and swinging").await;
 }

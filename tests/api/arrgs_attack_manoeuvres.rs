@@ -53,13 +53,11 @@ async fn trip_needs_reflex_plus_one_a_leg_above_two_and_standup_ends_prone() {
     assert!(has(&modifiers(&strike["defence"]), "extra_legs", 2));
     assert_eq!(arena.state("Horse").await["prone"], json!(false));
     // Swift (2 AAP): d20 8 + 6 = 14 ≥ 14: Prone.
-    arena
-        .op("attacks", trip(json!({"effect": {"type": "trip"}, "pace": "swift", "rolls": [8]})), "a trip")
-        .await;
+    arena.op("attacks", trip(json!({"effect": "trip", "pace": "swift", "rolls": [8]})), "a trip").await;
     assert_eq!(arena.state("Horse").await["prone"], json!(true));
     // The Horse stands up (1 AP); a second Standup is refused.
     arena.next_turn().await;
-    let stand = arena.action("Horse", json!({"type": "standup"}), json!({}));
+    let stand = arena.action("Horse", json!("standup"), json!({}));
     arena.op("actions", stand.clone(), "stand up").await;
     assert_eq!(arena.state("Horse").await["prone"], json!(false));
     arena.refused("actions", stand, "manoeuvre", "standing while standing").await;

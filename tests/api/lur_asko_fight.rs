@@ -179,7 +179,7 @@ async fn a_critical_hit_may_take_plus_ten_drive() {
     // (without the critical, drive 35 is below the range and nothing would pass).
     let body = attack(&app, &encounter, json!({"attacker_id": raider, "target_id": ward,
         "attack": {"weapons": [{"name": "Rifle", "delivery": "ranged", "damage": 40, "drive": 35}], "injury_type": "Arm",
-            "critical_choice": {"choice": "drive"}},
+            "critical_choice": "drive"},
         "defense": {"defense": "roll", "tn": 14}, "rolls": [40]})).await;
     let report = &body["result"];
     assert_eq!(report["defense"]["critical"], json!(true));

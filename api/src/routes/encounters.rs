@@ -2,7 +2,7 @@ use super::listing;
 use super::responses::{AuthErrors, IdempotencyHeader, MutationErrors, ReadErrors};
 use crate::app::{AppState, encounter_answer, new_id, viewer_encounter};
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, Problem};
 use crate::extract::{ApiJson, ApiQuery, options_from_json};
 use crate::reply::{json_ok, json_reply, json_response, send};
 use crate::viewers::ViewerAccess;
@@ -16,7 +16,7 @@ use skirmish_domain::encounter::{Encounter, EncounterId, Event, MAX_NAME_LEN};
 /// Lists the caller's encounters, newest first, a page at a time, filtered by status, ruleset,
 /// name and archived. Page with `cursor` (the `next_cursor` of the page before); `offset` still
 /// works.
-#[utoipa::path(operation_id = "list_encounters", tag = "encounters", params(EncounterListQuery), responses((status = 200, body = EncounterListResponse), ReadErrors, AuthErrors))]
+#[utoipa::path(operation_id = "list_encounters", tag = "encounters", params(EncounterListQuery), responses((status = 200, body = EncounterListResponse), (status = 422, description = "Well-formed parameters that cannot hold together: `cursor` with `offset`, or a cursor no list handed out", body = Problem, content_type = "application/problem+json"), ReadErrors, AuthErrors))]
 #[get("/v1/encounters")]
 pub async fn list(
     state: web::Data<AppState>,

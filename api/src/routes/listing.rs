@@ -79,14 +79,20 @@ fn cursor(position: i64) -> String {
     format!("p{position:x}")
 }
 
-/// The position a cursor names, or 400 naming `cursor`.
+/// The position a cursor names: 400 naming `cursor` when it breaks the published pattern
+/// (`p` and 1 to 16 hex digits), 422 when it keeps it but no list hands it out (`p0`, or past
+/// the largest position).
 fn position(cursor: &str) -> Result<i64, ApiError> {
-    cursor
+    let digits = cursor
         .strip_prefix('p')
         .filter(|digits| (1..=16).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_hexdigit()))
-        .and_then(|digits| i64::from_str_radix(digits, 16).ok())
+        .ok_or_else(|| {
+            ApiError::bad_request("cursor", "must be `p` and 1 to 16 hex digits, as `next_cursor` gives")
+        })?;
+    i64::from_str_radix(digits, 16)
+        .ok()
         .filter(|position| *position > 0)
-        .ok_or_else(|| ApiError::bad_request("cursor", "not a cursor this list handed out"))
+        .ok_or_else(|| ApiError::invalid("cursor", "not a cursor this list handed out"))
 }
 
 #[cfg(test)]
@@ -102,8 +108,21 @@ mod tests {
 
     #[test]
     fn anything_else_is_not_a_cursor() {
-        for text in ["", "p", "q1", "p0", "p-1", "pxyz", "p10000000000000000", "p8000000000000000", "1"] {
-            assert!(position(text).is_err(), "{text:?}");
+        // Off the published pattern: 400.
+        for text in ["", "p", "q1", "p-1", "pxyz", "p10000000000000000", "1"] {
+            assert_eq!(
+                position(text).map_err(|error| actix_web::ResponseError::status_code(&error).as_u16()),
+                Err(400),
+                "{text:?}"
+            );
+        }
+        // On the pattern, but never handed out: 422.
+        for text in ["p0", "p8000000000000000", "pffffffffffffffff"] {
+            assert_eq!(
+                position(text).map_err(|error| actix_web::ResponseError::status_code(&error).as_u16()),
+                Err(422),
+                "{text:?}"
+            );
         }
     }
 }

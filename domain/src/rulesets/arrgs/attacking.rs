@@ -33,6 +33,11 @@ pub enum Manoeuvre {
     RepeatedAttack { attacks: Score<1, 5> },
 }
 
+impl crate::bare_or_tagged::BareOrTagged for Manoeuvre {
+    const TAG: &'static str = "type";
+    const BARE: &'static [&'static str] = &["attack"];
+}
+
 impl Manoeuvre {
     pub fn points(&self) -> i32 {
         match self {

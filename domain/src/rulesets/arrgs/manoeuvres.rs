@@ -131,6 +131,11 @@ pub enum Manoeuvre {
     },
 }
 
+impl crate::bare_or_tagged::BareOrTagged for Manoeuvre {
+    const TAG: &'static str = "type";
+    const BARE: &'static [&'static str] = &["control_spell", "dismiss_spell", "reload", "sidestep", "standup"];
+}
+
 impl Manoeuvre {
     pub(super) fn points(&self) -> i32 {
         match self {

@@ -60,6 +60,11 @@ pub enum Collision {
     },
 }
 
+impl crate::bare_or_tagged::BareOrTagged for Collision {
+    const TAG: &'static str = "type";
+    const BARE: &'static [&'static str] = &["object"];
+}
+
 /// What a successful attack does instead of, or as, damage.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsAttackEffect))]
@@ -81,13 +86,23 @@ pub enum Effect {
     /// Reposition: the target may be moved up to Success Value squares.
     Reposition {
         /// What the target is moved into at the end of its movement.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "crate::bare_or_tagged::deserialize_option"
+        )]
+        #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema_option::<Collision>))]
         collision: Option<Collision>,
         /// Squares the attacker chooses to move the target (the Success Value caps them; default:
         /// the whole Success Value).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         squares: Option<Score<1, 1000>>,
     },
+}
+
+impl crate::bare_or_tagged::BareOrTagged for Effect {
+    const TAG: &'static str = "type";
+    const BARE: &'static [&'static str] = &["damage", "disarm", "trip", "reposition"];
 }
 
 impl Effect {

@@ -40,6 +40,11 @@ pub enum CriticalChoice {
     InjuryType { injury_type: String },
 }
 
+impl crate::bare_or_tagged::BareOrTagged for CriticalChoice {
+    const TAG: &'static str = "choice";
+    const BARE: &'static [&'static str] = &["drive"];
+}
+
 /// The attacker's side of one attack.
 #[derive(Debug, Clone, Copy)]
 pub struct Attack<'a> {

@@ -31,6 +31,11 @@ pub enum ChargeStrike {
     KnockDown {},
 }
 
+impl crate::bare_or_tagged::BareOrTagged for ChargeStrike {
+    const TAG: &'static str = "kind";
+    const BARE: &'static [&'static str] = &["knock_down"];
+}
+
 /// A Charge: how far, the charger's Half Move, the straight run at the end, and the strike.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100Charge))]
@@ -46,6 +51,9 @@ pub struct Charge {
     #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
     #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
     pub straight_line_squares: u32,
+    /// What the Charge ends with; `"knock_down"` is `{"kind": "knock_down"}`.
+    #[serde(deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<ChargeStrike>))]
     pub strike: ChargeStrike,
 }
 

@@ -123,6 +123,11 @@ pub enum GrappleFollowUp {
     },
 }
 
+impl crate::bare_or_tagged::BareOrTagged for GrappleFollowUp {
+    const TAG: &'static str = "kind";
+    const BARE: &'static [&'static str] = &["damage", "stand", "knock_down"];
+}
+
 impl GrappleFollowUp {
     fn is_either_action(&self) -> bool {
         matches!(self, Self::ActivatePower { .. } | Self::StandardAttack { .. })
@@ -135,14 +140,22 @@ impl GrappleFollowUp {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum GrappleMove {
     /// Controller: the 'Grapple' Full Action and what it leads to.
-    Grapple { then: GrappleFollowUp },
+    Grapple {
+        #[serde(deserialize_with = "crate::bare_or_tagged::deserialize")]
+        #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<GrappleFollowUp>))]
+        then: GrappleFollowUp,
+    },
     /// Controller: let go, at the start of the turn or after a 'Grapple' action.
     Release {},
     /// Restrained: opposed Strength or Acrobatics against the controller's Strength.
     BreakFree { with: BreakFreeWith },
     /// Restrained: opposed Strength; the winner becomes the controller and takes a Controller
     /// action.
-    TakeControl { then: GrappleFollowUp },
+    TakeControl {
+        #[serde(deserialize_with = "crate::bare_or_tagged::deserialize")]
+        #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<GrappleFollowUp>))]
+        then: GrappleFollowUp,
+    },
     /// Either (restrained): a Power of a Full Action or less.
     ActivatePower { power: PowerUse },
     /// Either (restrained): a Standard Attack with a grapple weapon, rolled.
@@ -153,13 +166,20 @@ pub enum GrappleMove {
     },
 }
 
+impl crate::bare_or_tagged::BareOrTagged for GrappleMove {
+    const TAG: &'static str = "kind";
+    const BARE: &'static [&'static str] = &["release"];
+}
+
 /// A grapple action and who takes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100GrappleAction))]
 #[serde(deny_unknown_fields)]
 pub struct GrappleAction {
     pub role: GrappleRole,
-    #[serde(rename = "move")]
+    /// `"release"` is `{"kind": "release"}`.
+    #[serde(rename = "move", deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<GrappleMove>))]
     pub grapple_move: GrappleMove,
 }
 

@@ -15,6 +15,7 @@
 //!   action that leads to it and costs nothing more (see `grapple.rs`).
 
 pub mod aim;
+pub mod attack_action;
 pub mod attack_actions;
 pub mod charge;
 pub mod declared;

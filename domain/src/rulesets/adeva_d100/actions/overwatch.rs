@@ -41,6 +41,11 @@ pub enum OverwatchAttack {
     },
 }
 
+impl crate::bare_or_tagged::BareOrTagged for OverwatchAttack {
+    const TAG: &'static str = "kind";
+    const BARE: &'static [&'static str] = &["standard"];
+}
+
 /// A condition that fires the Overwatch.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100OverwatchTrigger))]
@@ -56,6 +61,11 @@ pub enum OverwatchTrigger {
     EnemyAttacksAlly { ally: String },
     /// Any other condition, in words; the GM judges it.
     Other { description: String },
+}
+
+impl crate::bare_or_tagged::BareOrTagged for OverwatchTrigger {
+    const TAG: &'static str = "condition";
+    const BARE: &'static [&'static str] = &["any_enemy_acts", "enemy_out_of_reactions"];
 }
 
 /// An Overwatch as declared.

@@ -218,7 +218,13 @@ pub enum Action {
         #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::squares")]
         #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 1000))]
         kill_zone_radius_squares: u32,
+        /// `"standard"` is `{"kind": "standard"}`.
+        #[serde(deserialize_with = "crate::bare_or_tagged::deserialize")]
+        #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<OverwatchAttack>))]
         attack: OverwatchAttack,
+        /// Each a bare name (`"any_enemy_acts"`) or a tagged object.
+        #[serde(deserialize_with = "crate::bare_or_tagged::deserialize_vec")]
+        #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema_vec::<OverwatchTrigger>))]
         triggers: Vec<OverwatchTrigger>,
     },
     /// "Overwatch": something `target_id` did may fire `actor_id`'s Overwatch.
@@ -260,7 +266,9 @@ pub enum Action {
     GrappleAction {
         #[serde(rename = "combatant_id", alias = "actor_id")]
         actor_id: CombatantId,
-        #[serde(rename = "move")]
+        /// `"release"` is `{"kind": "release"}`.
+        #[serde(rename = "move", deserialize_with = "crate::bare_or_tagged::deserialize")]
+        #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<GrappleMove>))]
         grapple_move: GrappleMove,
     },
     /// "Extended Actions": start one (its first turn of work).

@@ -332,7 +332,7 @@ fn an_overwatch_is_stored_fires_wins_the_agility_test_and_pins_its_target() {
         &mut enc,
         action(json!({"action": "overwatch_set", "combatant_id": "Ana",
             "weapon": {"name": "Gun", "class": "ranged"}, "kill_zone_radius_squares": 5,
-            "attack": {"kind": "standard"}, "triggers": [{"condition": "any_enemy_acts"}]})),
+            "attack": "standard", "triggers": ["any_enemy_acts", {"condition": "enemy_attacks", "enemy": "Bo"}]})),
         &mut dice(&[]),
     )
     .unwrap();
@@ -434,7 +434,7 @@ fn a_grapple_is_stored_on_both_and_breaking_free_ends_it() {
     assert_eq!(ana.budget.full_actions, 1);
     let (field, _) = refused(
         &mut enc,
-        json!({"action": "grapple_action", "combatant_id": "Cy", "move": {"kind": "release"}}),
+        json!({"action": "grapple_action", "combatant_id": "Cy", "move": "release"}),
         &[],
     );
     assert_eq!(field, "combatant_id");

@@ -22,7 +22,10 @@ use serde::Deserialize;
 pub struct EncounterAttack {
     pub attacker_id: CombatantId,
     pub target_id: CombatantId,
-    /// The attack action, e.g. `{"action": "burst", "weapon": {...}, "declared_hits": 3}`.
+    /// The attack action, e.g. `{"action": "burst", "weapon": {...}, "declared_hits": 3}`: one of
+    /// the eight that make an attack test (the others are `…/adeva-d100/actions`).
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::actions::attack_action::read")]
+    #[cfg_attr(feature = "schema", schema(value_type = crate::rulesets::adeva_d100::actions::attack_action::AttackAction))]
     pub action: DeclaredAction,
     /// The weapon's damage roll, e.g. `{"count": 1, "sides": 10, "bonus": 2}`.
     /// Left out for an unarmed attack.

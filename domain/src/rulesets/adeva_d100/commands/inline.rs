@@ -23,6 +23,9 @@ pub struct InlineAttack {
     /// Named in the report and its summary ("target" when left out).
     #[serde(default)]
     pub target_name: Option<String>,
+    /// The attack action: one of the eight that make an attack test.
+    #[serde(deserialize_with = "crate::rulesets::adeva_d100::actions::attack_action::read")]
+    #[cfg_attr(feature = "schema", schema(value_type = crate::rulesets::adeva_d100::actions::attack_action::AttackAction))]
     pub action: DeclaredAction,
     /// Left out for an unarmed attack.
     #[serde(default)]

@@ -25,6 +25,9 @@ pub struct ActionRequest {
     /// Standard (AP, default), Swift (AAP) or Immediate (AAP; after Ready, or a Counterspell).
     #[serde(default)]
     pub pace: Pace,
+    /// A manoeuvre without required fields may be its bare name: `"standup"`.
+    #[serde(deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<Manoeuvre>))]
     pub manoeuvre: Manoeuvre,
     /// Opportunity attacks the manoeuvre provokes, made before it resolves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

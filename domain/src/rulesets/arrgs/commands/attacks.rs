@@ -36,11 +36,13 @@ pub struct AttackRequest {
     pub attacker_id: CombatantId,
     #[cfg_attr(feature = "schema", schema(value_type = String))]
     pub target_id: CombatantId,
-    /// Attack (default), Charge or Repeated Attack.
-    #[serde(default)]
+    /// Attack (default), Charge or Repeated Attack; `"attack"` is `{"type": "attack"}`.
+    #[serde(default, deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<Manoeuvre>))]
     pub manoeuvre: Manoeuvre,
-    /// Damage (default), Disarm, Sunder, Trip or Reposition.
-    #[serde(default)]
+    /// Damage (default), Disarm, Sunder, Trip or Reposition; `"trip"` is `{"type": "trip"}`.
+    #[serde(default, deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<Effect>))]
     pub effect: Effect,
     pub weapon: Weapon,
     /// Standard (AP, default), Swift (AAP) or Immediate (AAP, after Ready).
@@ -121,9 +123,13 @@ impl InlineCombatant {
 pub struct InlineAttackRequest {
     pub attacker: InlineCombatant,
     pub target: InlineCombatant,
-    #[serde(default)]
+    /// Attack (default), Charge or Repeated Attack; `"attack"` is `{"type": "attack"}`.
+    #[serde(default, deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<Manoeuvre>))]
     pub manoeuvre: Manoeuvre,
-    #[serde(default)]
+    /// Damage (default), Disarm, Sunder, Trip or Reposition; `"trip"` is `{"type": "trip"}`.
+    #[serde(default, deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<Effect>))]
     pub effect: Effect,
     pub weapon: Weapon,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -39,6 +39,11 @@ pub enum ConditionChange {
     Wake,
 }
 
+impl crate::bare_or_tagged::BareOrTagged for ConditionChange {
+    const TAG: &'static str = "type";
+    const BARE: &'static [&'static str] = &["wake"];
+}
+
 /// A condition change on a stored combatant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = ArrgsConditionRequest))]
@@ -46,6 +51,9 @@ pub enum ConditionChange {
 pub struct ConditionRequest {
     #[cfg_attr(feature = "schema", schema(value_type = String))]
     pub combatant_id: CombatantId,
+    /// `"wake"` is `{"type": "wake"}`.
+    #[serde(deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<ConditionChange>))]
     pub change: ConditionChange,
 }
 

@@ -58,8 +58,9 @@ pub struct Strike {
     pub weapons: Vec<Weapon>,
     /// The type rolled on the melee or ranged injury type table (the table is not in this text).
     pub injury_type: String,
-    /// Used if the hit is critical (default: +drive).
-    #[serde(default)]
+    /// Used if the hit is critical (default: +drive); `"drive"` is `{"choice": "drive"}`.
+    #[serde(default, deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<CriticalChoice>))]
     pub critical_choice: CriticalChoice,
     #[serde(default)]
     pub reduction: Reduction,
