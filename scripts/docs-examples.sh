@@ -4,7 +4,9 @@
 # (open mode, scratch database, a free 127.0.0.1 port). Each page's examples start from the
 # README walkthrough's steps 1-3 (S, J, id_of, ENC, VASQUEZ, HICKS, DRONE), as the pages say.
 # Blocks without curl (docker, deployment) are not run. A `curl -N` stream is followed for 2 s.
-# The README's own walkthrough is run by scripts/readme-walkthrough.sh. Bounded in time.
+# A page's `<!-- expect: TEXT -->` lines must each be a "summary" in its output (the five ruleset
+# walkthroughs end on the encounter's status summaries). The README's own walkthrough is run by
+# scripts/readme-walkthrough.sh. Bounded in time.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # shellcheck source=lib/server.sh
@@ -48,8 +50,20 @@ for page in "$root"/docs/*.md "$root"/docs/rulesets/*.md; do
   if grep -q '"status":5[0-9][0-9]' "$work/out.txt"; then
     cat "$work/out.txt" >&2; echo "$name: an example got a 5xx" >&2; exit 1
   fi
+  # A page's `<!-- expect: TEXT -->` lines (the ruleset walkthroughs' status summaries) must each
+  # appear in its examples' output as a "summary" the server answered.
+  expected=0
+  while IFS= read -r line; do
+    want="${line#<!-- expect: }" want="${want% -->}"
+    if ! grep -qF "\"summary\":\"$want\"" "$work/out.txt"; then
+      echo "$name: the walkthrough's output has no summary \"$want\"" >&2; exit 1
+    fi
+    expected=$((expected + 1))
+  done < <(grep '^<!-- expect: .* -->$' "$page" || true)
   stop
-  echo "  $name: $count block(s) ok"
+  found=""
+  [ "$expected" -eq 0 ] || found=", $expected expected summaries found"
+  echo "  $name: $count block(s) ok$found"
   pages=$((pages + 1)) blocks=$((blocks + count))
 done
 echo "--- docs examples: $blocks curl block(s) on $pages page(s) ran as written, in $((SECONDS - started)) s"

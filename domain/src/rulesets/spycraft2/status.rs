@@ -6,6 +6,8 @@
 //! Decisions:
 //! - Half actions left are the round's 2 less those used, plus the extra half actions granted by
 //!   other sources and not yet used.
+//! - A stat block with no vitality (0, the default: an NPC with wounds only) has no Vitality
+//!   track in its status, so `summary` reads "Wounds 6/10", not "Vitality 0/0, Wounds 6/10".
 //! - At 0 wounds or fewer, not yet dead: `down` (defeated, not dead; see
 //!   docs/rulesets/spycraft2.md).
 
@@ -18,10 +20,11 @@ use crate::rulesets::status::{ActionAllowance, HealthTrack, RulesetStatus, Statu
 /// The status from the stat block and combat state.
 pub fn status(stats: &Stats, state: &CombatState, _context: &StatusContext) -> RulesetStatus {
     let (vitality, wounds) = (stats.vitality.get(), stats.wounds.get());
-    let health = vec![
-        HealthTrack::new("vitality", "Vitality", vitality.saturating_sub(state.vitality_lost), Some(vitality)),
-        HealthTrack::new("wounds", "Wounds", wounds.saturating_sub(state.wounds_lost), Some(wounds)),
-    ];
+    let vitality_track =
+        HealthTrack::new("vitality", "Vitality", vitality.saturating_sub(state.vitality_lost), Some(vitality));
+    let wounds_track = HealthTrack::new("wounds", "Wounds", wounds.saturating_sub(state.wounds_lost), Some(wounds));
+    // A stat block without vitality (an NPC that has only wounds) shows no empty Vitality track.
+    let health = if vitality > 0 { vec![vitality_track, wounds_track] } else { vec![wounds_track] };
     let dead = is_dead(stats, state);
     let mut conditions = Vec::new();
     if dead {
@@ -69,6 +72,14 @@ mod tests {
         ]);
         assert!(status.conditions.is_empty());
         assert_eq!((status.actions[0].remaining, status.can_act), (1, true));
+    }
+
+    #[test]
+    fn a_stat_block_without_vitality_shows_only_its_wounds() {
+        let stats: Stats = serde_json::from_value(json!({"initiative_bonus": 1, "defense": 13, "wounds": 6})).unwrap();
+        let state = CombatState { wounds_lost: 5, ..CombatState::default() };
+        let status = status(&stats, &state, &StatusContext::default());
+        assert_eq!(status.health, vec![HealthTrack::new("wounds", "Wounds", 1, Some(6))]);
     }
 
     #[test]
