@@ -319,7 +319,7 @@ def spycraft2(api: Api) -> None:
     damage_body = Spycraft2DamageRequest(combatant_id=started.first, amount=3)
     damage = ok(spycraft2_damage.sync(started.id, client=api, body=damage_body), "damage")
     show("damage", damage, damage.result)
-    suffered = damage.result.result
+    suffered = damage.result.damage
     check(suffered.to_wounds == 3 and suffered.wounds_left == 7, "Ana is at 7 wounds")
     # The second half action: Aim (Count +1).
     aim = Spycraft2ActionAim(action=Spycraft2ActionAimAction.AIM, target_id=started.second)

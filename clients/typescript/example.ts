@@ -190,7 +190,7 @@ async function spycraft2(): Promise<void> {
   // Ana has no vitality: 3 damage goes to her 10 wounds.
   const { data: damage } = await spycraft2Damage({ path, throwOnError: true, body: { combatant_id: ana, amount: 3 } });
   show('damage', damage);
-  check(damage.result.result.to_wounds === 3 && damage.result.result.wounds_left === 7, 'Ana is at 7 wounds');
+  check(damage.result.damage.to_wounds === 3 && damage.result.damage.wounds_left === 7, 'Ana is at 7 wounds');
   // The second half action: Aim (Count +1).
   const { data: action } = await spycraft2Actions({ path, throwOnError: true, body: { combatant_id: ana, action: { action: 'aim', target_id: cy } } });
   show('action', action);

@@ -143,7 +143,7 @@ async fn an_ambush_and_two_rounds_of_fire_move_the_counts_and_reorder_the_fight(
     )
     .await;
     assert_eq!((shot["result"]["total"].clone(), shot["result"]["defense"].clone()), (json!(16), json!(12)));
-    let damage = &shot["result"]["outcome"]["damage"];
+    let damage = &shot["result"]["damage"];
     assert_eq!((damage["to_vitality"].clone(), damage["to_wounds"].clone()), (json!(6), json!(5)));
     assert_eq!(shot["events"][0]["kind"], json!("attack_resolved"));
 
@@ -214,7 +214,7 @@ async fn an_ambush_and_two_rounds_of_fire_move_the_counts_and_reorder_the_fight(
     )
     .await;
     assert_eq!(critical["result"]["outcome"]["result"], json!("critical_hit"));
-    assert_eq!(critical["result"]["outcome"]["damage"]["wounds_left"], json!(1));
+    assert_eq!(critical["result"]["damage"]["wounds_left"], json!(1));
     // Dee fails a Will save against a stress condition: 3 against DC 15 → −2 and −5.
     let will = op(
         &app,
@@ -351,7 +351,7 @@ async fn the_stateless_twins_answer_with_the_same_reports() {
         )
         .await
         .expect_status(200, "inline attack");
-    let damage = &reply.body["result"]["outcome"]["damage"];
+    let damage = &reply.body["result"]["damage"];
     assert_eq!((damage["to_vitality"].clone(), damage["to_wounds"].clone()), (json!(4), json!(3)));
     assert!(text(&reply.body["summary"]).contains("hit"));
     // Jungle: 2d6 × 10 = (2 + 5) × 10 = 70 ft., under the 100-ft. cap.
@@ -380,7 +380,7 @@ async fn the_stateless_twins_answer_with_the_same_reports() {
         )
         .await
         .expect_status(200, "inline damage");
-    assert_eq!(hurt.body["result"]["result"]["to_wounds"], json!(9));
+    assert_eq!(hurt.body["result"]["damage"]["to_wounds"], json!(9));
     let bad = app
         .post_json("/v1/rulesets/spycraft2/distance", &json!({"terrain": "plains", "line_of_sight_ft": 50}))
         .await;

@@ -92,16 +92,11 @@ pub enum AttackOutcome {
     CriticalMiss {
         action_dice: i32,
     },
-    /// A hit; `threat` when the roll threatened but no Action Die activated it.
-    Hit {
-        threat: bool,
-        damage_dice: Vec<u32>,
-        damage: DamageResult,
-    },
-    CriticalHit {
-        damage_dice: Vec<u32>,
-        damage: DamageResult,
-    },
+    /// A hit; `threat` when the roll threatened but no Action Die activated it. What it did is
+    /// the report's `damage`.
+    Hit { threat: bool, damage_dice: Vec<u32> },
+    /// A critical hit: straight to wounds (the report's `damage`).
+    CriticalHit { damage_dice: Vec<u32> },
 }
 
 /// The whole attack, every number in one place.
@@ -121,6 +116,10 @@ pub struct AttackReport {
     pub threat: bool,
     pub error: bool,
     pub outcome: AttackOutcome,
+    /// What a hit did to the target (absent on a miss): the one place of the damage, as in every
+    /// report (docs/api-conventions.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<DamageResult>,
     /// Rows recorded on the attacker's Count this round (tactical, non-proficient, final attack,
     /// critical miss).
     pub attacker_fluid: Vec<FluidEntry>,
@@ -157,6 +156,7 @@ pub fn resolve(
     let error = die <= weapon.error_to();
     let mut attacker_fluid = attacker_rows(attacker_state, weapon, choices)?;
     let hit = attack_total >= defense;
+    let mut dealt = None;
     let outcome = if error && choices.error_action_dice > 0 {
         let entry = FluidEntry::critical_miss(choices.error_action_dice);
         if attacker_state.record(entry.clone(), None)? {
@@ -167,12 +167,8 @@ pub fn resolve(
         let critical = threat && choices.activate_threat;
         let (damage_dice, amount) = roll_damage(weapon, attacker_name, dice)?;
         let electrical = weapon.electrical_count_change.map(Score::get);
-        let damage = apply(target, target_state, amount, critical, false, electrical)?;
-        if critical {
-            AttackOutcome::CriticalHit { damage_dice, damage }
-        } else {
-            AttackOutcome::Hit { threat, damage_dice, damage }
-        }
+        dealt = Some(apply(target, target_state, amount, critical, false, electrical)?);
+        if critical { AttackOutcome::CriticalHit { damage_dice } } else { AttackOutcome::Hit { threat, damage_dice } }
     } else {
         AttackOutcome::Miss
     };
@@ -193,6 +189,7 @@ pub fn resolve(
         threat,
         error,
         outcome,
+        damage: dealt,
         attacker_fluid,
         target_no_longer_flat_footed,
     })

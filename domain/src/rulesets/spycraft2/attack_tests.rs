@@ -63,7 +63,8 @@ fn a_hit_spends_vitality_then_wounds() {
     let mut fight = Fight::new(stats(5, 10, 0, 0, 0), stats(0, 15, 0, 4, 2));
     let report = fight.attack(&weapon(2, 6, 1), &AttackChoices::default(), vec![12, 4, 3]);
     assert_eq!((report.die, report.total, report.defense), (12, 17, 15));
-    let AttackOutcome::Hit { threat: false, damage_dice, damage } = report.outcome else { panic!() };
+    let AttackOutcome::Hit { threat: false, damage_dice } = report.outcome else { panic!() };
+    let damage = report.damage.expect("a hit's damage");
     assert_eq!(damage_dice, vec![4, 3]);
     assert_eq!((damage.amount, damage.suffered, damage.to_vitality, damage.to_wounds), (8, 6, 4, 2));
     assert_eq!(fight.target_state.fluid, vec![FluidEntry::wounds_lost(2)]);
@@ -92,7 +93,8 @@ fn an_activated_threat_is_a_critical_hit_straight_to_wounds() {
     rifle.threat_range = Some(Score::new(19).unwrap());
     let choices = AttackChoices { activate_threat: true, ..AttackChoices::default() };
     let report = fight.attack(&rifle, &choices, vec![19, 6]);
-    let AttackOutcome::CriticalHit { damage, .. } = report.outcome else { panic!() };
+    assert!(matches!(report.outcome, AttackOutcome::CriticalHit { .. }));
+    let damage = report.damage.expect("a critical hit's damage");
     assert_eq!((damage.to_vitality, damage.to_wounds, damage.wounds_left), (0, 7, 3));
     assert_eq!(fight.target_state.fluid.iter().map(|e| e.value).collect::<Vec<_>>(), vec![-5]);
 }

@@ -53,7 +53,8 @@ impl Summary for AttackReport {
             AttackOutcome::CriticalMiss { action_dice } => {
                 format!("{attacks}: a natural {}, critical miss ({action_dice} Action Dice)", self.die)
             }
-            AttackOutcome::Hit { damage, .. } | AttackOutcome::CriticalHit { damage, .. } => {
+            AttackOutcome::Hit { .. } | AttackOutcome::CriticalHit { .. } => {
+                let Some(damage) = &self.damage else { return format!("{attacks}: {check}, a hit") };
                 let critical = if matches!(self.outcome, AttackOutcome::CriticalHit { .. }) { "critical hit" } else { "hit" };
                 let down = if damage.down { format!(", {} is down", self.target) } else { String::new() };
                 format!(

@@ -55,17 +55,22 @@ pub struct InlineDamageRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = Spycraft2DamageReport))]
 pub struct DamageReport {
-    pub name: String,
-    pub result: DamageResult,
+    /// Who took it (was `name`, still read from older stored reports).
+    #[serde(alias = "name")]
+    pub target: String,
+    /// What the damage did (was `result`, still read): the one place of the damage, as in every
+    /// report (docs/api-conventions.md).
+    #[serde(alias = "result")]
+    pub damage: DamageResult,
 }
 
 impl Summary for DamageReport {
     fn summary(&self) -> String {
-        let r = &self.result;
-        let down = if r.down { format!(", {} is down", self.name) } else { String::new() };
+        let r = &self.damage;
+        let down = if r.down { format!(", {} is down", self.target) } else { String::new() };
         format!(
             "{} suffers {} of {} damage{}: {} vitality, {} wounds (wounds left {}){down}",
-            self.name,
+            self.target,
             r.suffered,
             r.amount,
             if r.critical { " (critical)" } else { "" },
@@ -93,7 +98,7 @@ pub fn damage(
     if result.down && let Some(combatant) = encounter.combatant_mut(&request.combatant_id) {
         combatant.flags.defeated = true;
     }
-    let report = DamageReport { name, result };
+    let report = DamageReport { target: name, damage: result };
     let event = Event::DamageApplied {
         combatant_id: request.combatant_id,
         report: Spycraft2::report(Report::Damage(Box::new(report.clone()))),
@@ -119,5 +124,5 @@ pub fn damage_inline(request: InlineDamageRequest, _dice: &mut Dice) -> Result<D
         electrical,
     )
     .map_err(into_rule)?;
-    Ok(DamageReport { name: "the target".into(), result })
+    Ok(DamageReport { target: "the target".into(), damage: result })
 }
