@@ -201,3 +201,26 @@ async fn a_missed_area_attack_scatters_and_lands_on_the_troll() {
     assert_eq!(standings.as_array().map(Vec::len), Some(2));
     arena.refused("area-attacks", landed, "stage", "no second scatter").await;
 }
+
+#[tokio::test]
+async fn a_ranged_attack_at_a_distance_without_a_range_increment_is_refused_not_taken_at_no_penalty() {
+    // arrgs.txt, "Range Increment": the range modifier needs the weapon's increment; without it a
+    // distance would silently cost nothing, so the request is refused naming the missing field.
+    let thrower = json!({"agility": 11, "initiative": 12, "vitality": 14});
+    let arena = Arena::new(&[("Thrower", thrower), ("Troll", troll())]).await;
+    let sling = json!({"name": "Sling", "kind": "ranged", "damage": 3, "types": ["bludgeoning"]});
+    let shot = arena.attack("Thrower", "Troll", sling.clone(), json!({"distance": 12, "rolls": [15]}));
+    arena.refused("attacks", shot, "weapon.range_increment", "a ranged attack at 12 squares").await;
+    let grenade = json!({"name": "Grenade", "kind": "ranged", "damage": 6, "types": ["fire"]});
+    let throw = json!({"attacker_id": arena.id("Thrower"), "rolls": [15],
+        "stage": {"type": "attack", "distance": 12, "weapon": grenade, "occupants": []}});
+    arena
+        .refused("area-attacks", throw, "stage.weapon.range_increment", "an area attack at 12 squares")
+        .await;
+    // Without a distance there is nothing to judge: the sling shoots, d20 15 + 0 against Reflex 12:
+    // margin 3, Success Value 3 + 3 = 6 bludgeoning → Troll 60 → 54.
+    let point_blank = arena.attack("Thrower", "Troll", sling, json!({"rolls": [15]}));
+    let reply = arena.op("attacks", point_blank, "no distance named").await;
+    assert_eq!(first_strike(&reply)["final_success_value"], json!(6), "{}", reply["result"]);
+    assert_eq!(arena.vitality("Troll").await, 54);
+}

@@ -203,7 +203,12 @@ fn range_modifiers(attacker: &Fighter, order: &Order, weapon: &Weapon) -> Result
         }
         return Ok(Vec::new());
     }
-    let Some(increment) = weapon.range_increment.map(Score::get) else { return Ok(Vec::new()) };
+    // No silent default: a ranged or spell attack at a distance is judged by its Range Increment
+    // (arrgs.txt, "Range Increment"), so one without it is refused rather than taken at no penalty.
+    let Some(increment) = weapon.range_increment.map(Score::get) else {
+        let message = format!("{} attacks at {distance} squares: its Range Increment is needed for the range modifier", weapon.name);
+        return Err(RuleError::invalid("weapon.range_increment", message));
+    };
     let increments = super::fighter::increment(distance, increment);
     if let Some(max) = weapon.max_increments.map(Score::get)
         && increments > max

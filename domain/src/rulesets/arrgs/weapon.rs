@@ -52,13 +52,15 @@ pub struct Weapon {
     /// Base damage: the Success Value of a hit before the margin (default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage: Option<Score<0, 1000>>,
-    /// Damage types (at least one for a damaging attack; each once).
+    /// Damage types, each once. None: untyped damage, which no Damage Resistance or Vulnerability
+    /// changes (the report's `steps.types` is then `[]`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub types: Vec<DamageType>,
     /// Lowest natural d20 that is a critical (default 20; 19 for a 19–20 weapon).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub critical_range: Option<Score<2, 20>>,
-    /// Range Increment in squares (ranged and spell attacks).
+    /// Range Increment in squares (ranged and spell attacks): needed when the attack names a
+    /// `distance` (422 naming `weapon.range_increment` otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range_increment: Option<Score<1, 1000>>,
     /// Most Range Increments the weapon reaches (no limit when absent).

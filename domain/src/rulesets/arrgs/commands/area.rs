@@ -147,6 +147,10 @@ impl Command for AreaAttacks {
         let mut report = match request.stage {
             Stage::Attack { weapon, distance, pace, ability, bonuses, .. } => {
                 weapon.validate("stage.weapon")?;
+                if weapon.range_increment.is_none() {
+                    let message = "an area attack at a distance needs the weapon's Range Increment (range modifier, scatter)";
+                    return Err(EncounterError::invalid("stage.weapon.range_increment", message));
+                }
                 let range = area_range(&weapon, distance.get()).map_err(|message| EncounterError::invalid("stage.distance", message))?;
                 let spent = spend(&mut attacker, &scene, pace, 2, "stage.pace")?;
                 let exertion = exert(&mut attacker, weapon.vitality_cost(), scene.options.disabled_dc(), spent.penalty.clone(), dice)?;
