@@ -228,7 +228,9 @@ async fn refusals_name_the_field_and_ineligible_shields_are_reported_not_applied
             {"name": "Beam", "delivery": "ranged", "energy": {"type": "particle", "damage": 10}},
             {"name": "Shock round", "delivery": "ranged", "damage": 5, "drive": 70, "energy": {"type": "heat", "damage": 5}}],
             "injury_type": "Torso", "situation": {"engaged": true}},
-        "defense": {"defense": "hit"}})).await;
+        "defense": "hit"})).await;
+    // The bare "hit" is the tagged {"defense": "hit"}, and the report names it as the request does.
+    assert_eq!(body["result"]["defense"], json!({"defense": "hit", "critical": false}));
     let uses = body["result"]["shielding"].as_array().expect("shielding");
     assert_eq!(uses.len(), 2);
     assert!(uses.iter().all(|u| u["result"] == "not_applicable"));
@@ -338,4 +340,25 @@ async fn a_paralyzed_owners_auras_lapse_at_the_end_of_its_turn_with_an_event() {
         .find(|c| c["id"] == json!(ward))
         .expect("Ward");
     assert_eq!(ward_state["state"]["auras"], json!([]));
+}
+
+/// Issue 27 (one vocabulary): the knockdown a blast inflicts is stored and shown under its code
+/// `knocked_down`, as every condition is, not as the words "knocked down".
+#[tokio::test]
+async fn a_blast_knockdown_is_stored_under_its_snake_case_code() {
+    let app = spawn_app().await;
+    let (encounter, _ward, ally, raider) = fight(&app).await;
+    // Blast 20 on Ally (no armour, injury factor 10): 2 degrees; Energy Damage, Blast: deafened
+    // 6 turns, knocked down, and stunned at 2 degrees.
+    let hit = app
+        .post_json(
+            &format!("/v1/encounters/{encounter}/lur-asko/damage"),
+            &json!({"target_id": ally, "attacker_id": raider, "attack": {"weapons": [
+                {"name": "Charge", "delivery": "ranged", "energy": {"type": "blast", "damage": 20}}],
+                "injury_type": "Torso"}}),
+        )
+        .await;
+    hit.expect_status(200, "blast");
+    let names = effect_names(&app.encounter(&encounter).await);
+    assert_eq!(names, vec!["deafened", "knocked_down", "stunned"]);
 }

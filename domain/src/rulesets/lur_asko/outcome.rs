@@ -210,7 +210,10 @@ pub enum Defense {
     },
     /// No defense at all: the hit exploits it as a critical hit when one is possible.
     Undefended { critical: bool },
-    /// A hit the caller reports as landed (the `damage` operation and damage auras).
+    /// A hit the caller reports as landed (the `damage` operation, damage auras, and an attack
+    /// sent with `"defense": "hit"`): named `hit`, as the request names it (was `called_hit`,
+    /// still read from older stored reports).
+    #[serde(rename = "hit", alias = "called_hit")]
     CalledHit { critical: bool },
     /// Shielding stopped the attack before any roll.
     NotRolled { reason: String },

@@ -49,6 +49,11 @@ pub enum DefenseRequest {
     },
 }
 
+impl crate::bare_or_tagged::BareOrTagged for DefenseRequest {
+    const TAG: &'static str = "defense";
+    const BARE: &'static [&'static str] = &["undefended", "hit"];
+}
+
 /// The attack itself, shared by every form of the operation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = LurAskoStrike))]
@@ -92,6 +97,9 @@ pub struct EncounterAttack {
     pub attacker_id: CombatantId,
     pub target_id: CombatantId,
     pub attack: Strike,
+    /// `{"defense": "roll", "tn": 14}`; `"undefended"` and `"hit"` may be bare names.
+    #[serde(deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<DefenseRequest>))]
     pub defense: DefenseRequest,
     /// The target answers a melee hit with one of its damage auras.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -185,6 +193,9 @@ pub struct InlineAttack {
     pub attacker: InlineCombatant,
     pub target: InlineCombatant,
     pub attack: Strike,
+    /// `{"defense": "roll", "tn": 14}`; `"undefended"` and `"hit"` may be bare names.
+    #[serde(deserialize_with = "crate::bare_or_tagged::deserialize")]
+    #[cfg_attr(feature = "schema", schema(schema_with = crate::bare_or_tagged::schema::<DefenseRequest>))]
     pub defense: DefenseRequest,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aura_response: Option<AuraResponse>,

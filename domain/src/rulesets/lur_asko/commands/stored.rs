@@ -139,7 +139,7 @@ pub fn land(
             ),
             EnergyEffect::Ignited { .. } => ("ignited".to_owned(), Expiry::EndOfEncounter, "until extinguished".to_owned()),
             EnergyEffect::KnockedDown { .. } => {
-                ("knocked down".to_owned(), Expiry::EndOfEncounter, "until the character stands".to_owned())
+                ("knocked_down".to_owned(), Expiry::EndOfEncounter, "until the character stands".to_owned())
             }
             EnergyEffect::WarFeverRoll { hindrance, .. } => (
                 format!("war fever roll owed ({hindrance} Hindrance)"),
