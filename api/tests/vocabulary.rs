@@ -336,3 +336,22 @@ fn every_ruleset_doc_has_a_field_table_for_each_operation_request() {
     }
     assert_only_pending(&missing, "docs/rulesets/", "operations without a field table");
 }
+
+/// One name, one meaning (issue 27): arrgs' `defence` is the Reaction Defence kind wherever it
+/// appears, in requests and reports alike; the target's check against it is `defence_check`.
+#[test]
+fn arrgs_defence_always_names_the_reaction_defence_kind() {
+    let spec = spec();
+    let mut wrong = Vec::new();
+    for (name, schema) in spec["components"]["schemas"].as_object().into_iter().flatten() {
+        if !name.starts_with("Arrgs") {
+            continue;
+        }
+        for (property, value) in properties(schema) {
+            if property == "defence" && !value.to_string().contains("#/components/schemas/ArrgsDefenceKind") {
+                wrong.push(format!("{name}.defence is not an ArrgsDefenceKind: {value}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -180,7 +180,7 @@ async fn the_unconscious_fail_reflex_automatically_and_may_not_act_until_they_wa
     // Reflex 0, automatic failure: d20 2 + 6 = 8 vs 0 → 4 + 8 = 12: Troll 48.
     let reply =
         arena.op("attacks", arena.attack("Hero", "Troll", sword(), json!({"rolls": [2]})), "a blow").await;
-    assert_eq!(first_strike(&reply)["defence"]["automatic_failure"], json!(true));
+    assert_eq!(first_strike(&reply)["defence_check"]["automatic_failure"], json!(true));
     assert_eq!(arena.vitality("Troll").await, 48);
     arena.next_turn().await;
     let swing = arena.attack("Troll", "Hero", club(), json!({"rolls": [10]}));

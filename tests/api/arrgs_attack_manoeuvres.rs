@@ -32,8 +32,8 @@ async fn charge_adds_two_to_the_attack_and_takes_two_from_the_chargers_reflex_un
     arena.next_turn().await;
     let back = arena.attack("Troll", "Hero", club(), json!({"rolls": [10]}));
     let strike = first_strike(&arena.op("attacks", back, "the Troll hits back").await);
-    assert_eq!(strike["defence"]["result"], json!(10));
-    assert!(has(&modifiers(&strike["defence"]), "charged_this_round", -2), "{strike}");
+    assert_eq!(strike["defence_check"]["result"], json!(10));
+    assert!(has(&modifiers(&strike["defence_check"]), "charged_this_round", -2), "{strike}");
     assert_eq!(arena.vitality("Hero").await, 14);
     // The End of Round clears it.
     arena.op("end-of-round", json!({}), "end of round").await;
@@ -49,8 +49,8 @@ async fn trip_needs_reflex_plus_one_a_leg_above_two_and_standup_ends_prone() {
     let reply =
         arena.op("attacks", trip(json!({"effect": {"type": "trip"}, "rolls": [7]})), "a failed trip").await;
     let strike = first_strike(&reply);
-    assert_eq!(strike["defence"]["result"], json!(14));
-    assert!(has(&modifiers(&strike["defence"]), "extra_legs", 2));
+    assert_eq!(strike["defence_check"]["result"], json!(14));
+    assert!(has(&modifiers(&strike["defence_check"]), "extra_legs", 2));
     assert_eq!(arena.state("Horse").await["prone"], json!(false));
     // Swift (2 AAP): d20 8 + 6 = 14 ≥ 14: Prone.
     arena.op("attacks", trip(json!({"effect": "trip", "pace": "swift", "rolls": [8]})), "a trip").await;
@@ -144,7 +144,7 @@ async fn each_point_above_three_costs_two_on_every_later_check_including_reflex(
     arena.next_turn().await;
     let back = arena.attack("Troll", "Hero", club(), json!({"rolls": [10]}));
     let strike = first_strike(&arena.op("attacks", back, "the Troll hits back").await);
-    assert_eq!(strike["defence"]["result"], json!(4));
+    assert_eq!(strike["defence_check"]["result"], json!(4));
     assert_eq!(arena.vitality("Hero").await, 5);
 }
 

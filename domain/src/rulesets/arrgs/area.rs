@@ -89,6 +89,9 @@ pub struct AreaHit {
     /// The occupant's Dying check for making its Reaction check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reaction_check: Option<SurvivalCheck>,
+    /// The occupant's Reaction Defence check (was `defence`, still read: a request's `defence`
+    /// is the Reaction Defence kind).
+    #[serde(rename = "defence_check", alias = "defence")]
     pub defence: Check,
     pub success_value: i32,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -164,8 +164,9 @@ pub struct Strike {
     /// The target's Dying check for making its Reaction check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reaction_check: Option<SurvivalCheck>,
-    /// The target's Reaction Defence (the DC); absent when it offers no defence.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The target's Reaction Defence check (the DC); absent when it offers no defence (was
+    /// `defence`, still read: a request's `defence` is the Reaction Defence kind).
+    #[serde(rename = "defence_check", alias = "defence", default, skip_serializing_if = "Option::is_none")]
     pub defence: Option<Check>,
     /// The base Success Value and what changed it before the margin.
     #[serde(default, skip_serializing_if = "Option::is_none")]
