@@ -112,6 +112,35 @@ pub fn schema<T: BareOrTagged + utoipa::ToSchema>() -> utoipa::openapi::Schema {
     OneOfBuilder::new().item(names).item(RefOr::Ref(Ref::from_schema_name(T::name()))).build().into()
 }
 
+/// The component schemas of every type offered bare: a field spelled with [`schema`] refers to its
+/// type by name, so the type's own derive never collects it; the api adds these to the document
+/// (a spec test finds any `$ref` that resolves to nothing).
+#[cfg(feature = "schema")]
+pub fn component_schemas() -> Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)> {
+    use crate::rulesets::{adeva_d100, arrgs, lur_asko, spycraft2};
+    fn one<T: BareOrTagged + utoipa::ToSchema>(
+        out: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
+    ) {
+        out.push((T::name().into_owned(), T::schema()));
+        T::schemas(out);
+    }
+    let mut out = Vec::new();
+    one::<adeva_d100::actions::charge::ChargeStrike>(&mut out);
+    one::<adeva_d100::actions::grapple::GrappleMove>(&mut out);
+    one::<adeva_d100::actions::grapple::GrappleFollowUp>(&mut out);
+    one::<adeva_d100::actions::overwatch::OverwatchAttack>(&mut out);
+    one::<adeva_d100::actions::overwatch::OverwatchTrigger>(&mut out);
+    one::<arrgs::attacking::Manoeuvre>(&mut out);
+    one::<arrgs::manoeuvres::Manoeuvre>(&mut out);
+    one::<arrgs::strike::Effect>(&mut out);
+    one::<arrgs::strike::Collision>(&mut out);
+    one::<arrgs::commands::conditions::ConditionChange>(&mut out);
+    one::<lur_asko::pipeline::CriticalChoice>(&mut out);
+    one::<lur_asko::commands::request::DefenseRequest>(&mut out);
+    one::<spycraft2::commands::actions::Action>(&mut out);
+    out
+}
+
 /// The spec of an optional such field: `null`, one of the bare names, or the tagged object.
 #[cfg(feature = "schema")]
 pub fn schema_option<T: BareOrTagged + utoipa::ToSchema>() -> utoipa::openapi::Schema {

@@ -75,12 +75,26 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .openapi(ApiDoc::openapi())
         .configure(routes::configure)
         .split_for_parts();
+    utoipa::Modify::modify(&BareOrTaggedTypes, &mut spec);
     utoipa::Modify::modify(&StrictVariants, &mut spec);
     utoipa::Modify::modify(&rulesets::TypedRulesets, &mut spec);
     utoipa::Modify::modify(&generators::GeneratorFriendly, &mut spec);
     utoipa::Modify::modify(&variant_names::NamedVariants, &mut spec);
     utoipa::Modify::modify(&OptionalBodies, &mut spec);
     spec
+}
+
+/// Adds the types a client may name bare (`domain::bare_or_tagged`), which their fields refer to
+/// by name only.
+struct BareOrTaggedTypes;
+
+impl utoipa::Modify for BareOrTaggedTypes {
+    fn modify(&self, spec: &mut utoipa::openapi::OpenApi) {
+        let components = spec.components.get_or_insert_with(Default::default);
+        for (name, schema) in skirmish_domain::bare_or_tagged::component_schemas() {
+            components.schemas.entry(name).or_insert(schema);
+        }
+    }
 }
 
 /// `GET /openapi.json`: the document, built on its first request (on the blocking pool: it takes
