@@ -34,7 +34,6 @@ from skirmish_client.models import (
     AdevaD100ActionsRequestAimAction,
     AdevaD100ActionType,
     AdevaD100AttacksRequest,
-    AdevaD100DamageDice,
     AdevaD100DamageRequest,
     AdevaD100DeclaredActionStandardAttack,
     AdevaD100DeclaredActionStandardAttackAction,
@@ -85,7 +84,6 @@ from skirmish_client.models import (
     Spycraft2ActionAim,
     Spycraft2ActionAimAction,
     Spycraft2AttacksRequest,
-    Spycraft2DamageDice,
     Spycraft2DamageRequest,
     Spycraft2Stats,
     Spycraft2Weapon,
@@ -233,7 +231,7 @@ def adeva_d100(api: Api) -> None:
         attacker_id=started.first,
         target_id=started.second,
         action=AdevaD100DeclaredActionStandardAttack(action=AdevaD100DeclaredActionStandardAttackAction.STANDARD_ATTACK, weapon=pistol),
-        damage=AdevaD100DamageDice(count=1, sides=10, bonus=3),
+        damage="1d10+3",  # Avrae notation, or AdevaD100DamageDiceFields(count=1, sides=10, bonus=3)
         rolls=[21, 7],
     )
     attack = ok(adeva_d100_attacks.sync(started.id, client=api, body=attack_body), "attack")
@@ -308,7 +306,7 @@ def spycraft2(api: Api) -> None:
     )
     started = start(api, RulesetId.SPYCRAFT2, fighters, rolled([14, 4]), "Ana")
     # A half action. 11 + 5 = 16 against flat-footed Cy's Defense 14 − 2 = 12: a hit for 2d6 = 6 + 5 = 11.
-    pistol = Spycraft2Weapon(name="Pistol", damage=Spycraft2DamageDice(count=2, sides=6), threat_range=19)
+    pistol = Spycraft2Weapon(name="Pistol", damage="2d6", threat_range=19)
     attack_body = Spycraft2AttacksRequest(
         attacker_id=started.first, target_id=started.second, weapon=pistol, rolls=[11, 6, 5]
     )

@@ -3,6 +3,7 @@
 
 pub mod bare_or_tagged;
 pub mod dice;
+pub mod dice_text;
 pub mod encounter;
 pub mod number_text;
 pub mod rulesets;

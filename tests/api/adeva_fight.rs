@@ -401,3 +401,22 @@ async fn the_four_illegal_adeva_actions_are_refused_with_their_field_and_store_n
     )
     .await;
 }
+
+/// docs/api-conventions.md: damage dice are Avrae notation too. `"1d10+5"` is the same roll as
+/// `{count: 1, sides: 10, bonus: 5}`; richer notation is refused naming the field.
+#[tokio::test]
+async fn damage_dice_may_be_written_in_avrae_notation() {
+    let app = spawn_app().await;
+    let (encounter, ana, bo, _fly) = setup_refusals(&app).await;
+    let pistol = json!({"name": "Stub pistol", "class": "ranged"});
+    // Kept highest is not a plain roll: refused, nothing stored.
+    let rich = standard(&ana, &bo, pistol.clone(), json!("4d10kh1"), json!([45, 3]));
+    refused(&app, &encounter, &rich, "damage", "not a plain damage roll", "4d10kh1").await;
+    // BS 40 + 10 + 30 (surprised) = 80, d100 45: 4 DoS, 1 hit; the die's 3 gives way to the 4 DoS,
+    // + 5 = 9; soak TB 3 + AP 2 = 5 → 4 wounds: Bo 10 → 6, as with the object form.
+    let body = standard(&ana, &bo, pistol, json!("1d10+5"), json!([45, 3]));
+    let reply = attack(&app, &encounter, &body, "a string damage roll").await;
+    let target = &reply["result"]["targets"][0];
+    assert_eq!(target["hits"][0]["damage"]["damage"], json!(9));
+    assert_eq!(wounds(target), (json!(10), json!(6)));
+}

@@ -527,3 +527,37 @@ async fn off_count_on_the_own_count_and_a_threat_without_action_dice_are_refused
     .await;
     assert!(detail.contains("Ana has no Action Dice left"), "{detail}");
 }
+
+/// docs/api-conventions.md: a weapon's damage may be Avrae notation: `"2d6"` is `{count: 2, sides: 6}`.
+#[tokio::test]
+async fn a_weapon_damage_may_be_written_in_avrae_notation() {
+    let app = spawn_app().await;
+    let enc = app.create_encounter_id("spycraft2", "Notation").await;
+    let ana =
+        app.add_combatant(&enc, "Ana", "agents", json!({"initiative_bonus": 4, "attack_bonus": 5})).await;
+    let cy = app
+        .add_combatant(
+            &enc,
+            "Cy",
+            "guards",
+            json!({"initiative_bonus": 1, "defense": 14, "vitality": 6, "wounds": 8}),
+        )
+        .await;
+    app.roll_initiative(&enc, json!({"rolls": [14, 4]})).await;
+    app.advance(&enc, "next_turn").await;
+    // d20 11 + 5 = 16 against Defense 14 − 2 (flat-footed) = 12: a hit; 2d6 6 + 5 = 11: 6 vitality, 5 wounds.
+    let shot = op(
+        &app,
+        &enc,
+        "attacks",
+        json!({"attacker_id": ana, "target_id": cy,
+        "weapon": {"name": "Pistol", "damage": "2d6", "threat_range": 19}, "rolls": [11, 6, 5]}),
+    )
+    .await;
+    let damage = &shot["result"]["damage"];
+    assert_eq!((damage["to_vitality"].clone(), damage["to_wounds"].clone()), (json!(6), json!(5)));
+    let too_many = json!({"attacker_id": ana, "target_id": cy,
+        "weapon": {"name": "Pistol", "damage": "30d6"}, "rolls": [11]});
+    let detail = refused(&app, &enc, "attacks", too_many, "weapon.damage", "30 dice").await;
+    assert!(detail.contains("30 is out of range"), "{detail}");
+}

@@ -20,11 +20,44 @@ pub const MAX_DAMAGE_DICE: u32 = 20;
 pub const MAX_DAMAGE_SIDES: u32 = 100;
 pub const MAX_DAMAGE_BONUS: i32 = 100;
 
-/// A weapon's damage roll, e.g. 1d10+3 is `{count: 1, sides: 10, bonus: 3}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DamageDice))]
-#[serde(deny_unknown_fields)]
+/// A weapon's damage roll, e.g. 1d10+3: `"1d10+3"` or `{count: 1, sides: 10, bonus: 3}`
+/// (`crate::dice_text`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct DamageDice {
+    pub count: u32,
+    pub sides: u32,
+    pub bonus: i32,
+}
+
+impl<'de> Deserialize<'de> for DamageDice {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let DamageDiceFields { count, sides, bonus } = crate::dice_text::object_or_text(deserializer)?;
+        Ok(Self { count, sides, bonus })
+    }
+}
+
+#[cfg(feature = "schema")]
+impl utoipa::PartialSchema for DamageDice {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::dice_text::schema::<DamageDiceFields>()
+    }
+}
+
+#[cfg(feature = "schema")]
+impl utoipa::ToSchema for DamageDice {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "AdevaD100DamageDice".into()
+    }
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+        crate::dice_text::schemas::<DamageDiceFields>(schemas);
+    }
+}
+
+/// The object form of [`DamageDice`], with its bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = AdevaD100DamageDiceFields))]
+#[serde(deny_unknown_fields)]
+struct DamageDiceFields {
     #[serde(deserialize_with = "crate::rulesets::adeva_d100::bounds::read::dice_count")]
     #[cfg_attr(feature = "schema", schema(minimum = 0, maximum = 20))]
     pub count: u32,

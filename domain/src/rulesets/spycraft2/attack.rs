@@ -18,15 +18,48 @@ use crate::encounter::EncounterError;
 use crate::score::Score;
 use serde::{Deserialize, Serialize};
 
-/// A weapon's damage roll: `count`d`sides` + `bonus`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = Spycraft2DamageDice))]
-#[serde(deny_unknown_fields)]
+/// A weapon's damage roll: `count`d`sides` + `bonus`, written `"2d6+1"` or as the fields
+/// (`crate::dice_text`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DamageDice {
     pub count: Score<1, 20>,
     pub sides: Score<2, 100>,
-    #[serde(default)]
     pub bonus: Option<Score<-20, 50>>,
+}
+
+impl<'de> Deserialize<'de> for DamageDice {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let DamageDiceFields { count, sides, bonus } = crate::dice_text::object_or_text(deserializer)?;
+        Ok(Self { count, sides, bonus })
+    }
+}
+
+#[cfg(feature = "schema")]
+impl utoipa::PartialSchema for DamageDice {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::dice_text::schema::<DamageDiceFields>()
+    }
+}
+
+#[cfg(feature = "schema")]
+impl utoipa::ToSchema for DamageDice {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Spycraft2DamageDice".into()
+    }
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+        crate::dice_text::schemas::<DamageDiceFields>(schemas);
+    }
+}
+
+/// The object form of [`DamageDice`], with its bounds.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema), schema(as = Spycraft2DamageDiceFields))]
+#[serde(deny_unknown_fields)]
+struct DamageDiceFields {
+    count: Score<1, 20>,
+    sides: Score<2, 100>,
+    #[serde(default)]
+    bonus: Option<Score<-20, 50>>,
 }
 
 /// The weapon used for an attack.
