@@ -33,10 +33,10 @@ from skirmish_client.models import (
     AdevaD100ActionsRequestAim,
     AdevaD100ActionsRequestAimAction,
     AdevaD100ActionType,
+    AdevaD100AttackActionStandardAttack,
+    AdevaD100AttackActionStandardAttackAction,
     AdevaD100AttacksRequest,
     AdevaD100DamageRequest,
-    AdevaD100DeclaredActionStandardAttack,
-    AdevaD100DeclaredActionStandardAttackAction,
     AdevaD100Stats,
     AdevaD100Weapon,
     AdevaD100WeaponClass,
@@ -230,7 +230,7 @@ def adeva_d100(api: Api) -> None:
     attack_body = AdevaD100AttacksRequest(
         attacker_id=started.first,
         target_id=started.second,
-        action=AdevaD100DeclaredActionStandardAttack(action=AdevaD100DeclaredActionStandardAttackAction.STANDARD_ATTACK, weapon=pistol),
+        action=AdevaD100AttackActionStandardAttack(action=AdevaD100AttackActionStandardAttackAction.STANDARD_ATTACK, weapon=pistol),
         damage="1d10+3",  # Avrae notation, or AdevaD100DamageDiceFields(count=1, sides=10, bonus=3)
         rolls=[21, 7],
     )
