@@ -103,9 +103,9 @@ async fn an_inline_attack_gives_the_stored_attacks_numbers_and_stores_nothing() 
     );
     assert_eq!(
         (
-            &outcome["damage"]["before_armour"],
-            &outcome["damage"]["armour"],
-            &outcome["damage"]["after_armour"]
+            &inline["result"]["damage"]["before_armour"],
+            &inline["result"]["damage"]["armour"],
+            &inline["result"]["damage"]["after_armour"]
         ),
         (&json!(13), &json!(2), &json!(11))
     );

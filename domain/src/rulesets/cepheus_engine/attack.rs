@@ -66,6 +66,9 @@ pub struct AttackOutcome {
     pub target_killed: bool,
     /// Blind fire: which eligible target (1-based) the hit lands on.
     pub blind_fire_target: Option<u32>,
+    /// The hit's damage working. Not published here: the report carries it at its top level
+    /// (`damage`), as every report does (docs/api-conventions.md).
+    #[serde(skip)]
     pub damage: Option<DamageBreakdown>,
     pub suppression: Option<SuppressionResult>,
     pub vehicle: Option<VehicleDamageOutcome>,

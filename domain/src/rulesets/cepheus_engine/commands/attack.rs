@@ -109,8 +109,12 @@ pub struct AttackReport {
     /// Aim (and aiming for the kill) the attacker had on this target and used.
     pub aim_used: u8,
     pub aim_for_kill_used: u8,
-    /// The roll, every modifier, the damage working, stray shot and scatter.
+    /// The roll, every modifier, stray shot and scatter.
     pub outcome: AttackOutcome,
+    /// A hit's damage working, step by step (was `outcome.damage`): dice, Effect, extras, blast
+    /// response, armour. Absent on a miss.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<DamageBreakdown>,
     /// What the hit did to the target, its stat block afterwards included (`None` when nothing
     /// was put on it).
     pub target_hit: Option<HitResult>,
@@ -217,6 +221,7 @@ fn resolve(
         blast_response: request.blast_response,
         aim_used: aim,
         aim_for_kill_used: aim_for_kill,
+        damage: outcome.damage.clone(),
         outcome,
         target_hit: None,
         tracked_vehicle: None,

@@ -174,6 +174,7 @@ pub fn attack_inline(mut request: InlineAttack, dice: &mut Dice) -> Result<Attac
         blast_response: request.blast_response,
         aim_used: aim,
         aim_for_kill_used: aim_for_kill,
+        damage: outcome.damage.clone(),
         outcome,
         target_hit,
         tracked_vehicle,
