@@ -2,7 +2,7 @@
 //! with the same `webhook-id`, deliveries resumed after a SIGKILL, Discord's body and limits, and
 //! the destination rule. A receiver on 127.0.0.1 (`webhook_receiver.rs`) plays the subscriber.
 
-use crate::binary::Binary;
+use crate::binary::{Binary, install_tls_provider};
 use crate::helpers::{TestApp, cepheus, spawn_app, spawn_app_with, spawn_app_with_keys, text};
 use crate::webhook_receiver::{Received, Receiver, plain, signature_is_valid};
 use base64::Engine;
@@ -401,6 +401,7 @@ async fn deliveries_pending_when_the_server_is_killed_are_delivered_after_a_rest
     let receiver = Receiver::start(|_, _| plain(500, "down for maintenance"));
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let db = dir.path().join("killed.db");
+    install_tls_provider();
     let client = reqwest::Client::builder().no_proxy().build().unwrap_or_else(|e| panic!("{e}"));
     let mut server = start_server(&db).await;
     let hook = post(&client, &server, "/v1/webhooks", json!({"url": receiver.url})).await;
