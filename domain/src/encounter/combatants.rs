@@ -42,6 +42,7 @@ pub fn add_combatant(encounter: &mut Encounter, new: NewCombatant) -> Result<Vec
         combatant_id: new.id.clone(),
         name: new.name.clone(),
         side: new.side.clone(),
+        creature_id: None,
     };
     encounter.combatants.push(Combatant {
         id: new.id,
@@ -53,6 +54,7 @@ pub fn add_combatant(encounter: &mut Encounter, new: NewCombatant) -> Result<Vec
         acted_this_round: false,
         delaying: false,
         state: RulesetState::for_ruleset(encounter.ruleset),
+        creature_id: None,
     });
     Ok(vec![event])
 }

@@ -18,6 +18,9 @@ pub enum Event {
         combatant_id: CombatantId,
         name: String,
         side: String,
+        /// The library creature it was added from.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        creature_id: Option<String>,
     },
     CombatantUpdated {
         combatant_id: CombatantId,

@@ -3,6 +3,7 @@
 
 mod advance;
 mod combatants;
+mod creatures;
 mod effects;
 mod error;
 mod events;
@@ -12,6 +13,7 @@ mod order;
 
 pub use advance::{Advance, advance, advance_with};
 pub use combatants::{CombatantPatch, NewCombatant, add_combatant, remove_combatant, update_combatant};
+pub use creatures::{MAX_CREATURE_COUNT, add_from_creature, numbered_names};
 pub use effects::{Effect, Expiry, Moment, NewEffect, add_effect, remove_effect};
 pub use error::EncounterError;
 pub use events::Event;

@@ -117,6 +117,9 @@ pub struct Combatant {
     /// What the ruleset tracks during the fight (one-round modifiers, stance, aim, …); managed by
     /// the engine, not sent by clients.
     pub state: RulesetState,
+    /// The library creature it was added from, if any (its stat block was copied then: a later
+    /// change to the creature does not reach it).
+    pub creature_id: Option<String>,
 }
 
 impl Encounter {
