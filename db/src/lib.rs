@@ -18,8 +18,8 @@ mod store;
 pub use backend::{Backend, DbConnection};
 pub use connection::{PRAGMAS, database_path};
 pub use copy::{
-    ApiKeyRecord, AttemptRecord, CombatantRecord, CopyError, DeliveryRecord, EffectRecord, EncounterRecord,
-    EventRecord, HistoryRecord, IdempotencyRecord, Snapshot, ViewerRecord, WebhookRecord,
+    ApiKeyRecord, AttemptRecord, CombatantRecord, CopyError, CreatureRecord, DeliveryRecord, EffectRecord,
+    EncounterRecord, EventRecord, HistoryRecord, IdempotencyRecord, Snapshot, ViewerRecord, WebhookRecord,
     copy_sqlite_to_postgres, open_connection,
 };
 pub use error::{DbError, MutateError};
@@ -34,6 +34,10 @@ pub use store::{
     IDEMPOTENCY_TTL_HOURS, IdempotencyKey, KEYS_RECHECK, KeyOwner, MAX_BATCH, Mutation, PageStart,
     RETENTION_BATCH, Reply, Store, StoredEncounter, StoredEvent, StoredResponse, UndoRefused, Undone,
     WriteObserver, WriteTiming, Written, hex,
+};
+pub use store::{
+    Creature, CreatureFilter, CreaturePage, CreaturePatch, CreaturePosition, MAX_CREATURES_PER_TENANT,
+    NewCreature, creature_name_key,
 };
 pub use store::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,

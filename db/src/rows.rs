@@ -67,6 +67,9 @@ pub(crate) struct CombatantRow {
     /// Snapshots taken before the flag existed lack it.
     #[serde(default)]
     pub public: bool,
+    /// The library creature it was added from; snapshots taken before the library lack it.
+    #[serde(default)]
+    pub creature_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, serde::Serialize, serde::Deserialize)]
@@ -138,6 +141,7 @@ pub(crate) fn combatant_row(encounter: &Encounter, position: usize) -> Result<Co
         delaying: c.delaying,
         state: to_json("state", &c.state)?,
         public: c.flags.public,
+        creature_id: c.creature_id.clone(),
     })
 }
 
@@ -211,6 +215,7 @@ fn combatant_from_row(ruleset: RulesetId, row: CombatantRow) -> Result<Combatant
         acted_this_round: row.acted_this_round,
         delaying: row.delaying,
         state: serde_json::from_str(&row.state).map_err(|e| corrupt("state", e))?,
+        creature_id: row.creature_id,
     })
 }
 

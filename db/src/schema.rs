@@ -58,6 +58,24 @@ diesel::table! {
         delaying -> Bool,
         state -> Text,
         public -> Bool,
+        creature_id -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    creatures (tenant, id) {
+        tenant -> Text,
+        id -> Text,
+        ruleset -> Text,
+        name -> Text,
+        name_key -> Text,
+        stats -> Text,
+        side -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        hidden -> Bool,
+        public -> Bool,
+        created_at -> Text,
+        updated_at -> Text,
     }
 }
 

@@ -7,13 +7,13 @@ mod common;
 
 use common::{add_goblin, created_for, version_body};
 use skirmish_db::{
-    AfterAttempt, Attempt, CopyError, IdempotencyKey, NewViewer, NewWebhook, ScratchDatabase, Snapshot,
-    Store, copy_sqlite_to_postgres, now_ms, test_server,
+    AfterAttempt, Attempt, CopyError, IdempotencyKey, NewCreature, NewViewer, NewWebhook, ScratchDatabase,
+    Snapshot, Store, StoredResponse, copy_sqlite_to_postgres, now_ms, test_server,
 };
 use skirmish_domain::encounter::EncounterError;
 
 /// A SQLite database holding every kind of row: keys, encounters with logs and undo history,
-/// an idempotency record, viewer links, webhooks with deliveries (one attempted).
+/// an idempotency record, viewer links, webhooks with deliveries (one attempted), a creature.
 fn filled_sqlite(dir: &tempfile::TempDir) -> String {
     let url = dir.path().join("source.db").display().to_string();
     let store = Store::open(&url).unwrap();
@@ -21,6 +21,21 @@ fn filled_sqlite(dir: &tempfile::TempDir) -> String {
     store.create_key("key_2", "rivals", "sk_rivals_secret").unwrap();
     store.revoke_key("key_2").unwrap();
     store.create_webhook(&hook("wh_all", "guild")).unwrap().unwrap();
+    let wolf = NewCreature {
+        id: "crt_wolf".into(),
+        ruleset: "cepheus-engine".into(),
+        name: "Wolf".into(),
+        stats: r#"{"str":5,"dex":9,"end":6,"int":1,"edu":0,"soc":0}"#.into(),
+        side: Some("pack".into()),
+        notes: None,
+        hidden: false,
+        public: true,
+    };
+    let answer =
+        |_: &skirmish_db::Creature| Ok(StoredResponse { status: 201, body: String::new(), headers: vec![] });
+    store
+        .create_creature::<EncounterError>("guild", &wolf, None, || unreachable!("empty library"), answer)
+        .unwrap();
     for name in ["enc_b", "enc_a", "enc_c"] {
         let id = created_for(&store, "guild", name);
         for _ in 0..3 {

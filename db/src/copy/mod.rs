@@ -1,6 +1,6 @@
 //! `skirmish copy-data`: moves everything a SQLite database holds (tenants' API keys,
 //! encounters with their event logs and undo history, idempotency records, webhooks with their
-//! pending deliveries and attempts, viewer links) into a PostgreSQL database, table by table
+//! pending deliveries and attempts, viewer links, creature libraries) into a PostgreSQL database, table by table
 //! through the shared schema, in one transaction on the target.
 
 mod rows;
@@ -17,7 +17,7 @@ use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
 
-/// Rows per INSERT (the widest table has 16 columns: far below PostgreSQL's 65 535 parameters).
+/// Rows per INSERT (the widest table has 17 columns: far below PostgreSQL's 65 535 parameters).
 const BATCH: usize = 1000;
 
 /// Why `copy-data` did not copy; the target is left as it was.
@@ -106,6 +106,7 @@ snapshot! {
     idempotency: IdempotencyRecord from idempotency_records
         by (schema::idempotency_records::tenant, schema::idempotency_records::key);
     viewers: ViewerRecord from viewers by schema::viewers::id;
+    creatures: CreatureRecord from creatures by (schema::creatures::tenant, schema::creatures::id);
     webhooks: WebhookRecord from webhooks by schema::webhooks::id;
     deliveries: DeliveryRecord from webhook_deliveries by schema::webhook_deliveries::n;
     attempts: AttemptRecord from webhook_attempts

@@ -32,7 +32,12 @@ full_row!(CombatantRecord, combatants {
     encounter_id: String, id: String, position: i32, name: String, side: String, stats: String,
     initiative: Option<i32>, initiative_roll_off: String, initiative_explanation: Option<String>,
     surprised: bool, defeated: bool, hidden: bool, acted_this_round: bool, delaying: bool,
-    state: String, public: bool,
+    state: String, public: bool, creature_id: Option<String>,
+});
+full_row!(CreatureRecord, creatures {
+    tenant: String, id: String, ruleset: String, name: String, name_key: String, stats: String,
+    side: Option<String>, notes: Option<String>, hidden: bool, public: bool, created_at: String,
+    updated_at: String,
 });
 full_row!(EffectRecord, effects { encounter_id: String, id: String, position: i32, data: String });
 full_row!(

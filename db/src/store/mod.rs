@@ -9,6 +9,7 @@ mod clock;
 pub use clock::utc_text;
 mod combatant_columns;
 mod committed;
+mod creatures;
 mod encounters;
 mod history;
 mod hot;
@@ -33,6 +34,10 @@ mod webhooks;
 mod writer;
 
 pub use committed::DELETED;
+pub use creatures::{
+    Creature, CreatureFilter, CreaturePage, CreaturePatch, CreaturePosition, MAX_CREATURES_PER_TENANT,
+    NewCreature, creature_name_key,
+};
 pub use history::HISTORY_DEPTH;
 pub use idempotency::{IDEMPOTENCY_TTL_HOURS, IdempotencyKey, Reply, StoredResponse};
 pub use keys::{ApiKeyInfo, KEYS_RECHECK, KeyOwner, hex};

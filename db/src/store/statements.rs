@@ -166,17 +166,17 @@ row_statement!(
     /// Writes (inserts or replaces) one combatant row.
     ReplaceCombatant(CombatantRow) = "REPLACE INTO combatants (encounter_id, id, position, name, side, \
         stats, initiative, initiative_roll_off, initiative_explanation, surprised, defeated, hidden, \
-        acted_this_round, delaying, state, public)",
+        acted_this_round, delaying, state, public, creature_id)",
         "INSERT INTO combatants (encounter_id, id, position, name, side, stats, initiative, \
         initiative_roll_off, initiative_explanation, surprised, defeated, hidden, acted_this_round, \
-        delaying, state, public)",
+        delaying, state, public, creature_id)",
         " ON CONFLICT (encounter_id, id) DO UPDATE SET position = EXCLUDED.position, \
         name = EXCLUDED.name, side = EXCLUDED.side, stats = EXCLUDED.stats, \
         initiative = EXCLUDED.initiative, initiative_roll_off = EXCLUDED.initiative_roll_off, \
         initiative_explanation = EXCLUDED.initiative_explanation, surprised = EXCLUDED.surprised, \
         defeated = EXCLUDED.defeated, hidden = EXCLUDED.hidden, \
         acted_this_round = EXCLUDED.acted_this_round, delaying = EXCLUDED.delaying, \
-        state = EXCLUDED.state, public = EXCLUDED.public",
+        state = EXCLUDED.state, public = EXCLUDED.public, creature_id = EXCLUDED.creature_id",
     [
         encounter_id: Text,
         id: Text,
@@ -194,6 +194,7 @@ row_statement!(
         delaying: Bool,
         state: Text,
         public: Bool,
+        creature_id: Nullable<Text>,
     ]
 );
 

@@ -1,0 +1,3 @@
+ALTER TABLE combatants DROP COLUMN creature_id;
+DROP INDEX creatures_by_name;
+DROP TABLE creatures;
