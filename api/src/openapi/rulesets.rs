@@ -58,7 +58,12 @@ pub(super) fn made_names() -> Vec<String> {
     let mut gathered = Gathered::default();
     for_each_ruleset(&mut gathered);
     let per_ruleset = |(_, prefix, ..): &(&str, &str, String, String, String)| {
-        [format!("{prefix}Combatant"), format!("{prefix}Encounter")]
+        [
+            format!("{prefix}Combatant"),
+            format!("{prefix}Encounter"),
+            format!("{prefix}Creature"),
+            format!("{prefix}StatsPatch"),
+        ]
     };
     gathered.rulesets.iter().flat_map(per_ruleset).collect()
 }
@@ -104,6 +109,25 @@ const ENCOUNTER_EXAMPLE: &str = r#"{"id": "enc_5a1c", "ruleset": "cepheus-engine
   "turn_order": [{"combatant_id": "cmb_1f2e", "name": "Hicks", "initiative": 11, "slot": 1, "simultaneous": false,
     "acted": false, "defeated": false}],
   "effects": [], "options": {}}"#;
+
+/// A creature as `GET /v1/creatures/{creature_id}` answers it.
+const CREATURE_EXAMPLE: &str = r#"{"id": "crt_5b2e", "ruleset": "cepheus-engine", "name": "Goblin",
+  "stats": {"str": 5, "dex": 8, "end": 5, "int": 4, "edu": 2, "soc": 2}, "side": "goblins",
+  "notes": "Flees when half the band is down.", "hidden": false, "public": false,
+  "created_at": "2026-12-07T20:00:00.000Z", "updated_at": "2026-12-07T20:00:00.000Z"}"#;
+
+/// A ruleset's stat block schema with no field required: a JSON merge patch of such a block
+/// (the fields given replace the block's).
+fn stats_patch(stats: Option<&RefOr<Schema>>, id: &str) -> Option<RefOr<Schema>> {
+    let Some(RefOr::T(Schema::Object(object))) = stats else { return None };
+    let mut object = object.clone();
+    object.required.clear();
+    object.description = Some(format!(
+        "Changes to a {id} stat block as a JSON merge patch (RFC 7386): any of its fields, each replacing the block's."
+    ));
+    object.example = None;
+    Some(RefOr::T(Schema::Object(object)))
+}
 
 /// The empty state and options of rulesets that keep none.
 const NOTHING: [&str; 2] = ["/NoState", "/NoOptions"];
@@ -166,6 +190,8 @@ impl utoipa::Modify for TypedRulesets {
         else {
             return;
         };
+        let creature = schemas.get("CreatureResponse").cloned();
+        let (mut creatures, mut creature_map, mut patches) = (vec![], vec![], vec![]);
         let (mut combatants, mut encounters, mut stats, mut options) = (vec![], vec![], vec![], vec![]);
         let mut states = vec![];
         let (mut combatant_map, mut encounter_map) = (vec![], vec![]);
@@ -187,6 +213,18 @@ impl utoipa::Modify for TypedRulesets {
                 schemas.insert(combatant_name.clone(), typed_combatant);
                 schemas.insert(encounter_name.clone(), typed_encounter);
             }
+            if let Some(patch) = stats_patch(schemas.get(stats_name), id) {
+                schemas.insert(format!("{prefix}StatsPatch"), patch);
+                patches.push(format!("{prefix}StatsPatch"));
+            }
+            let creature_name = format!("{prefix}Creature");
+            if let Some(typed) =
+                creature.as_ref().and_then(|c| specialise(c, id, &[("stats", reference(stats_name))]))
+            {
+                schemas.insert(creature_name.clone(), typed);
+                creature_map.push(((*id).to_owned(), creature_name.clone()));
+                creatures.push(creature_name);
+            }
             combatant_map.push(((*id).to_owned(), combatant_name.clone()));
             encounter_map.push(((*id).to_owned(), encounter_name.clone()));
             combatants.push(combatant_name);
@@ -205,9 +243,19 @@ impl utoipa::Modify for TypedRulesets {
             one_of.example = serde_json::from_str(ENCOUNTER_EXAMPLE).ok();
         }
         schemas.insert("EncounterResponse".into(), encounter);
+        if !creatures.is_empty() {
+            let mut creature = one_of(&creatures, Some(creature_map));
+            if let RefOr::T(Schema::OneOf(one_of)) = &mut creature {
+                one_of.example = serde_json::from_str(CREATURE_EXAMPLE).ok();
+            }
+            schemas.insert("CreatureResponse".into(), creature);
+        }
+        set_property(schemas, "CreatureInstance", "stats", or_null(&patches));
         let any_stats = one_of(&stats, None);
         set_property(schemas, "AddCombatantRequest", "stats", any_stats.clone());
         set_property(schemas, "PatchCombatantRequest", "stats", or_null(&stats));
+        set_property(schemas, "CreateCreatureRequest", "stats", any_stats.clone());
+        set_property(schemas, "PatchCreatureRequest", "stats", or_null(&stats));
         set_property(schemas, "ViewerCombatant", "stats", any_stats.clone());
         set_property(schemas, "ViewerCombatant", "state", one_of(&states, None));
         set_property(schemas, "RulesetResponse", "stats_example", any_stats);

@@ -4,11 +4,13 @@
 mod advance;
 mod archive;
 mod combatants;
+mod creatures;
 mod dice;
 mod effects;
 mod encounters;
 mod events;
 mod fallback;
+mod from_creature;
 mod health;
 mod initiative;
 mod listing;
@@ -43,6 +45,8 @@ pub(crate) fn register(routes: &mut impl Register) {
     routes.add(rulesets::list);
     routes.add(encounters::list);
     routes.add(encounters::create);
+    routes.add(creatures::list);
+    routes.add(creatures::create);
     routes.add(webhooks::list);
     routes.add(webhooks::create);
     typed_route::register_inline(routes);
@@ -52,6 +56,7 @@ pub(crate) fn register(routes: &mut impl Register) {
     routes.add(archive::unarchive);
     routes.add(encounters::delete);
     routes.add(combatants::add);
+    routes.add(from_creature::add);
     routes.add(combatants::update);
     routes.add(combatants::remove);
     routes.add(initiative::roll);
@@ -62,6 +67,9 @@ pub(crate) fn register(routes: &mut impl Register) {
     routes.add(viewers::create);
     routes.add(viewers::list);
     routes.add(viewers::revoke);
+    routes.add(creatures::get);
+    routes.add(creatures::update);
+    routes.add(creatures::delete);
     routes.add(webhooks::get);
     routes.add(webhooks::delete);
     routes.add(webhooks::deliveries);

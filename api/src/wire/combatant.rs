@@ -86,6 +86,9 @@ pub struct CombatantResponse {
     /// effects, with their remaining duration), what it may still do, and a one-line summary.
     /// Derived by the server from `stats`, `state` and the encounter's effects.
     pub status: CombatantStatus,
+    /// The library creature it was added from (`crt_…`), if any; it may have been changed or
+    /// deleted since.
+    pub creature_id: Option<String>,
 }
 
 impl CombatantResponse {
@@ -110,6 +113,7 @@ impl CombatantResponse {
             delaying: combatant.delaying,
             state: StateJson(combatant.state.clone()),
             status: status_of(encounter, combatant),
+            creature_id: combatant.creature_id.clone(),
         }
     }
 }

@@ -122,6 +122,14 @@ pub fn optional_wholes<'de, D: Deserializer<'de>, T: TryFrom<i128>>(
     deserializer.deserialize_option(Optional(PhantomData))
 }
 
+/// A field that may be absent (`None`, with `#[serde(default)]`), `null` (`Some(None)`: clear
+/// it) or a value.
+pub fn nullable<'de, D: Deserializer<'de>, T: serde::Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    <Option<T> as serde::Deserialize>::deserialize(deserializer).map(Some)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 //! the database and the rules can change without breaking clients.
 
 mod combatant;
+mod creature;
 mod dice;
 mod effect;
 mod encounter;
@@ -15,6 +16,7 @@ mod viewer;
 mod webhook;
 
 pub use combatant::*;
+pub use creature::*;
 pub use dice::*;
 pub use effect::*;
 pub use encounter::*;
