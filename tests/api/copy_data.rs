@@ -9,17 +9,24 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Encounters with combatants, an undo, a viewer link and a webhook, made over HTTP; answers the
+/// A library creature, encounters with combatants (two from the creature), an undo, a viewer link and a webhook, made over HTTP; answers the
 /// GET paths to compare.
 async fn fill(app: &TestApp) -> Vec<String> {
     let hook = json!({"url": "http://127.0.0.1:9/hook", "kinds": ["encounter_created"]});
     app.post_json("/v1/webhooks", &hook).await.expect_status(201, "create a webhook");
+    let wolf = json!({"name": "Wolf", "ruleset": "lur-asko", "stats": {}, "side": "pack", "notes": "hungry"});
+    let wolf = app.post_json("/v1/creatures", &wolf).await.expect_status(201, "create a creature").body;
+    let wolf = wolf["id"].as_str().unwrap_or_default().to_owned();
     let mut paths = vec!["/v1/encounters?limit=100".to_owned(), "/v1/webhooks".to_owned()];
+    paths.extend(["/v1/creatures".to_owned(), format!("/v1/creatures/{wolf}")]);
     for name in ["Bridge", "Ford", "Keep"] {
         let encounter = app.create_encounter_id("lur-asko", name).await;
         for combatant in ["Ash", "Birch"] {
             app.add_combatant(&encounter, combatant, "side", json!({})).await;
         }
+        let wolves = json!({"creature_id": wolf, "count": 2});
+        let from = format!("/v1/encounters/{encounter}/combatants/from-creature");
+        app.post_json(&from, &wolves).await.expect_status(201, "add combatants from the creature");
         app.add_effect(&encounter, json!({"name": "prone", "ends": {"ends": "end_of_round"}})).await;
         let undo = format!("/v1/encounters/{encounter}/undo");
         let key = [("Idempotency-Key", name)];
@@ -143,7 +150,8 @@ async fn a_server_on_the_copy_answers_every_get_as_the_original_did() {
 
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "copy-data failed: {}", String::from_utf8_lossy(&output.stderr));
-    assert!(stdout.contains("  events: 15 rows"), "{stdout}");
+    assert!(stdout.contains("  events: 21 rows"), "{stdout}");
+    assert!(stdout.contains("  creatures: 1 rows"), "{stdout}");
     assert!(stdout.contains("tables into"), "{stdout}");
     assert!(!again.status.success(), "a second copy into the now non-empty target is refused");
     assert!(String::from_utf8_lossy(&again.stderr).contains("--into-non-empty"));
@@ -151,7 +159,7 @@ async fn a_server_on_the_copy_answers_every_get_as_the_original_did() {
     assert_eq!(after, before);
     let logged = logs(&before);
     assert_eq!(streams_after, logged, "the copy's streams replay the original's logs");
-    assert_eq!(logged.iter().map(Vec::len).sum::<usize>(), 15);
+    assert_eq!(logged.iter().map(Vec::len).sum::<usize>(), 21);
 }
 
 #[test]

@@ -24,6 +24,7 @@ mod combatants;
 mod concurrency;
 mod concurrent_writers;
 mod copy_data;
+mod creatures;
 mod current_reads;
 mod delay;
 mod dice;

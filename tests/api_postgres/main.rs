@@ -45,6 +45,8 @@ mod combatants;
 mod concurrency;
 #[path = "../api/concurrent_writers.rs"]
 mod concurrent_writers;
+#[path = "../api/creatures.rs"]
+mod creatures;
 #[path = "../api/current_reads.rs"]
 mod current_reads;
 #[path = "../api/delay.rs"]
