@@ -10,6 +10,7 @@ mod events;
 mod initiative;
 mod model;
 mod order;
+mod setup;
 
 pub use advance::{Advance, advance, advance_with};
 pub use combatants::{CombatantPatch, NewCombatant, add_combatant, remove_combatant, update_combatant};
@@ -23,6 +24,7 @@ pub use model::{
     MAX_COMBATANTS, MAX_EFFECTS, MAX_NAME_LEN,
 };
 pub use order::{TurnSlot, turn_order};
+pub use setup::{SetupCombatant, encounter_from_setup, setup_combatants};
 
 #[cfg(test)]
 pub(crate) mod test_support;
