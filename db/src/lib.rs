@@ -19,8 +19,8 @@ pub use backend::{Backend, DbConnection};
 pub use connection::{PRAGMAS, database_path};
 pub use copy::{
     ApiKeyRecord, AttemptRecord, CombatantRecord, CopyError, CreatureRecord, DeliveryRecord, EffectRecord,
-    EncounterRecord, EventRecord, HistoryRecord, IdempotencyRecord, Snapshot, ViewerRecord, WebhookRecord,
-    copy_sqlite_to_postgres, open_connection,
+    EncounterRecord, EventRecord, HistoryRecord, IdempotencyRecord, Snapshot, TemplateRecord, ViewerRecord,
+    WebhookRecord, copy_sqlite_to_postgres, open_connection,
 };
 pub use error::{DbError, MutateError};
 pub use exclusive::{DatabaseLock, lock_path};
@@ -39,7 +39,7 @@ pub use store::{
     Creature, CreatureFilter, CreaturePage, CreaturePatch, CreaturePosition, MAX_CREATURES_PER_TENANT,
     NewCreature, creature_name_key,
 };
+pub use store::{MAX_TEMPLATES_PER_TENANT, PG_WRITERS_DEFAULT, PG_WRITERS_MAX, Template, template_time};
 pub use store::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,
 };
-pub use store::{PG_WRITERS_DEFAULT, PG_WRITERS_MAX};

@@ -63,6 +63,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    templates (tenant, id) {
+        tenant -> Text,
+        id -> Text,
+        name -> Text,
+        name_key -> Text,
+        ruleset -> Text,
+        encounter_name -> Text,
+        options -> Text,
+        combatants -> Text,
+        created_at -> Text,
+    }
+}
+
+diesel::table! {
     creatures (tenant, id) {
         tenant -> Text,
         id -> Text,

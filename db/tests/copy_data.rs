@@ -8,12 +8,12 @@ mod common;
 use common::{add_goblin, created_for, version_body};
 use skirmish_db::{
     AfterAttempt, Attempt, CopyError, IdempotencyKey, NewCreature, NewViewer, NewWebhook, ScratchDatabase,
-    Snapshot, Store, StoredResponse, copy_sqlite_to_postgres, now_ms, test_server,
+    Snapshot, Store, StoredResponse, Template, copy_sqlite_to_postgres, now_ms, test_server,
 };
-use skirmish_domain::encounter::EncounterError;
+use skirmish_domain::encounter::{EncounterError, SetupCombatant};
 
 /// A SQLite database holding every kind of row: keys, encounters with logs and undo history,
-/// an idempotency record, viewer links, webhooks with deliveries (one attempted), a creature.
+/// an idempotency record, viewer links, webhooks with deliveries (one attempted), a creature, a template.
 fn filled_sqlite(dir: &tempfile::TempDir) -> String {
     let url = dir.path().join("source.db").display().to_string();
     let store = Store::open(&url).unwrap();
@@ -42,6 +42,33 @@ fn filled_sqlite(dir: &tempfile::TempDir) -> String {
             store.mutate::<(), EncounterError>("guild", &id, None, None, add_goblin, version_body).unwrap();
         }
     }
+    let drone = SetupCombatant {
+        name: "Drone".into(),
+        side: "hostiles".into(),
+        stats: skirmish_domain::rulesets::RulesetId::CepheusEngine
+            .deserialize_stats(
+                serde_json::json!({"str": 9, "dex": 4, "end": 9, "int": 2, "edu": 0, "soc": 0}),
+            )
+            .unwrap(),
+        flags: Default::default(),
+        creature_id: Some("crt_wolf".into()),
+    };
+    let template = Template {
+        id: "tpl_dock".into(),
+        name: "Dock".into(),
+        ruleset: skirmish_domain::rulesets::RulesetId::CepheusEngine,
+        encounter_name: "Dock fight".into(),
+        options: skirmish_domain::rulesets::RulesetOptions::for_ruleset(
+            skirmish_domain::rulesets::RulesetId::CepheusEngine,
+        ),
+        combatants: vec![drone],
+        created_at: "2026-12-07T20:00:00.000Z".into(),
+    };
+    let answer = |_: &Template| Ok(StoredResponse { status: 201, body: String::new(), headers: vec![] });
+    store
+        .create_template::<EncounterError>("guild", &template, None, || unreachable!("none kept"), answer)
+        .unwrap();
+    assert_eq!(store.template("guild", "tpl_dock").unwrap(), Some(template));
     let id = created_for(&store, "rivals", "enc_r");
     let key = IdempotencyKey { key: "k1".into(), fingerprint: "f1".into() };
     store.mutate::<(), EncounterError>("rivals", &id, None, Some(&key), add_goblin, version_body).unwrap();

@@ -24,7 +24,10 @@ fn migrations_run_on_an_empty_database_once() {
     let store = Store::open(&empty.url).unwrap();
     let id = created_for(&store, "guild", "e1");
 
-    assert_eq!(first, ["20261128000001", "20261207000002", "20261207000003"].map(String::from));
+    assert_eq!(
+        first,
+        ["20261128000001", "20261207000002", "20261207000003", "20261207000004"].map(String::from)
+    );
     assert!(again.is_empty());
     assert_eq!(id.as_str(), "e1");
 }

@@ -1,6 +1,6 @@
 //! `skirmish copy-data`: moves everything a SQLite database holds (tenants' API keys,
 //! encounters with their event logs and undo history, idempotency records, webhooks with their
-//! pending deliveries and attempts, viewer links, creature libraries) into a PostgreSQL database, table by table
+//! pending deliveries and attempts, viewer links, creature libraries, templates) into a PostgreSQL database, table by table
 //! through the shared schema, in one transaction on the target.
 
 mod rows;
@@ -107,6 +107,7 @@ snapshot! {
         by (schema::idempotency_records::tenant, schema::idempotency_records::key);
     viewers: ViewerRecord from viewers by schema::viewers::id;
     creatures: CreatureRecord from creatures by (schema::creatures::tenant, schema::creatures::id);
+    templates: TemplateRecord from templates by (schema::templates::tenant, schema::templates::id);
     webhooks: WebhookRecord from webhooks by schema::webhooks::id;
     deliveries: DeliveryRecord from webhook_deliveries by schema::webhook_deliveries::n;
     attempts: AttemptRecord from webhook_attempts

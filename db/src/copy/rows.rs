@@ -34,6 +34,20 @@ full_row!(CombatantRecord, combatants {
     surprised: bool, defeated: bool, hidden: bool, acted_this_round: bool, delaying: bool,
     state: String, public: bool, creature_id: Option<String>,
 });
+full_row!(
+    TemplateRecord,
+    templates {
+        tenant: String,
+        id: String,
+        name: String,
+        name_key: String,
+        ruleset: String,
+        encounter_name: String,
+        options: String,
+        combatants: String,
+        created_at: String,
+    }
+);
 full_row!(CreatureRecord, creatures {
     tenant: String, id: String, ruleset: String, name: String, name_key: String, stats: String,
     side: Option<String>, notes: Option<String>, hidden: bool, public: bool, created_at: String,

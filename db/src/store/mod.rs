@@ -27,6 +27,7 @@ mod reverse_diff;
 #[cfg(test)]
 mod round_trips;
 mod statements;
+mod templates;
 mod types;
 mod undo;
 mod viewers;
@@ -49,6 +50,7 @@ pub use outbox::{
 };
 pub use published::EventSink;
 pub use reads::Fresh;
+pub use templates::{MAX_TEMPLATES_PER_TENANT, Template, template_time};
 pub use types::{Mutation, StoredEncounter, StoredEvent, now_ms};
 pub use undo::{UndoRefused, Undone};
 pub use viewers::{

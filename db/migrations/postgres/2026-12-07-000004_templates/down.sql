@@ -1,0 +1,2 @@
+DROP INDEX templates_by_name;
+DROP TABLE templates;
