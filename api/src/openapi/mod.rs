@@ -37,6 +37,7 @@ use utoipa_actix_web::AppExt;
         (name = "encounters", description = "Fights: create, read, initiative, advance, event log"),
         (name = "combatants", description = "Who is in the fight"),
         (name = "creatures", description = "Your creature library: stat blocks kept to add combatants from"),
+        (name = "templates", description = "Saved encounter setups, and encounters started from them in one request"),
         (name = "effects", description = "Conditions and effects with durations"),
         (name = "operations", description = "Ruleset operations on a stored encounter"),
         (name = "rulesets", description = "The rule systems, and stateless operations with inline stat blocks"),

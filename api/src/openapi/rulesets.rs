@@ -255,6 +255,8 @@ impl utoipa::Modify for TypedRulesets {
         set_property(schemas, "AddCombatantRequest", "stats", any_stats.clone());
         set_property(schemas, "PatchCombatantRequest", "stats", or_null(&stats));
         set_property(schemas, "CreateCreatureRequest", "stats", any_stats.clone());
+        set_property(schemas, "TemplateCombatant", "stats", any_stats.clone());
+        set_property(schemas, "TemplateResponse", "options", one_of(&options, None));
         set_property(schemas, "PatchCreatureRequest", "stats", or_null(&stats));
         set_property(schemas, "ViewerCombatant", "stats", any_stats.clone());
         set_property(schemas, "ViewerCombatant", "state", one_of(&states, None));

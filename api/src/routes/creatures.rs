@@ -16,7 +16,9 @@ use utoipa::IntoResponses;
 
 mod checks;
 
-pub use checks::{creature_response, ruleset_of as ruleset_of_creature, stats_of as stats_of_creature};
+pub use checks::{
+    creature_response, name as name_check, ruleset_of as ruleset_of_creature, stats_of as stats_of_creature,
+};
 
 /// Errors of a route that reads or deletes one creature.
 #[derive(IntoResponses)]

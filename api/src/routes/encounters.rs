@@ -62,7 +62,7 @@ pub async fn create(
     Ok(send(created.await.result?))
 }
 
-fn render_created(mutation: Mutation<()>) -> Result<skirmish_db::StoredResponse, ApiError> {
+pub(super) fn render_created(mutation: Mutation<()>) -> Result<skirmish_db::StoredResponse, ApiError> {
     let stored = &mutation.encounter;
     let (version, location) = (stored.encounter.version, format!("/v1/encounters/{}", stored.encounter.id));
     let mut reply = json_reply(StatusCode::CREATED, &EncounterResponse::from(&**stored), Some(version))?;

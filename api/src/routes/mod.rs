@@ -19,6 +19,7 @@ mod registrar;
 mod responses;
 mod rulesets;
 mod stream;
+mod templates;
 mod typed_route;
 mod undo;
 mod view;
@@ -47,6 +48,8 @@ pub(crate) fn register(routes: &mut impl Register) {
     routes.add(encounters::create);
     routes.add(creatures::list);
     routes.add(creatures::create);
+    routes.add(templates::list);
+    routes.add(templates::create);
     routes.add(webhooks::list);
     routes.add(webhooks::create);
     typed_route::register_inline(routes);
@@ -70,6 +73,9 @@ pub(crate) fn register(routes: &mut impl Register) {
     routes.add(creatures::get);
     routes.add(creatures::update);
     routes.add(creatures::delete);
+    routes.add(templates::get);
+    routes.add(templates::delete);
+    routes.add(templates::start);
     routes.add(webhooks::get);
     routes.add(webhooks::delete);
     routes.add(webhooks::deliveries);
