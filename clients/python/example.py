@@ -26,6 +26,7 @@ from skirmish_client.api.arrgs import arrgs_actions, arrgs_attacks, arrgs_damage
 from skirmish_client.api.cepheus_engine import cepheus_engine_actions, cepheus_engine_attacks, cepheus_engine_damage
 from skirmish_client.api.combatants import add_combatant, add_combatants_from_creature
 from skirmish_client.api.creatures import create_creature, delete_creature, list_creatures
+from skirmish_client.api.templates import create_template, start_from_template
 from skirmish_client.api.encounters import advance_encounter, create_encounter, list_events, roll_initiative
 from skirmish_client.api.lur_asko import lur_asko_actions, lur_asko_attacks, lur_asko_damage
 from skirmish_client.api.rulesets import list_rulesets
@@ -66,6 +67,7 @@ from skirmish_client.models import (
     CepheusEngineWeapon,
     CepheusEngineWeaponType,
     CreateCreatureRequest,
+    CreateTemplateRequest,
     CreateEncounterRequest,
     DieResponse,
     FixedInitiative,
@@ -240,6 +242,14 @@ def reinforcements(api: Api, encounter: str, drone: CepheusEngineStats) -> None:
     check(all(combatant.creature_id == creature.id for combatant in added.combatants), "each keeps the creature")
     print(f"  reinforcements from the library: {names} (version {added.version})")
     delete_creature.sync_detailed(creature.id, client=api)
+    # Keep the setup as a template and start a fresh encounter from it in one request.
+    keep = CreateTemplateRequest(encounter_id=encounter, name="Drone ambush")
+    template = ok(create_template.sync(client=api, body=keep), "create template")
+    again = start_from_template.sync(template.id, client=api)
+    if again is None or isinstance(again, Problem):
+        raise SystemExit(f"start from template failed: {again}")
+    check(len(again.combatants) == len(template.combatants), "the template starts the same setup")
+    print(f"  template {template.name}: started {again.id} with {len(again.combatants)} combatants")
 
 
 def adeva_d100(api: Api) -> None:

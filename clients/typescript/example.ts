@@ -9,7 +9,9 @@ import {
   addCombatant,
   addCombatantsFromCreature,
   createCreature,
+  createTemplate,
   deleteCreature,
+  startFromTemplate,
   listCreatures,
   adevaD100Actions,
   adevaD100Attacks,
@@ -147,6 +149,11 @@ async function reinforcements(id: string): Promise<void> {
   check(added.combatants.every((combatant) => combatant.creature_id === creature.id), 'each keeps the creature');
   console.log(`  reinforcements from the library: ${names} (version ${added.version})`);
   await deleteCreature({ path: { creature_id: creature.id }, throwOnError: true });
+  // Keep the setup as a template and start a fresh encounter from it in one request.
+  const { data: template } = await createTemplate({ body: { encounter_id: id, name: 'Drone ambush' }, throwOnError: true });
+  const { data: again } = await startFromTemplate({ path: { template_id: template.id }, throwOnError: true });
+  check(again.status === 'setup' && again.combatants.length === template.combatants.length, 'the template starts the same setup');
+  console.log(`  template ${template.name}: started ${again.id} with ${again.combatants.length} combatants`);
 }
 
 async function adevaD100(): Promise<void> {

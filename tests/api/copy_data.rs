@@ -18,7 +18,7 @@ async fn fill(app: &TestApp) -> Vec<String> {
     let wolf = app.post_json("/v1/creatures", &wolf).await.expect_status(201, "create a creature").body;
     let wolf = wolf["id"].as_str().unwrap_or_default().to_owned();
     let mut paths = vec!["/v1/encounters?limit=100".to_owned(), "/v1/webhooks".to_owned()];
-    paths.extend(["/v1/creatures".to_owned(), format!("/v1/creatures/{wolf}")]);
+    paths.extend(["/v1/creatures".to_owned(), format!("/v1/creatures/{wolf}"), "/v1/templates".to_owned()]);
     for name in ["Bridge", "Ford", "Keep"] {
         let encounter = app.create_encounter_id("lur-asko", name).await;
         for combatant in ["Ash", "Birch"] {
@@ -32,6 +32,9 @@ async fn fill(app: &TestApp) -> Vec<String> {
         let key = [("Idempotency-Key", name)];
         let undone = app.send(Method::POST, &undo, Some(&json!({})), &key).await;
         undone.expect_status(200, "undo the last change");
+        let kept = json!({"encounter_id": encounter, "name": format!("{name} setup")});
+        let template = app.post_json("/v1/templates", &kept).await.expect_status(201, "keep a template").body;
+        paths.push(format!("/v1/templates/{}", template["id"].as_str().unwrap_or_default()));
         let viewers = format!("/v1/encounters/{encounter}/viewers");
         app.post_json(&viewers, &json!({"label": name})).await.expect_status(201, "create a viewer link");
         paths.extend([
@@ -152,6 +155,7 @@ async fn a_server_on_the_copy_answers_every_get_as_the_original_did() {
     assert!(output.status.success(), "copy-data failed: {}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("  events: 21 rows"), "{stdout}");
     assert!(stdout.contains("  creatures: 1 rows"), "{stdout}");
+    assert!(stdout.contains("  templates: 3 rows"), "{stdout}");
     assert!(stdout.contains("tables into"), "{stdout}");
     assert!(!again.status.success(), "a second copy into the now non-empty target is refused");
     assert!(String::from_utf8_lossy(&again.stderr).contains("--into-non-empty"));

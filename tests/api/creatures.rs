@@ -310,3 +310,20 @@ async fn a_retried_create_with_the_same_idempotency_key_keeps_one_creature() {
     assert_eq!(again.header("idempotent-replayed"), Some("true"));
     assert_eq!(app.get("/v1/creatures").await.body["total"], json!(1));
 }
+
+#[tokio::test]
+async fn a_library_holds_at_most_1000_creatures() {
+    let app = spawn_app().await;
+    for n in 0..1000 {
+        let body = json!({"name": format!("Rat {n}"), "ruleset": "arrgs", "stats": {"agility": 1}});
+        let reply = app.post_json("/v1/creatures", &body).await;
+        assert_eq!(reply.status, 201, "creature {n}: {}", reply.body);
+    }
+    let body = json!({"name": "One rat too many", "ruleset": "arrgs", "stats": {"agility": 1}});
+    app.post_json("/v1/creatures", &body).await.assert_problem(409, None, "the 1001st creature");
+    let listed = app.get("/v1/creatures?name_prefix=one").await.expect_status(200, "list").body;
+    assert_eq!(
+        (listed["total"].clone(), app.get("/v1/creatures").await.body["total"].clone()),
+        (json!(0), json!(1000))
+    );
+}

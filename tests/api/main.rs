@@ -60,6 +60,7 @@ mod slow_clients;
 mod spycraft2_fight;
 mod status;
 mod streams;
+mod templates;
 mod tenants;
 mod undo;
 mod viewers;

@@ -117,6 +117,8 @@ mod spycraft2_fight;
 mod status;
 #[path = "../api/streams.rs"]
 mod streams;
+#[path = "../api/templates.rs"]
+mod templates;
 #[path = "../api/tenants.rs"]
 mod tenants;
 #[path = "../api/undo.rs"]
