@@ -107,6 +107,8 @@ fn only_turn_moved(old: &Combatant, new: &Combatant) -> bool {
         && old.initiative == new.initiative
         && old.stats == new.stats
         && old.state == new.state
+        && old.group == new.group
+        && old.creature_id == new.creature_id
 }
 
 /// The turn columns of the combatant at `position` in `encounter`.

@@ -166,17 +166,18 @@ row_statement!(
     /// Writes (inserts or replaces) one combatant row.
     ReplaceCombatant(CombatantRow) = "REPLACE INTO combatants (encounter_id, id, position, name, side, \
         stats, initiative, initiative_roll_off, initiative_explanation, surprised, defeated, hidden, \
-        acted_this_round, delaying, state, public, creature_id)",
+        acted_this_round, delaying, state, public, creature_id, group_name)",
         "INSERT INTO combatants (encounter_id, id, position, name, side, stats, initiative, \
         initiative_roll_off, initiative_explanation, surprised, defeated, hidden, acted_this_round, \
-        delaying, state, public, creature_id)",
+        delaying, state, public, creature_id, group_name)",
         " ON CONFLICT (encounter_id, id) DO UPDATE SET position = EXCLUDED.position, \
         name = EXCLUDED.name, side = EXCLUDED.side, stats = EXCLUDED.stats, \
         initiative = EXCLUDED.initiative, initiative_roll_off = EXCLUDED.initiative_roll_off, \
         initiative_explanation = EXCLUDED.initiative_explanation, surprised = EXCLUDED.surprised, \
         defeated = EXCLUDED.defeated, hidden = EXCLUDED.hidden, \
         acted_this_round = EXCLUDED.acted_this_round, delaying = EXCLUDED.delaying, \
-        state = EXCLUDED.state, public = EXCLUDED.public, creature_id = EXCLUDED.creature_id",
+        state = EXCLUDED.state, public = EXCLUDED.public, creature_id = EXCLUDED.creature_id, \
+        group_name = EXCLUDED.group_name",
     [
         encounter_id: Text,
         id: Text,
@@ -195,6 +196,7 @@ row_statement!(
         state: Text,
         public: Bool,
         creature_id: Nullable<Text>,
+        group_name: Nullable<Text>,
     ]
 );
 
@@ -273,6 +275,10 @@ on_both_backends!(UpdateCombatant, |this, out| {
     out.push_bind_param::<Text, _>(&row.state)?;
     out.push_sql(", public = ");
     out.push_bind_param::<Bool, _>(&row.public)?;
+    out.push_sql(", creature_id = ");
+    out.push_bind_param::<Nullable<Text>, _>(&row.creature_id)?;
+    out.push_sql(", group_name = ");
+    out.push_bind_param::<Nullable<Text>, _>(&row.group_name)?;
     out.push_sql(" WHERE encounter_id = ");
     out.push_bind_param::<Text, _>(&row.encounter_id)?;
     out.push_sql(" AND id = ");
