@@ -27,6 +27,8 @@ pub struct CombatantPatch {
     pub defeated: Option<bool>,
     pub hidden: Option<bool>,
     pub public: Option<bool>,
+    /// `Some(None)` leaves its group; `Some(Some(name))` joins (or moves to) one.
+    pub group: Option<Option<String>>,
 }
 
 pub fn add_combatant(encounter: &mut Encounter, new: NewCombatant) -> Result<Vec<Event>, EncounterError> {
@@ -55,6 +57,7 @@ pub fn add_combatant(encounter: &mut Encounter, new: NewCombatant) -> Result<Vec
         delaying: false,
         state: RulesetState::for_ruleset(encounter.ruleset),
         creature_id: None,
+        group: None,
     });
     Ok(vec![event])
 }
@@ -73,6 +76,9 @@ pub fn update_combatant(
     }
     if let Some(stats) = &patch.stats {
         ensure_ruleset(encounter, stats)?;
+    }
+    if let Some(Some(group)) = &patch.group {
+        validate_name("group", group)?;
     }
     let combatant =
         encounter.combatant_mut(id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
@@ -95,7 +101,25 @@ fn apply_patch(combatant: &mut Combatant, patch: CombatantPatch) -> Vec<String> 
     set("defeated", patch.defeated.map(|v| combatant.flags.defeated = v).is_some());
     set("hidden", patch.hidden.map(|v| combatant.flags.hidden = v).is_some());
     set("public", patch.public.map(|v| combatant.flags.public = v).is_some());
+    set("group", patch.group.map(|v| combatant.group = v).is_some());
     changed
+}
+
+/// Puts the combatant `id` in the group `group` (checked as a name is; `field` names it in an
+/// error), as an add from a creature or a template does for each combatant it adds.
+pub fn join_group(
+    encounter: &mut Encounter,
+    id: &CombatantId,
+    field: &str,
+    group: Option<String>,
+) -> Result<(), EncounterError> {
+    if let Some(group) = &group {
+        validate_name(field, group)?;
+    }
+    let combatant =
+        encounter.combatant_mut(id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
+    combatant.group = group;
+    Ok(())
 }
 
 /// Removes a combatant and ends the effects that name it. Removing the combatant whose turn it

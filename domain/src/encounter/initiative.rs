@@ -3,7 +3,7 @@
 use super::error::EncounterError;
 use super::events::Event;
 use super::model::{CombatantId, Encounter, EncounterStatus, Initiative};
-use super::order::{ranked, same_standing, turn_order};
+use super::order::{ranked_units, turn_order};
 use crate::dice::Dice;
 use crate::rulesets::{InitiativeContext, InitiativeExtension, TiePolicy};
 use std::collections::BTreeMap;
@@ -52,8 +52,13 @@ pub fn roll_initiative(
         .filter(|id| encounter.combatant(id).is_some_and(|c| c.initiative.is_none()))
         .cloned()
         .collect();
+    let sources = group_sources(encounter, &targets, request)?;
     let mut events = Vec::new();
     for id in &targets {
+        if let Some(source) = sources.get(id) {
+            events.push(share(encounter, id, source)?);
+            continue;
+        }
         let how = How { fixed: fixed.get(id).copied(), boost: boosts.get(id).copied(), context };
         events.push(set_one(encounter, id, how, dice)?);
     }
@@ -152,6 +157,69 @@ fn targets(
     Ok(targets)
 }
 
+/// For each target in a group that rolls once: the member whose initiative it takes. That is the
+/// group's member already holding one when the group is in the fight and that member is not
+/// rolled again (reinforcements join their group's place), else the group's first target (join
+/// order), which rolls (or takes its `fixed` value) for all. A member that takes another's may
+/// not carry its own `fixed` value or Action Dice: 422 naming the entry.
+fn group_sources(
+    encounter: &Encounter,
+    targets: &[CombatantId],
+    request: &InitiativeRequest,
+) -> Result<BTreeMap<CombatantId, CombatantId>, EncounterError> {
+    let mut sources = BTreeMap::new();
+    let mut rolling: BTreeMap<&str, &CombatantId> = BTreeMap::new();
+    for id in targets {
+        let Some(group) = encounter.combatant(id).and_then(|c| c.group.as_deref()) else { continue };
+        let in_fight = encounter.combatants.iter().find(|c| {
+            c.group.as_deref() == Some(group) && c.initiative.is_some() && !targets.contains(&c.id)
+        });
+        let source = match (in_fight, rolling.get(group)) {
+            (Some(member), _) => member.id.clone(),
+            (None, Some(first)) => (*first).clone(),
+            (None, None) => {
+                rolling.insert(group, id);
+                continue;
+            }
+        };
+        let own = |listed: Option<usize>, list: &str| match listed {
+            Some(index) => Err(EncounterError::invalid(
+                format!("{list}[{index}].combatant_id"),
+                format!(
+                    "rolls with its group '{group}' (the roll of '{}'): give the group's value there",
+                    encounter.name_of(&source)
+                ),
+            )),
+            None => Ok(()),
+        };
+        own(request.fixed.iter().position(|(listed, _)| listed == id), "fixed")?;
+        own(request.action_dice.iter().position(|(listed, _)| listed == id), "action_dice")?;
+        sources.insert(id.clone(), source);
+    }
+    Ok(sources)
+}
+
+/// `id` takes the initiative of `source`, a member of its group.
+fn share(encounter: &mut Encounter, id: &CombatantId, source: &CombatantId) -> Result<Event, EncounterError> {
+    let shared = encounter.combatant(source).and_then(|c| c.initiative.clone().map(|i| (i, c.name.clone())));
+    let Some((initiative, source_name)) = shared else {
+        return Err(EncounterError::UnknownCombatant(source.clone()));
+    };
+    let combatant =
+        encounter.combatant_mut(id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
+    let group = combatant.group.clone().unwrap_or_default();
+    let explanation = format!("{}: rolls with its group {group} ({source_name})", initiative.score);
+    combatant.initiative =
+        Some(Initiative { score: initiative.score, roll_off: Vec::new(), explanation: explanation.clone() });
+    Ok(Event::InitiativeSet {
+        combatant_id: id.clone(),
+        name: combatant.name.clone(),
+        score: initiative.score,
+        explanation,
+        dice: Vec::new(),
+    })
+}
+
 /// An ambush is some, but not all, combatants being surprised.
 fn ambush_context(encounter: &Encounter) -> InitiativeContext {
     let surprised = encounter.combatants.iter().filter(|c| c.flags.surprised).count();
@@ -232,20 +300,23 @@ pub fn break_ties(
     Ok(())
 }
 
-/// Groups (of two or more) with equal score and tie keys.
+/// Score and tie keys (see [`ranked_units`]).
+type Standing = (i32, Vec<i32>);
+
+/// Units (of two or more; see [`ranked_units`]) with equal score and tie keys, each unit named
+/// by its head: the members of a group roll off as one, by their head's die.
 fn tied_groups(encounter: &Encounter) -> Vec<Vec<CombatantId>> {
-    let mut groups: Vec<Vec<CombatantId>> = Vec::new();
-    let ranked = ranked(encounter);
-    for (position, combatant) in ranked.iter().enumerate() {
+    let mut groups: Vec<(Standing, Vec<CombatantId>)> = Vec::new();
+    for entry in ranked_units(encounter) {
+        if !std::ptr::eq(entry.combatant, entry.head) {
+            continue;
+        }
         match groups.last_mut() {
-            Some(group) if position > 0 && same_standing(ranked[position - 1], combatant) => {
-                group.push(combatant.id.clone());
-            }
-            _ => groups.push(vec![combatant.id.clone()]),
+            Some((standing, group)) if *standing == entry.standing => group.push(entry.combatant.id.clone()),
+            _ => groups.push((entry.standing, vec![entry.combatant.id.clone()])),
         }
     }
-    groups.retain(|group| group.len() > 1);
-    groups
+    groups.into_iter().map(|(_, group)| group).filter(|group| group.len() > 1).collect()
 }
 
 /// True when every member has a roll-off and none is equal to or a prefix of another.

@@ -13,7 +13,9 @@ mod order;
 mod setup;
 
 pub use advance::{Advance, advance, advance_with};
-pub use combatants::{CombatantPatch, NewCombatant, add_combatant, remove_combatant, update_combatant};
+pub use combatants::{
+    CombatantPatch, NewCombatant, add_combatant, join_group, remove_combatant, update_combatant,
+};
 pub use creatures::{MAX_CREATURE_COUNT, add_from_creature, numbered_names};
 pub use effects::{Effect, Expiry, Moment, NewEffect, add_effect, remove_effect};
 pub use error::EncounterError;
@@ -28,6 +30,8 @@ pub use setup::{SetupCombatant, encounter_from_setup, setup_combatants};
 
 #[cfg(test)]
 pub(crate) mod test_support;
+#[cfg(test)]
+mod tests_groups;
 #[cfg(test)]
 mod tests_order;
 #[cfg(test)]

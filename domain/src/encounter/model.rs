@@ -120,6 +120,8 @@ pub struct Combatant {
     /// The library creature it was added from, if any (its stat block was copied then: a later
     /// change to the creature does not reach it).
     pub creature_id: Option<String>,
+    /// The named group it shares initiative with, if any (see `order.rs`).
+    pub group: Option<String>,
 }
 
 impl Encounter {

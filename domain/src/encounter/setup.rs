@@ -1,5 +1,5 @@
 //! An encounter's setup, as a template keeps it: its name, ruleset, options and combatants with
-//! their flags, and not how the fight went (initiative, turns, state, effects, damage).
+//! their flags and groups, and not how the fight went (initiative, turns, state, effects, damage).
 
 use super::combatants::{NewCombatant, add_combatant};
 use super::error::EncounterError;
@@ -16,6 +16,8 @@ pub struct SetupCombatant {
     /// Surprised, hidden and public as set up; never defeated.
     pub flags: Flags,
     pub creature_id: Option<String>,
+    /// The group it shares initiative with.
+    pub group: Option<String>,
 }
 
 /// The combatants of `encounter` as they were set up: their stat blocks, names, sides and flags
@@ -30,6 +32,7 @@ pub fn setup_combatants(encounter: &Encounter) -> Vec<SetupCombatant> {
             stats: combatant.stats.clone(),
             flags: Flags { defeated: false, ..combatant.flags.clone() },
             creature_id: combatant.creature_id.clone(),
+            group: combatant.group.clone(),
         })
         .collect()
 }
@@ -66,6 +69,7 @@ pub fn encounter_from_setup(
         }
         if let Some(added) = encounter.combatant_mut(&id) {
             added.creature_id = combatant.creature_id;
+            added.group = combatant.group;
         }
     }
     Ok((encounter, events))
@@ -83,6 +87,7 @@ mod tests {
         add(&mut fought, "Drone", cepheus(4));
         fought.combatants[1].flags = Flags { surprised: true, defeated: true, hidden: true, public: false };
         fought.combatants[1].creature_id = Some("crt_drone".into());
+        fought.combatants[1].group = Some("Drones".into());
         fought.round = 3;
 
         let setup = setup_combatants(&fought);
@@ -106,6 +111,7 @@ mod tests {
         assert_eq!((drone.id.as_str(), drone.name.as_str()), ("c2", "Drone"));
         assert_eq!(drone.flags, Flags { surprised: true, defeated: false, hidden: true, public: false });
         assert_eq!(drone.creature_id.as_deref(), Some("crt_drone"));
+        assert_eq!(drone.group.as_deref(), Some("Drones"));
         assert_eq!(drone.stats, fought.combatants[1].stats);
         assert_eq!(events.len(), 3, "created and two adds");
         assert!(
