@@ -70,6 +70,9 @@ pub(crate) struct CombatantRow {
     /// The library creature it was added from; snapshots taken before the library lack it.
     #[serde(default)]
     pub creature_id: Option<String>,
+    /// The group it shares initiative with; snapshots taken before groups lack it.
+    #[serde(default)]
+    pub group_name: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, serde::Serialize, serde::Deserialize)]
@@ -142,6 +145,7 @@ pub(crate) fn combatant_row(encounter: &Encounter, position: usize) -> Result<Co
         state: to_json("state", &c.state)?,
         public: c.flags.public,
         creature_id: c.creature_id.clone(),
+        group_name: c.group.clone(),
     })
 }
 
@@ -216,6 +220,7 @@ fn combatant_from_row(ruleset: RulesetId, row: CombatantRow) -> Result<Combatant
         delaying: row.delaying,
         state: serde_json::from_str(&row.state).map_err(|e| corrupt("state", e))?,
         creature_id: row.creature_id,
+        group: row.group_name,
     })
 }
 

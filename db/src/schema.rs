@@ -59,6 +59,7 @@ diesel::table! {
         state -> Text,
         public -> Bool,
         creature_id -> Nullable<Text>,
+        group_name -> Nullable<Text>,
     }
 }
 

@@ -52,6 +52,7 @@ fn filled_sqlite(dir: &tempfile::TempDir) -> String {
             .unwrap(),
         flags: Default::default(),
         creature_id: Some("crt_wolf".into()),
+        group: Some("Drones".into()),
     };
     let template = Template {
         id: "tpl_dock".into(),

@@ -26,7 +26,8 @@ fn migrations_run_on_an_empty_database_once() {
 
     assert_eq!(
         first,
-        ["20261128000001", "20261207000002", "20261207000003", "20261207000004"].map(String::from)
+        ["20261128000001", "20261207000002", "20261207000003", "20261207000004", "20261208000005"]
+            .map(String::from)
     );
     assert!(again.is_empty());
     assert_eq!(id.as_str(), "e1");

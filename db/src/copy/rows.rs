@@ -32,7 +32,7 @@ full_row!(CombatantRecord, combatants {
     encounter_id: String, id: String, position: i32, name: String, side: String, stats: String,
     initiative: Option<i32>, initiative_roll_off: String, initiative_explanation: Option<String>,
     surprised: bool, defeated: bool, hidden: bool, acted_this_round: bool, delaying: bool,
-    state: String, public: bool, creature_id: Option<String>,
+    state: String, public: bool, creature_id: Option<String>, group_name: Option<String>,
 });
 full_row!(
     TemplateRecord,

@@ -30,6 +30,8 @@ pub(super) enum Was {
     Acted(bool),
     Delaying(bool),
     State(String),
+    /// Kept since groups (appended last: earlier diffs keep their variant numbers).
+    Group(Option<String>),
 }
 
 /// The columns of the combatant at `was` in `before` that differ in `after` (the same
@@ -82,6 +84,9 @@ pub(super) fn columns_before(
     if old.delaying != after.delaying {
         columns.push(Was::Delaying(old.delaying));
     }
+    if old.group != after.group {
+        columns.push(Was::Group(old.group.clone()));
+    }
     Ok(columns)
 }
 
@@ -106,5 +111,6 @@ pub(super) fn restore(row: &mut CombatantRow, column: Was) {
         Was::Acted(acted) => row.acted_this_round = acted,
         Was::Delaying(delaying) => row.delaying = delaying,
         Was::State(state) => row.state = state,
+        Was::Group(group) => row.group_name = group,
     }
 }

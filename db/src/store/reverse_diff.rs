@@ -83,6 +83,10 @@ enum RowUndo<R> {
 
 /// How to undo one write to a combatant row.
 #[derive(Debug, Serialize, Deserialize)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "short-lived, a few per change; a Box would add an allocation to each for no gain"
+)]
 enum CombatantUndo {
     /// The change inserted or deleted the row (see [`RowUndo`]).
     Row(RowUndo<CombatantRow>),

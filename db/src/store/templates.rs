@@ -52,6 +52,8 @@ struct CombatantJson {
     public: bool,
     #[serde(default)]
     creature_id: Option<String>,
+    #[serde(default)]
+    group: Option<String>,
 }
 
 fn corrupt(what: &str, error: impl std::fmt::Display) -> DbError {
@@ -70,6 +72,7 @@ fn combatants_json(combatants: &[SetupCombatant]) -> Result<String, DbError> {
                 hidden: c.flags.hidden,
                 public: c.flags.public,
                 creature_id: c.creature_id.clone(),
+                group: c.group.clone(),
             })
         })
         .collect::<Result<Vec<_>, DbError>>()?;
@@ -100,6 +103,7 @@ impl TryFrom<TemplateRow> for Template {
                         public: c.public,
                     },
                     creature_id: c.creature_id,
+                    group: c.group,
                 })
             })
             .collect::<Result<Vec<_>, DbError>>()?;

@@ -1,0 +1,1 @@
+ALTER TABLE combatants DROP COLUMN group_name;
