@@ -13,7 +13,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, patch, post, web};
 use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::encounter::{
-    CombatantId, CombatantPatch, Encounter, Flags, NewCombatant, add_combatant, remove_combatant,
+    CombatantId, CombatantPatch, Encounter, Flags, NewCombatant, add_combatant, join_group, remove_combatant,
     update_combatant,
 };
 
@@ -61,7 +61,12 @@ pub async fn add(
             public: request.public,
         },
     };
-    let command = move |encounter: &mut Encounter| Ok((add_combatant(encounter, new)?, combatant_id));
+    let group = request.group;
+    let command = move |encounter: &mut Encounter| {
+        let events = add_combatant(encounter, new)?;
+        join_group(encounter, &combatant_id, "group", group)?;
+        Ok((events, combatant_id))
+    };
     let render = |mutation| render_combatant(mutation, StatusCode::CREATED);
     mutate(&state, &caller, id, if_match, command, render).await
 }
@@ -95,6 +100,7 @@ pub async fn update(
         defeated: request.defeated,
         hidden: request.hidden,
         public: request.public,
+        group: request.group,
     };
     let command = move |encounter: &mut Encounter| {
         Ok((update_combatant(encounter, &combatant_id, patch)?, combatant_id))

@@ -1,6 +1,6 @@
 //! `POST /v1/encounters/{id}/combatants/from-creature`: combatants added from a library creature.
 
-use super::creatures::{ruleset_of_creature, stats_of_creature};
+use super::creatures::{name_check, ruleset_of_creature, stats_of_creature};
 use super::responses::{AuthErrors, IdempotencyHeader, IfMatchHeader, MutationErrors};
 use crate::app::{AppState, mutate, new_id, ruleset_of};
 use crate::auth::Caller;
@@ -14,7 +14,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use skirmish_db::{Creature, Mutation, StoredResponse};
 use skirmish_domain::encounter::{
-    CombatantId, Encounter, Flags, MAX_CREATURE_COUNT, NewCombatant, add_from_creature, numbered_names,
+    CombatantId, Encounter, Flags, MAX_CREATURE_COUNT, NewCombatant, add_from_creature, join_group,
+    numbered_names,
 };
 use skirmish_domain::rulesets::{RulesetId, StatBlock};
 
@@ -45,11 +46,24 @@ pub async fn add(
     if request.instances.len() > count {
         return Err(ApiError::invalid("instances", format!("at most `count` ({count}) entries")));
     }
+    if let Some(group) = &request.group {
+        name_check("group", group)?;
+    }
+    for (index, instance) in request.instances.iter().enumerate() {
+        if let Some(group) = &instance.group {
+            name_check(&format!("instances[{index}].group"), group)?;
+        }
+    }
     let ruleset = ruleset_of(&state, &caller, &id).await?;
     let creature = creature_for(&state, &caller, &request.creature_id, ruleset).await?;
     let instances = instances(&creature, ruleset, &request, count)?;
     let (creature_id, base) = (creature.id, creature.name);
     let ids: Vec<CombatantId> = instances.iter().map(|instance| instance.id.clone()).collect();
+    let groups: Vec<Option<String>> = (0..count)
+        .map(|index| {
+            request.instances.get(index).and_then(|i| i.group.clone()).or_else(|| request.group.clone())
+        })
+        .collect();
     let named: Vec<bool> =
         (0..count).map(|index| request.instances.get(index).is_some_and(|i| i.name.is_some())).collect();
     let command = move |encounter: &mut Encounter| {
@@ -61,7 +75,11 @@ pub async fn add(
                 instance.name = numbered.next().unwrap_or_default();
             }
         }
-        Ok((add_from_creature(encounter, &creature_id, instances)?, ids))
+        let events = add_from_creature(encounter, &creature_id, instances)?;
+        for (id, group) in ids.iter().zip(groups) {
+            join_group(encounter, id, "group", group)?;
+        }
+        Ok((events, ids))
     };
     mutate(&state, &caller, id, if_match, command, render).await
 }

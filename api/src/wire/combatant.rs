@@ -30,6 +30,10 @@ pub struct AddCombatantRequest {
     /// A viewer link sees its stat block and state (hidden from viewers otherwise).
     #[serde(default)]
     pub public: bool,
+    /// A named group (1 to 100 characters) whose members share one initiative and act one after
+    /// another in join order (see docs/groups.md).
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
+    pub group: Option<String>,
 }
 
 /// Fields to change; absent fields stay as they are.
@@ -48,6 +52,10 @@ pub struct PatchCombatantRequest {
     pub defeated: Option<bool>,
     pub hidden: Option<bool>,
     pub public: Option<bool>,
+    /// Joins (or moves to) this group; `null` leaves its group. Its initiative stays as it is.
+    #[schema(value_type = Option<String>, min_length = 1, max_length = 100, pattern = r"\S")]
+    #[serde(default, deserialize_with = "super::lenient::nullable")]
+    pub group: Option<Option<String>>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -89,6 +97,8 @@ pub struct CombatantResponse {
     /// The library creature it was added from (`crt_…`), if any; it may have been changed or
     /// deleted since.
     pub creature_id: Option<String>,
+    /// The group it shares initiative with, if any.
+    pub group: Option<String>,
 }
 
 impl CombatantResponse {
@@ -114,6 +124,7 @@ impl CombatantResponse {
             state: StateJson(combatant.state.clone()),
             status: status_of(encounter, combatant),
             creature_id: combatant.creature_id.clone(),
+            group: combatant.group.clone(),
         }
     }
 }

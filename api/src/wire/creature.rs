@@ -137,6 +137,10 @@ pub struct AddFromCreatureRequest {
     pub hidden: Option<bool>,
     /// Shown in full to viewer links (default: the creature's `public`).
     pub public: Option<bool>,
+    /// A group for all of them (1 to 100 characters): they share one initiative and act one
+    /// after another (see docs/groups.md). Default: none.
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
+    pub group: Option<String>,
     /// Overrides for single instances, in order: the first applies to the first added, and so
     /// on; at most `count` entries.
     #[serde(default)]
@@ -160,6 +164,9 @@ pub struct CreatureInstance {
     pub surprised: Option<bool>,
     pub hidden: Option<bool>,
     pub public: Option<bool>,
+    /// Its group instead of the request's.
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
+    pub group: Option<String>,
 }
 
 /// The combatants a change added, with the encounter's new version.

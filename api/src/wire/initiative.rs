@@ -65,7 +65,8 @@ pub struct InitiativeResponse {
     pub unused_rolls: Vec<u32>,
     /// The combatants whose initiative was rolled in this request, in join order: everyone the
     /// request did not give a `fixed` value (with `combatant_ids`, only those listed). Their dice
-    /// are in `dice`, each with its purpose (`initiative: <name>`).
+    /// are in `dice`, each with its purpose (`initiative: <name>`); a group's members take the
+    /// roll of its first member (their `initiative_set` events carry no dice).
     pub rolled: Vec<String>,
     pub turn_order: Vec<TurnSlotResponse>,
     pub events: Vec<EventNotice>,

@@ -30,6 +30,8 @@ pub struct TemplateCombatant {
     pub public: bool,
     /// The library creature it came from, if any.
     pub creature_id: Option<String>,
+    /// The group it shares initiative with, if any.
+    pub group: Option<String>,
 }
 
 /// A saved setup: what `POST /v1/templates/{template_id}/encounters` starts.
@@ -37,9 +39,9 @@ pub struct TemplateCombatant {
 #[schema(example = json!({"id": "tpl_7c1d", "name": "Starport ambush", "ruleset": "cepheus-engine",
     "encounter_name": "Ambush at the starport", "options": {}, "combatants": [
         {"name": "Hicks", "side": "marines", "stats": {"str": 7, "dex": 7, "end": 8, "int": 8, "edu": 8, "soc": 7},
-         "surprised": false, "hidden": false, "public": true, "creature_id": null},
+         "surprised": false, "hidden": false, "public": true, "creature_id": null, "group": null},
         {"name": "Drone 1", "side": "hostiles", "stats": {"str": 9, "dex": 4, "end": 9, "int": 2, "edu": 0, "soc": 0},
-         "surprised": false, "hidden": true, "public": false, "creature_id": "crt_5b2e"}],
+         "surprised": false, "hidden": true, "public": false, "creature_id": "crt_5b2e", "group": "Drones"}],
     "created_at": "2026-12-07T20:00:00.000Z"}))]
 pub struct TemplateResponse {
     /// `tpl_…`.
@@ -70,6 +72,7 @@ impl From<Template> for TemplateResponse {
                 hidden: c.flags.hidden,
                 public: c.flags.public,
                 creature_id: c.creature_id,
+                group: c.group,
             })
             .collect();
         Self {
