@@ -234,12 +234,13 @@ def reinforcements(api: Api, encounter: str, drone: CepheusEngineStats) -> None:
     check(creature.stats.dex == 4, "the creature keeps its typed stat block")
     library = ok(list_creatures.sync(client=api, ruleset=RulesetId.CEPHEUS_ENGINE, name_prefix="dro"), "list")
     check(any(kept.id == creature.id for kept in library.items), "the library lists it")
-    add = AddFromCreatureRequest(creature_id=creature.id, count=2)
+    add = AddFromCreatureRequest(creature_id=creature.id, count=2, group="Drones")
     added = ok(add_combatants_from_creature.sync(encounter, client=api, body=add), "add from creature")
     # "Drone" (added by hand) carries no number: the first numbered one is "Drone 1".
     names = ", ".join(combatant.name for combatant in added.combatants)
     check(names == "Drone 1, Drone 2", f"numbered reinforcements, not {names}")
     check(all(combatant.creature_id == creature.id for combatant in added.combatants), "each keeps the creature")
+    check(all(combatant.group == "Drones" for combatant in added.combatants), "both join the group Drones")
     print(f"  reinforcements from the library: {names} (version {added.version})")
     delete_creature.sync_detailed(creature.id, client=api)
     # Keep the setup as a template and start a fresh encounter from it in one request.

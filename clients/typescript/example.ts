@@ -141,12 +141,13 @@ async function reinforcements(id: string): Promise<void> {
   const { data: library } = await listCreatures({ query: { ruleset: 'cepheus-engine', name_prefix: 'dro' }, throwOnError: true });
   check(library.items.some((kept) => kept.id === creature.id), 'the library lists it');
   const { data: added } = await addCombatantsFromCreature({ path: { id }, throwOnError: true, body: {
-    creature_id: creature.id, count: 2, instances: [{ stats: { dex: 6 } }],
+    creature_id: creature.id, count: 2, group: 'Drones', instances: [{ stats: { dex: 6 } }],
   } });
   // "Drone" (added by hand) carries no number: the first numbered one is "Drone 1".
   const names = added.combatants.map((combatant) => combatant.name).join(', ');
   check(names === 'Drone 1, Drone 2', `numbered reinforcements, not ${names}`);
   check(added.combatants.every((combatant) => combatant.creature_id === creature.id), 'each keeps the creature');
+  check(added.combatants.every((combatant) => combatant.group === 'Drones'), 'both join the group Drones');
   console.log(`  reinforcements from the library: ${names} (version ${added.version})`);
   await deleteCreature({ path: { creature_id: creature.id }, throwOnError: true });
   // Keep the setup as a template and start a fresh encounter from it in one request.

@@ -28,7 +28,7 @@ async fn an_added_combatant_is_returned_with_the_new_version() {
         json!({
             "id": id, "ruleset": "cepheus-engine", "name": "Vasquez", "side": "marines", "stats": cepheus(10), "initiative": null,
             "surprised": true, "defeated": false, "hidden": false, "public": false, "acted_this_round": false,
-            "delaying": false, "creature_id": null
+            "delaying": false, "creature_id": null, "group": null
         })
     );
     let events = reply.body["events"].as_array().unwrap();

@@ -36,6 +36,7 @@ mod errors;
 mod events;
 mod full_encounter;
 mod group_commit;
+mod groups;
 mod hardening;
 mod hardening_acting;
 mod hardening_connections;

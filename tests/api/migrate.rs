@@ -23,7 +23,7 @@ fn migrate_creates_a_sqlite_file_and_then_has_nothing_to_do() {
     let second = migrate(&url);
 
     assert!(first.contains("applied 20261121000001, 20261121000002"), "{first}");
-    assert!(first.trim_end().ends_with("20261207000011, 20261207000012"), "{first}");
+    assert!(first.trim_end().ends_with("20261207000012, 20261208000013"), "{first}");
     assert_eq!(second.trim_end(), format!("{url}: no pending migrations"));
 }
 
@@ -38,7 +38,10 @@ fn migrate_builds_the_schema_in_an_empty_postgresql_database() {
 
     assert_eq!(
         first.trim_end(),
-        format!("{}: applied 20261128000001, 20261207000002, 20261207000003, 20261207000004", empty.url)
+        format!(
+            "{}: applied 20261128000001, 20261207000002, 20261207000003, 20261207000004, 20261208000005",
+            empty.url
+        )
     );
     assert_eq!(second.trim_end(), format!("{}: no pending migrations", empty.url));
 }

@@ -47,7 +47,7 @@ async fn a_template_keeps_the_setup_and_starts_a_fresh_encounter_in_one_request(
     assert_eq!(
         body["combatants"][0],
         json!({"name": "Vasquez", "side": "marines", "stats": cepheus(8), "surprised": true, "hidden": false,
-            "public": true, "creature_id": null}),
+            "public": true, "creature_id": null, "group": null}),
         "as set up: no defeat, no initiative, no state"
     );
     assert_eq!(

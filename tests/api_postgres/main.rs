@@ -69,6 +69,8 @@ mod events;
 mod full_encounter;
 #[path = "../api/group_commit.rs"]
 mod group_commit;
+#[path = "../api/groups.rs"]
+mod groups;
 #[path = "../api/hardening.rs"]
 mod hardening;
 #[path = "../api/hardening_acting.rs"]
