@@ -25,7 +25,7 @@ async fn goblin_fight(app: &TestApp) -> (String, String, Value) {
     add(app, &encounter, json!({"name": "Sergeant", "side": "guard", "stats": adeva(42)})).await;
     let goblins =
         from_creature(app, &encounter, json!({"creature_id": goblin, "count": 3, "group": "Goblins"})).await;
-    assert!(goblins["combatants"].as_array().unwrap().iter().all(|c| c["group"] == json!("Goblins")));
+    assert_eq!(pluck(&goblins["combatants"], "group"), vec![json!("Goblins"); 3]);
     add(app, &encounter, json!({"name": "Heretic", "side": "cult", "stats": adeva(20)})).await;
     let rolled = app.roll_initiative(&encounter, json!({"rolls": [2, 6, 7]})).await;
     (encounter, goblin, rolled)
