@@ -240,6 +240,18 @@ async fn bad_creatures_and_adds_are_refused_naming_the_field_and_change_nothing(
     }
     let patch = app.patch_json(&format!("/v1/creatures/{goblin}"), &json!({"stats": {"str": -99}})).await;
     patch.assert_problem(422, Some("stats.str"), "a patch's stat block is the creature ruleset's");
+    for field in ["name", "hidden", "public"] {
+        let patch = app.patch_json(&format!("/v1/creatures/{goblin}"), &json!({field: null})).await;
+        patch.assert_problem(
+            400,
+            Some(field),
+            "null for a field that cannot be cleared (schemathesis ST201)",
+        );
+    }
+    for (cursor, status) in [("0", 422), ("e30", 422), ("a+b", 400)] {
+        let listed = app.get(&format!("/v1/creatures?cursor={cursor}")).await;
+        listed.assert_problem(status, Some("cursor"), &format!("cursor {cursor} (schemathesis ST202)"));
+    }
     assert_eq!(app.get("/v1/creatures").await.body["total"], json!(2), "no bad creature was kept");
 
     let encounter = app.create_encounter_id("cepheus-engine", "Ambush").await;

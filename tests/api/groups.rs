@@ -142,4 +142,6 @@ async fn bad_group_names_are_refused_naming_the_field_and_change_nothing() {
     let id = text(&add(&app, &encounter, json!({"name": "A", "side": "s", "stats": adeva(30)})).await["id"]);
     let patch = app.patch_json(&format!("{combatants}/{id}"), &json!({"group": "\t"})).await;
     patch.assert_problem(422, Some("group"), "a blank group by patch");
+    let nameless = app.patch_json(&format!("{combatants}/{id}"), &json!({"name": null})).await;
+    nameless.assert_problem(400, Some("name"), "a combatant's name cannot be cleared");
 }

@@ -14,7 +14,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use skirmish_db::{Creature, Mutation, StoredResponse};
 use skirmish_domain::encounter::{
-    CombatantId, Encounter, Flags, MAX_CREATURE_COUNT, NewCombatant, add_from_creature, join_group,
+    CombatantId, Encounter, Event, Flags, MAX_CREATURE_COUNT, NewCombatant, add_from_creature, join_group,
     numbered_names,
 };
 use skirmish_domain::rulesets::{RulesetId, StatBlock};
@@ -39,6 +39,17 @@ pub async fn add(
     ApiJson(request): ApiJson<AddFromCreatureRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
+    let count = checked(&request)?;
+    let ruleset = ruleset_of(&state, &caller, &id).await?;
+    let creature = creature_for(&state, &caller, &request.creature_id, ruleset).await?;
+    let plan = Plan::new(&creature, ruleset, &request, count)?;
+    let command = move |encounter: &mut Encounter| plan.apply(encounter);
+    mutate(&state, &caller, id, if_match, command, render).await
+}
+
+/// How many to add (1 to 50), once the request's bounds are checked: `instances` at most
+/// `count`, every group name 1 to 100 characters.
+fn checked(request: &AddFromCreatureRequest) -> Result<usize, ApiError> {
     let count = usize::try_from(request.count.unwrap_or(1)).unwrap_or(usize::MAX);
     if !(1..=MAX_CREATURE_COUNT).contains(&count) {
         return Err(ApiError::invalid("count", format!("must be 1 to {MAX_CREATURE_COUNT}")));
@@ -54,34 +65,57 @@ pub async fn add(
             name_check(&format!("instances[{index}].group"), group)?;
         }
     }
-    let ruleset = ruleset_of(&state, &caller, &id).await?;
-    let creature = creature_for(&state, &caller, &request.creature_id, ruleset).await?;
-    let instances = instances(&creature, ruleset, &request, count)?;
-    let (creature_id, base) = (creature.id, creature.name);
-    let ids: Vec<CombatantId> = instances.iter().map(|instance| instance.id.clone()).collect();
-    let groups: Vec<Option<String>> = (0..count)
-        .map(|index| {
-            request.instances.get(index).and_then(|i| i.group.clone()).or_else(|| request.group.clone())
+    Ok(count)
+}
+
+/// The combatants to add from the creature, ready but for the numbered names, which the change
+/// gives them (only it knows the names the encounter holds).
+struct Plan {
+    creature_id: String,
+    base: String,
+    instances: Vec<NewCombatant>,
+    /// Per instance: it has a name of its own (no number).
+    named: Vec<bool>,
+    groups: Vec<Option<String>>,
+}
+
+impl Plan {
+    fn new(
+        creature: &Creature,
+        ruleset: RulesetId,
+        request: &AddFromCreatureRequest,
+        count: usize,
+    ) -> Result<Self, ApiError> {
+        let own = |index: usize| request.instances.get(index);
+        Ok(Self {
+            creature_id: creature.id.clone(),
+            base: creature.name.clone(),
+            instances: instances(creature, ruleset, request, count)?,
+            named: (0..count).map(|index| own(index).is_some_and(|i| i.name.is_some())).collect(),
+            groups: (0..count)
+                .map(|index| own(index).and_then(|i| i.group.clone()).or_else(|| request.group.clone()))
+                .collect(),
         })
-        .collect();
-    let named: Vec<bool> =
-        (0..count).map(|index| request.instances.get(index).is_some_and(|i| i.name.is_some())).collect();
-    let command = move |encounter: &mut Encounter| {
-        let mut instances = instances;
-        let numbered = numbered_names(encounter, &base, named.iter().filter(|own| !**own).count());
-        let mut numbered = numbered.into_iter();
+    }
+
+    /// Names the unnamed instances after the creature, numbered past the encounter's numbers,
+    /// adds them all and puts each in its group.
+    fn apply(self, encounter: &mut Encounter) -> Result<(Vec<Event>, Vec<CombatantId>), ApiError> {
+        let Self { creature_id, base, mut instances, named, groups } = self;
+        let mut numbered =
+            numbered_names(encounter, &base, named.iter().filter(|own| !**own).count()).into_iter();
         for (instance, own) in instances.iter_mut().zip(&named) {
             if !own {
                 instance.name = numbered.next().unwrap_or_default();
             }
         }
+        let ids: Vec<CombatantId> = instances.iter().map(|instance| instance.id.clone()).collect();
         let events = add_from_creature(encounter, &creature_id, instances)?;
         for (id, group) in ids.iter().zip(groups) {
             join_group(encounter, id, "group", group)?;
         }
         Ok((events, ids))
-    };
-    mutate(&state, &caller, id, if_match, command, render).await
+    }
 }
 
 /// The caller's creature `id`, of the encounter's ruleset (422 naming `creature_id` otherwise:

@@ -42,8 +42,10 @@ pub struct AddCombatantRequest {
 #[schema(example = json!({"defeated": true}))]
 pub struct PatchCombatantRequest {
     #[schema(min_length = 1, max_length = 100, pattern = r"\S", nullable = false)]
+    #[serde(default, deserialize_with = "super::lenient::not_null")]
     pub name: Option<String>,
     #[schema(min_length = 1, max_length = 100, pattern = r"\S", nullable = false)]
+    #[serde(default, deserialize_with = "super::lenient::not_null")]
     pub side: Option<String>,
     /// A whole new stat block for the encounter's ruleset.
     #[schema(value_type = Option<Object>)]

@@ -46,6 +46,7 @@ pub struct CreateCreatureRequest {
 #[schema(example = json!({"notes": null, "stats": {"str": 6, "dex": 8, "end": 5, "int": 4, "edu": 2, "soc": 2}}))]
 pub struct PatchCreatureRequest {
     #[schema(min_length = 1, max_length = 100, pattern = r"\S", nullable = false)]
+    #[serde(default, deserialize_with = "super::lenient::not_null")]
     pub name: Option<String>,
     /// A whole new stat block for the creature's ruleset.
     #[schema(value_type = Option<Object>)]
@@ -57,8 +58,10 @@ pub struct PatchCreatureRequest {
     #[serde(default, deserialize_with = "super::lenient::nullable")]
     pub notes: Option<Option<String>>,
     #[schema(nullable = false)]
+    #[serde(default, deserialize_with = "super::lenient::not_null")]
     pub hidden: Option<bool>,
     #[schema(nullable = false)]
+    #[serde(default, deserialize_with = "super::lenient::not_null")]
     pub public: Option<bool>,
 }
 
@@ -90,8 +93,9 @@ pub struct CreatureListQuery {
     /// 1 to 100; default 20.
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
-    /// The `next_cursor` of the previous page (send the same filters with it). Opaque.
-    #[param(min_length = 1, max_length = 2048)]
+    /// The `next_cursor` of the previous page (send the same filters with it). Opaque
+    /// (URL-safe base64).
+    #[param(min_length = 1, max_length = 2048, pattern = "^[A-Za-z0-9_-]{1,2048}$")]
     pub cursor: Option<String>,
     /// Only creatures of this ruleset.
     pub ruleset: Option<RulesetId>,

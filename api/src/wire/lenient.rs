@@ -122,6 +122,14 @@ pub fn optional_wholes<'de, D: Deserializer<'de>, T: TryFrom<i128>>(
     deserializer.deserialize_option(Optional(PhantomData))
 }
 
+/// A field that may be absent (`None`, with `#[serde(default)]`) or a value, but not `null`
+/// (a 400 naming it, as the published schema says).
+pub fn not_null<'de, D: Deserializer<'de>, T: serde::Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
 /// A field that may be absent (`None`, with `#[serde(default)]`), `null` (`Some(None)`: clear
 /// it) or a value.
 pub fn nullable<'de, D: Deserializer<'de>, T: serde::Deserialize<'de>>(

@@ -123,20 +123,20 @@ fn cursor(position: &CreaturePosition) -> String {
     URL_SAFE_NO_PAD.encode(json)
 }
 
-/// The position a cursor names: 400 naming `cursor` when it is too long or not base64, 422 when
-/// it decodes to something no list hands out.
+/// The position a cursor names: 400 naming `cursor` when it breaks the published pattern (1 to
+/// 2048 URL-safe base64 characters), 422 when it keeps it but decodes to nothing a list hands out.
 fn position(cursor: &str) -> Result<CreaturePosition, ApiError> {
-    if cursor.is_empty() || cursor.len() > MAX_CREATURE_CURSOR_LEN {
-        return Err(ApiError::bad_request(
-            "cursor",
-            format!("must be 1 to {MAX_CREATURE_CURSOR_LEN} characters"),
-        ));
+    let on_pattern = (1..=MAX_CREATURE_CURSOR_LEN).contains(&cursor.len())
+        && cursor.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !on_pattern {
+        let detail = format!(
+            "must be 1 to {MAX_CREATURE_CURSOR_LEN} URL-safe base64 characters, as `next_cursor` gives"
+        );
+        return Err(ApiError::bad_request("cursor", detail));
     }
-    let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| {
-        ApiError::bad_request("cursor", "not a cursor: give `next_cursor` as the list gave it")
-    })?;
-    let (name_key, id): (String, String) = serde_json::from_slice(&bytes)
-        .map_err(|_| ApiError::invalid("cursor", "not a cursor this list handed out"))?;
+    let never_handed_out = || ApiError::invalid("cursor", "not a cursor this list handed out");
+    let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| never_handed_out())?;
+    let (name_key, id): (String, String) = serde_json::from_slice(&bytes).map_err(|_| never_handed_out())?;
     Ok(CreaturePosition { name_key, id })
 }
 
@@ -158,9 +158,13 @@ mod tests {
 
     #[test]
     fn anything_else_is_not_a_cursor() {
-        assert_eq!(position("not base64!").map_err(status), Err(400));
-        assert_eq!(position(&"A".repeat(2049)).map_err(status), Err(400));
-        // Base64 of something other than a position: 422.
-        assert_eq!(position("e30").map_err(status), Err(422));
+        // Off the published pattern: 400.
+        for text in ["not base64!", "", "a+b/", &"A".repeat(2049)] {
+            assert_eq!(position(text).map_err(status), Err(400), "{text:?}");
+        }
+        // On the pattern, but never handed out (not base64 of a position): 422.
+        for text in ["0", "e30", "AAAA"] {
+            assert_eq!(position(text).map_err(status), Err(422), "{text:?}");
+        }
     }
 }
