@@ -171,6 +171,10 @@ async fn bad_requests_are_refused_naming_the_field_and_a_retry_keeps_one_templat
         app.send(Method::POST, "/v1/templates", Some(&body), &headers).await.expect_status(201, "retry");
     assert_eq!((again.body.clone(), again.header("idempotent-replayed")), (first.body.clone(), Some("true")));
     assert_eq!(app.get("/v1/templates").await.body["items"].as_array().map(Vec::len), Some(1));
+    app.delete(&format!("/v1/templates/{}", text(&first.body["id"]))).await.expect_status(204, "delete");
+    let first =
+        app.send(Method::POST, "/v1/templates", Some(&body), &headers).await.expect_status(201, "anew");
+    assert_eq!(first.header("idempotent-replayed"), None, "a deleted template is kept anew, not replayed");
 
     let template = text(&first.body["id"]);
     let path = format!("/v1/templates/{template}/encounters");

@@ -5,7 +5,7 @@
 
 use super::Store;
 use super::clock::utc_now;
-use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
+use super::idempotency::{IdempotencyKey, Reply, StoredResponse, forget_replies_about, remember, replay};
 use crate::backend::DbConnection;
 use crate::error::{DbError, MutateError};
 use crate::schema::creatures;
@@ -131,7 +131,7 @@ impl Store {
             let created = one(tenant, &new.id).select(Creature::as_select()).get_result(conn)?;
             let response = render(&created).map_err(MutateError::Domain)?;
             if let Some(key) = key {
-                remember(conn, tenant, key, None, &response)?;
+                remember(conn, tenant, key, Some(&new.id), &response)?;
             }
             Ok(Reply { response, replayed: false })
         })
@@ -231,8 +231,12 @@ impl Store {
 
     /// Deletes the tenant's creature; false if there is none. Combatants added from it stay,
     /// naming it still.
+    /// A retried create of it (same `Idempotency-Key`) makes it anew.
     pub fn delete_creature(&self, tenant: &str, id: &str) -> Result<bool, DbError> {
-        let deleted = self.write(|conn| Ok::<_, DbError>(diesel::delete(one(tenant, id)).execute(conn)?))?;
+        let deleted = self.write(|conn| {
+            forget_replies_about(conn, tenant, id)?;
+            Ok::<_, DbError>(diesel::delete(one(tenant, id)).execute(conn)?)
+        })?;
         Ok(deleted > 0)
     }
 }

@@ -114,6 +114,19 @@ pub(crate) fn remember(
     Ok(())
 }
 
+/// Forgets the tenant's records whose reply made `resource` (an encounter, creature or template
+/// id, kept in the `encounter_id` column), once it is deleted: a retry must then make it again,
+/// not replay an answer naming something gone.
+pub(crate) fn forget_replies_about(
+    conn: &mut DbConnection,
+    tenant: &str,
+    resource: &str,
+) -> Result<(), DbError> {
+    diesel::delete(records::table.filter(records::tenant.eq(tenant).and(records::encounter_id.eq(resource))))
+        .execute(conn)?;
+    Ok(())
+}
+
 impl Store {
     /// Runs `compute` (a POST that stores no encounter state, e.g. a dice roll) so that a repeated
     /// idempotency key replays the first response. Without a key it simply computes.

@@ -4,7 +4,7 @@
 use super::Store;
 use super::clock::utc_now;
 use super::creatures::creature_name_key;
-use super::idempotency::{IdempotencyKey, Reply, StoredResponse, remember, replay};
+use super::idempotency::{IdempotencyKey, Reply, StoredResponse, forget_replies_about, remember, replay};
 use crate::error::{DbError, MutateError};
 use crate::schema::templates;
 use diesel::dsl::count_star;
@@ -151,7 +151,7 @@ impl Store {
                 .execute(conn)?;
             let response = render(template).map_err(MutateError::Domain)?;
             if let Some(key) = key {
-                remember(conn, tenant, key, None, &response)?;
+                remember(conn, tenant, key, Some(&template.id), &response)?;
             }
             Ok(Reply { response, replayed: false })
         })
@@ -181,10 +181,14 @@ impl Store {
         rows.into_iter().map(Template::try_from).collect()
     }
 
-    /// Deletes the tenant's template; false if there is none. Encounters started from it stay.
+    /// Deletes the tenant's template; false if there is none. Encounters started from it stay; a
+    /// retried keep of it (same `Idempotency-Key`) keeps it anew.
     pub fn delete_template(&self, tenant: &str, id: &str) -> Result<bool, DbError> {
         let target = templates::table.filter(templates::tenant.eq(tenant).and(templates::id.eq(id)));
-        let deleted = self.write(|conn| Ok::<_, DbError>(diesel::delete(target).execute(conn)?))?;
+        let deleted = self.write(|conn| {
+            forget_replies_about(conn, tenant, id)?;
+            Ok::<_, DbError>(diesel::delete(target).execute(conn)?)
+        })?;
         Ok(deleted > 0)
     }
 }
