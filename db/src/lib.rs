@@ -39,7 +39,9 @@ pub use store::{
     Creature, CreatureFilter, CreaturePage, CreaturePatch, CreaturePosition, MAX_CREATURES_PER_TENANT,
     NewCreature, creature_name_key,
 };
-pub use store::{MAX_TEMPLATES_PER_TENANT, PG_WRITERS_DEFAULT, PG_WRITERS_MAX, Template, template_time};
+pub use store::{
+    MAX_TEMPLATES_PER_TENANT, PG_WRITERS_DEFAULT, PG_WRITERS_MAX, Template, WithLog, template_time,
+};
 pub use store::{
     MAX_VIEWERS_PER_ENCOUNTER, NewViewer, ViewerCreated, ViewerGrant, ViewerInfo, viewer_token_digest,
 };

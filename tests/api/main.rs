@@ -34,6 +34,7 @@ mod encounter_library;
 mod encounters;
 mod errors;
 mod events;
+mod export;
 mod full_encounter;
 mod group_commit;
 mod groups;

@@ -65,6 +65,8 @@ mod encounters;
 mod errors;
 #[path = "../api/events.rs"]
 mod events;
+#[path = "../api/export.rs"]
+mod export;
 #[path = "../api/full_encounter.rs"]
 mod full_encounter;
 #[path = "../api/group_commit.rs"]

@@ -9,6 +9,7 @@ mod dice;
 mod effects;
 mod encounters;
 mod events;
+mod export;
 mod fallback;
 mod from_creature;
 mod health;
@@ -66,6 +67,7 @@ pub(crate) fn register(routes: &mut impl Register) {
     routes.add(effects::add);
     routes.add(effects::remove);
     routes.add(events::list);
+    routes.add(export::export);
     routes.add(stream::stream);
     routes.add(viewers::create);
     routes.add(viewers::list);

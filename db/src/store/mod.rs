@@ -49,7 +49,7 @@ pub use outbox::{
     MAX_LEASE_MS, MIN_LEASE_MS, PENDING,
 };
 pub use published::EventSink;
-pub use reads::Fresh;
+pub use reads::{Fresh, WithLog};
 pub use templates::{MAX_TEMPLATES_PER_TENANT, Template, template_time};
 pub use types::{Mutation, StoredEncounter, StoredEvent, now_ms};
 pub use undo::{UndoRefused, Undone};

@@ -54,6 +54,28 @@ impl Store {
         Some(conn.transaction(|conn| load(conn, tenant, id)))
     }
 
+    /// The tenant's encounter and its whole log, oldest first, read in one snapshot (for an
+    /// export: the log ends at the encounter's version). `None` if there is no such encounter;
+    /// [`WithLog::TooLong`] if its log holds more than `max_events` events.
+    pub fn encounter_with_log(
+        &self,
+        tenant: &str,
+        id: &EncounterId,
+        max_events: i64,
+    ) -> Result<Option<WithLog>, DbError> {
+        self.read()?.transaction(|conn| {
+            let Some(encounter) = load(conn, tenant, id)? else { return Ok(None) };
+            let logged = events::table.filter(events::encounter_id.eq(id.as_str()));
+            let held: i64 = logged.count().get_result(conn)?;
+            if held > max_events {
+                return Ok(Some(WithLog::TooLong(held)));
+            }
+            let rows: Vec<EventRow> = logged.order(events::seq).select(EventRow::as_select()).load(conn)?;
+            let events = rows.into_iter().map(stored_event).collect::<Result<Vec<_>, _>>()?;
+            Ok(Some(WithLog::Read(Box::new(encounter), events)))
+        })
+    }
+
     /// Events with `seq > after`, in order, at most `limit`. `None` if the tenant has no such
     /// encounter.
     pub fn events(
@@ -80,6 +102,14 @@ impl Store {
             rows.take(wanted).map(|row| stored_event(row?)).collect::<Result<Vec<_>, _>>().map(Some)
         })
     }
+}
+
+/// An encounter with its whole log, as read by [`Store::encounter_with_log`].
+#[derive(Debug)]
+pub enum WithLog {
+    Read(Box<StoredEncounter>, Vec<StoredEvent>),
+    /// The log holds this many events, more than asked for.
+    TooLong(i64),
 }
 
 /// An encounter as read by [`Store::get_if_changed`].
