@@ -13,8 +13,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, delete, patch, post, web};
 use skirmish_db::{Mutation, StoredResponse};
 use skirmish_domain::encounter::{
-    CombatantId, CombatantPatch, Encounter, Flags, NewCombatant, add_combatant, join_group, remove_combatant,
-    update_combatant,
+    CombatantId, CombatantPatch, Encounter, Flags, NewCombatant, Origin, add_combatant_from,
+    remove_combatant, update_combatant,
 };
 
 fn render_combatant(mutation: Mutation<CombatantId>, status: StatusCode) -> Result<StoredResponse, ApiError> {
@@ -61,12 +61,9 @@ pub async fn add(
             public: request.public,
         },
     };
-    let group = request.group;
-    let command = move |encounter: &mut Encounter| {
-        let events = add_combatant(encounter, new)?;
-        join_group(encounter, &combatant_id, "group", group)?;
-        Ok((events, combatant_id))
-    };
+    let origin = Origin { creature_id: None, group: request.group };
+    let command =
+        move |encounter: &mut Encounter| Ok((add_combatant_from(encounter, new, origin)?, combatant_id));
     let render = |mutation| render_combatant(mutation, StatusCode::CREATED);
     mutate(&state, &caller, id, if_match, command, render).await
 }

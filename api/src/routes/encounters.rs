@@ -11,7 +11,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header;
 use actix_web::{HttpResponse, delete, get, post, web};
 use skirmish_db::Mutation;
-use skirmish_domain::encounter::{Encounter, EncounterId, Event, MAX_NAME_LEN};
+use skirmish_domain::encounter::{Encounter, EncounterId, Event, validate_name};
 
 /// Lists the caller's encounters, newest first, a page at a time, filtered by status, ruleset,
 /// name and archived. Page with `cursor` (the `next_cursor` of the page before); `offset` still
@@ -43,13 +43,7 @@ pub async fn create(
     caller: Caller,
     ApiJson(request): ApiJson<CreateEncounterRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let length = request.name.chars().count();
-    if request.name.trim().is_empty() || length > MAX_NAME_LEN {
-        return Err(ApiError::invalid(
-            "name",
-            format!("must be 1 to {MAX_NAME_LEN} characters and not blank"),
-        ));
-    }
+    validate_name("name", &request.name)?;
     let mut encounter = Encounter::new(EncounterId(new_id("enc")), request.ruleset, request.name);
     if let Some(options) = request.options {
         encounter.options = options_from_json(encounter.ruleset, options)?;

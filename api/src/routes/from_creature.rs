@@ -14,8 +14,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use skirmish_db::{Creature, Mutation, StoredResponse};
 use skirmish_domain::encounter::{
-    CombatantId, Encounter, Event, Flags, MAX_CREATURE_COUNT, NewCombatant, add_from_creature, join_group,
-    numbered_names,
+    CombatantId, Encounter, Event, Flags, MAX_CREATURE_COUNT, NewCombatant, add_from_creature, numbered_names,
 };
 use skirmish_domain::rulesets::{RulesetId, StatBlock};
 
@@ -110,10 +109,7 @@ impl Plan {
             }
         }
         let ids: Vec<CombatantId> = instances.iter().map(|instance| instance.id.clone()).collect();
-        let events = add_from_creature(encounter, &creature_id, instances)?;
-        for (id, group) in ids.iter().zip(groups) {
-            join_group(encounter, id, "group", group)?;
-        }
+        let events = add_from_creature(encounter, &creature_id, instances.into_iter().zip(groups).collect())?;
         Ok((events, ids))
     }
 }

@@ -5,7 +5,8 @@
 
 use super::Store;
 use super::clock::utc_now;
-use super::idempotency::{IdempotencyKey, Reply, StoredResponse, forget_replies_about, remember, replay};
+use super::idempotency::{IdempotencyKey, Reply, StoredResponse, forget_replies_about};
+use super::library::like_literal;
 use crate::backend::DbConnection;
 use crate::error::{DbError, MutateError};
 use crate::schema::creatures;
@@ -101,10 +102,7 @@ impl Store {
         render: impl FnOnce(&Creature) -> Result<StoredResponse, E>,
     ) -> Result<Reply, MutateError<E>> {
         let now = utc_now();
-        self.write(|conn| {
-            if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                return Ok(reply);
-            }
+        let make = |conn: &mut DbConnection| {
             let held: i64 = creatures::table
                 .filter(creatures::tenant.eq(tenant))
                 .select(count_star())
@@ -129,12 +127,9 @@ impl Store {
                 ))
                 .execute(conn)?;
             let created = one(tenant, &new.id).select(Creature::as_select()).get_result(conn)?;
-            let response = render(&created).map_err(MutateError::Domain)?;
-            if let Some(key) = key {
-                remember(conn, tenant, key, Some(&new.id), &response)?;
-            }
-            Ok(Reply { response, replayed: false })
-        })
+            Ok((new.id.clone(), created))
+        };
+        self.make_once(tenant, key, make, render)
     }
 
     /// The tenant's creature with this id, if there is one.
@@ -264,17 +259,9 @@ fn matching<'a>(tenant: &'a str, filter: &'a CreatureFilter) -> creatures::Boxed
     query
 }
 
-/// `prefix%` of the lower-cased `prefix`, its `%`, `_` and `\` escaped with `\`.
+/// `prefix%` of the lower-cased `prefix`, matching it literally.
 fn prefix_pattern(prefix: &str) -> String {
-    let mut pattern = String::new();
-    for c in creature_name_key(prefix).chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            pattern.push('\\');
-        }
-        pattern.push(c);
-    }
-    pattern.push('%');
-    pattern
+    format!("{}%", like_literal(prefix))
 }
 
 #[cfg(test)]

@@ -128,6 +128,31 @@ pub(crate) fn forget_replies_about(
 }
 
 impl Store {
+    /// Makes something of the tenant's that is not an encounter (a creature, a template) in one
+    /// write transaction honouring `key` as every change does: a retry replays the first answer
+    /// and makes nothing. `make` stores it (or refuses) and answers its id and what `render`
+    /// answers from; the kept reply is tied to that id, so deleting it voids the replay (see
+    /// [`forget_replies_about`]).
+    pub(super) fn make_once<T, E>(
+        &self,
+        tenant: &str,
+        key: Option<&IdempotencyKey>,
+        make: impl FnOnce(&mut DbConnection) -> Result<(String, T), MutateError<E>>,
+        render: impl FnOnce(&T) -> Result<StoredResponse, E>,
+    ) -> Result<Reply, MutateError<E>> {
+        self.write(|conn| {
+            if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
+                return Ok(reply);
+            }
+            let (id, made) = make(conn)?;
+            let response = render(&made).map_err(MutateError::Domain)?;
+            if let Some(key) = key {
+                remember(conn, tenant, key, Some(&id), &response)?;
+            }
+            Ok(Reply { response, replayed: false })
+        })
+    }
+
     /// Runs `compute` (a POST that stores no encounter state, e.g. a dice roll) so that a repeated
     /// idempotency key replays the first response. Without a key it simply computes.
     pub fn idempotent<E>(

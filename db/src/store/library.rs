@@ -226,15 +226,20 @@ fn matching<'a>(tenant: &'a str, filter: &'a EncounterFilter) -> encounters::Box
     query
 }
 
-/// `%part%` of the lower-cased `part`, its `%`, `_` and `\` escaped with `\`.
+/// `%part%` of the lower-cased `part` (see [`like_literal`]).
 fn like_pattern(part: &str) -> String {
-    let mut pattern = String::from("%");
-    for c in part.to_lowercase().chars() {
+    format!("%{}%", like_literal(part))
+}
+
+/// The lower-cased `text` as a LIKE pattern matching itself: its `%`, `_` and `\` escaped with
+/// `\` (give the query `.escape('\\')`).
+pub(super) fn like_literal(text: &str) -> String {
+    let mut literal = String::with_capacity(text.len());
+    for c in text.to_lowercase().chars() {
         if matches!(c, '%' | '_' | '\\') {
-            pattern.push('\\');
+            literal.push('\\');
         }
-        pattern.push(c);
+        literal.push(c);
     }
-    pattern.push('%');
-    pattern
+    literal
 }

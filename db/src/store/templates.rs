@@ -4,7 +4,8 @@
 use super::Store;
 use super::clock::utc_now;
 use super::creatures::creature_name_key;
-use super::idempotency::{IdempotencyKey, Reply, StoredResponse, forget_replies_about, remember, replay};
+use super::idempotency::{IdempotencyKey, Reply, StoredResponse, forget_replies_about};
+use crate::backend::DbConnection;
 use crate::error::{DbError, MutateError};
 use crate::schema::templates;
 use diesel::dsl::count_star;
@@ -125,10 +126,7 @@ impl Store {
     ) -> Result<Reply, MutateError<E>> {
         let options = serde_json::to_string(&template.options).map_err(|e| corrupt("options", e))?;
         let combatants = combatants_json(&template.combatants)?;
-        self.write(|conn| {
-            if let Some(reply) = key.map(|key| replay(conn, tenant, key)).transpose()?.flatten() {
-                return Ok(reply);
-            }
+        let make = |conn: &mut DbConnection| {
             let held: i64 = templates::table
                 .filter(templates::tenant.eq(tenant))
                 .select(count_star())
@@ -149,12 +147,9 @@ impl Store {
                     templates::created_at.eq(&template.created_at),
                 ))
                 .execute(conn)?;
-            let response = render(template).map_err(MutateError::Domain)?;
-            if let Some(key) = key {
-                remember(conn, tenant, key, Some(&template.id), &response)?;
-            }
-            Ok(Reply { response, replayed: false })
-        })
+            Ok((template.id.clone(), template))
+        };
+        self.make_once(tenant, key, make, |template: &&Template| render(template))
     }
 
     /// The tenant's template with this id, if any.

@@ -105,21 +105,37 @@ fn apply_patch(combatant: &mut Combatant, patch: CombatantPatch) -> Vec<String> 
     changed
 }
 
-/// Puts the combatant `id` in the group `group` (checked as a name is; `field` names it in an
-/// error), as an add from a creature or a template does for each combatant it adds.
-pub fn join_group(
+/// What a combatant brings beyond its own fields: the library creature it came from and the
+/// group it shares initiative with.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Origin {
+    pub creature_id: Option<String>,
+    pub group: Option<String>,
+}
+
+/// Adds a combatant (checked as [`add_combatant`] checks it) with its origin: its
+/// `combatant_added` event names the creature; a group breaking the name bounds is refused
+/// naming `group`.
+pub fn add_combatant_from(
     encounter: &mut Encounter,
-    id: &CombatantId,
-    field: &str,
-    group: Option<String>,
-) -> Result<(), EncounterError> {
-    if let Some(group) = &group {
-        validate_name(field, group)?;
+    new: NewCombatant,
+    origin: Origin,
+) -> Result<Vec<Event>, EncounterError> {
+    let id = new.id.clone();
+    let mut events = add_combatant(encounter, new)?;
+    if let Some(group) = &origin.group {
+        validate_name("group", group)?;
     }
-    let combatant =
-        encounter.combatant_mut(id).ok_or_else(|| EncounterError::UnknownCombatant(id.clone()))?;
-    combatant.group = group;
-    Ok(())
+    for event in &mut events {
+        if let Event::CombatantAdded { creature_id, .. } = event {
+            creature_id.clone_from(&origin.creature_id);
+        }
+    }
+    if let Some(added) = encounter.combatant_mut(&id) {
+        added.creature_id = origin.creature_id;
+        added.group = origin.group;
+    }
+    Ok(events)
 }
 
 /// Removes a combatant and ends the effects that name it. Removing the combatant whose turn it

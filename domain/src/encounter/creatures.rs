@@ -1,7 +1,7 @@
 //! Combatants added from a library creature: several at once, named after the creature and
 //! numbered past the numbers the encounter already uses ("Goblin 1", "Goblin 2", …).
 
-use super::combatants::{NewCombatant, add_combatant};
+use super::combatants::{NewCombatant, Origin, add_combatant_from};
 use super::error::EncounterError;
 use super::events::Event;
 use super::model::{Encounter, MAX_COMBATANTS, MAX_NAME_LEN, validate_name};
@@ -30,13 +30,14 @@ fn number_after(name: &str, base: &str) -> Option<u64> {
     plain.then(|| digits.parse().ok()).flatten()
 }
 
-/// Adds `instances` (already named; see [`numbered_names`]) as combatants that came from the
-/// library creature `creature_id`, all or none: the encounter must have room for every one, and
-/// a name or side that breaks its bounds is refused naming `instances[i].name` or `.side`.
+/// Adds `instances` (already named; see [`numbered_names`]), each with its group, as combatants
+/// that came from the library creature `creature_id`, all or none: the encounter must have room
+/// for every one, and a name or side that breaks its bounds is refused naming `instances[i].name`
+/// or `.side`.
 pub fn add_from_creature(
     encounter: &mut Encounter,
     creature_id: &str,
-    instances: Vec<NewCombatant>,
+    instances: Vec<(NewCombatant, Option<String>)>,
 ) -> Result<Vec<Event>, EncounterError> {
     if instances.is_empty() || instances.len() > MAX_CREATURE_COUNT {
         return Err(EncounterError::invalid("count", format!("must be 1 to {MAX_CREATURE_COUNT}")));
@@ -49,7 +50,7 @@ pub fn add_from_creature(
         );
         return Err(EncounterError::invalid("count", message));
     }
-    for (index, instance) in instances.iter().enumerate() {
+    for (index, (instance, _)) in instances.iter().enumerate() {
         if instance.name.chars().count() > MAX_NAME_LEN {
             let message = format!(
                 "the numbered name {:?} is longer than {MAX_NAME_LEN} characters: name this instance",
@@ -61,17 +62,9 @@ pub fn add_from_creature(
         validate_name(&format!("instances[{index}].side"), &instance.side)?;
     }
     let mut events = Vec::with_capacity(instances.len());
-    for instance in instances {
-        let id = instance.id.clone();
-        for mut event in add_combatant(encounter, instance)? {
-            if let Event::CombatantAdded { creature_id: from, .. } = &mut event {
-                *from = Some(creature_id.to_owned());
-            }
-            events.push(event);
-        }
-        if let Some(added) = encounter.combatant_mut(&id) {
-            added.creature_id = Some(creature_id.to_owned());
-        }
+    for (instance, group) in instances {
+        let origin = Origin { creature_id: Some(creature_id.to_owned()), group };
+        events.extend(add_combatant_from(encounter, instance, origin)?);
     }
     Ok(events)
 }
@@ -80,7 +73,7 @@ pub fn add_from_creature(
 mod tests {
     use super::*;
     use crate::encounter::test_support::{cepheus, encounter};
-    use crate::encounter::{CombatantId, Flags};
+    use crate::encounter::{CombatantId, Flags, add_combatant};
     use crate::rulesets::RulesetId;
 
     fn goblin(id: &str, name: &str) -> NewCombatant {
@@ -109,7 +102,7 @@ mod tests {
     fn instances_keep_the_creature_and_name_it_in_their_events() {
         let mut encounter = encounter(RulesetId::CepheusEngine);
         let names = numbered_names(&encounter, "Goblin", 2);
-        let instances = vec![goblin("g1", &names[0]), goblin("g2", &names[1])];
+        let instances = vec![(goblin("g1", &names[0]), None), (goblin("g2", &names[1]), None)];
         let events = add_from_creature(&mut encounter, "crt_1", instances).unwrap();
         assert_eq!(events.len(), 2);
         assert!(matches!(&events[1], Event::CombatantAdded { name, creature_id: Some(from), .. }
@@ -124,7 +117,7 @@ mod tests {
         for index in 0..MAX_COMBATANTS - 1 {
             add_combatant(&mut encounter, goblin(&format!("x{index}"), "Extra")).unwrap();
         }
-        let instances = vec![goblin("g1", "Goblin 1"), goblin("g2", "Goblin 2")];
+        let instances = vec![(goblin("g1", "Goblin 1"), None), (goblin("g2", "Goblin 2"), None)];
         let refused = add_from_creature(&mut encounter, "crt_1", instances).unwrap_err();
         assert!(matches!(&refused, EncounterError::Invalid { field, .. } if field == "count"), "{refused:?}");
         assert_eq!(encounter.combatants.len(), MAX_COMBATANTS - 1);
@@ -133,7 +126,7 @@ mod tests {
     #[test]
     fn a_bad_instance_name_is_refused_by_its_index_before_any_is_added() {
         let mut encounter = encounter(RulesetId::CepheusEngine);
-        let instances = vec![goblin("g1", "Goblin 1"), goblin("g2", "  ")];
+        let instances = vec![(goblin("g1", "Goblin 1"), None), (goblin("g2", "  "), None)];
         let refused = add_from_creature(&mut encounter, "crt_1", instances).unwrap_err();
         assert!(
             matches!(&refused, EncounterError::Invalid { field, .. } if field == "instances[1].name"),

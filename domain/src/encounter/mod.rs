@@ -14,7 +14,8 @@ mod setup;
 
 pub use advance::{Advance, advance, advance_with};
 pub use combatants::{
-    CombatantPatch, NewCombatant, add_combatant, join_group, remove_combatant, update_combatant,
+    CombatantPatch, NewCombatant, Origin, add_combatant, add_combatant_from, remove_combatant,
+    update_combatant,
 };
 pub use creatures::{MAX_CREATURE_COUNT, add_from_creature, numbered_names};
 pub use effects::{Effect, Expiry, Moment, NewEffect, add_effect, remove_effect};
@@ -23,7 +24,7 @@ pub use events::Event;
 pub use initiative::{InitiativeRequest, break_ties, roll_initiative};
 pub use model::{
     Combatant, CombatantId, EffectId, Encounter, EncounterId, EncounterStatus, Flags, Initiative,
-    MAX_COMBATANTS, MAX_EFFECTS, MAX_NAME_LEN,
+    MAX_COMBATANTS, MAX_EFFECTS, MAX_NAME_LEN, validate_name,
 };
 pub use order::{TurnSlot, turn_order};
 pub use setup::{SetupCombatant, encounter_from_setup, setup_combatants};

@@ -156,7 +156,7 @@ impl Encounter {
 }
 
 /// Checks a display name: 1 to [`MAX_NAME_LEN`] characters, not only whitespace.
-pub(crate) fn validate_name(field: &str, name: &str) -> Result<(), super::EncounterError> {
+pub fn validate_name(field: &str, name: &str) -> Result<(), super::EncounterError> {
     let length = name.chars().count();
     if name.trim().is_empty() || length > MAX_NAME_LEN {
         let message = format!("must be 1 to {MAX_NAME_LEN} characters and not blank (got {length})");

@@ -70,21 +70,15 @@ pub(crate) struct Ranked<'e> {
 /// not at every comparison (the tie keys are a fresh `Vec` each time).
 pub(crate) fn ranked_units(encounter: &Encounter) -> Vec<Ranked<'_>> {
     let mut heads: BTreeMap<(&str, i32), (usize, &Combatant)> = BTreeMap::new();
-    let mut keyed: Vec<(usize, &Combatant, &Combatant)> = Vec::with_capacity(encounter.combatants.len());
+    let mut keyed: Vec<(usize, Ranked)> = Vec::with_capacity(encounter.combatants.len());
     for (index, combatant) in encounter.combatants.iter().enumerate() {
         let Some(initiative) = &combatant.initiative else { continue };
         let (head_index, head) = match &combatant.group {
             Some(group) => *heads.entry((group.as_str(), initiative.score)).or_insert((index, combatant)),
             None => (index, combatant),
         };
-        keyed.push((head_index, combatant, head));
+        keyed.push((head_index, Ranked { combatant, standing: standing(head), head }));
     }
-    let mut keyed: Vec<(usize, Ranked)> = keyed
-        .into_iter()
-        .map(|(head_index, combatant, head)| {
-            (head_index, Ranked { combatant, standing: standing(head), head })
-        })
-        .collect();
     keyed.sort_by(|(a_head, a), (b_head, b)| {
         compare(&b.standing, b.head, &a.standing, a.head).then_with(|| a_head.cmp(b_head))
     });

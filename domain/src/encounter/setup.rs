@@ -1,7 +1,7 @@
 //! An encounter's setup, as a template keeps it: its name, ruleset, options and combatants with
 //! their flags and groups, and not how the fight went (initiative, turns, state, effects, damage).
 
-use super::combatants::{NewCombatant, add_combatant};
+use super::combatants::{NewCombatant, Origin, add_combatant_from};
 use super::error::EncounterError;
 use super::events::Event;
 use super::model::{CombatantId, Encounter, EncounterId, Flags};
@@ -53,24 +53,15 @@ pub fn encounter_from_setup(
     let mut events =
         vec![Event::EncounterCreated { name: encounter.name.clone(), ruleset: ruleset.to_string() }];
     for combatant in combatants {
-        let id = new_id();
         let new = NewCombatant {
-            id: id.clone(),
+            id: new_id(),
             name: combatant.name,
             side: combatant.side,
             stats: combatant.stats,
             flags: combatant.flags,
         };
-        for mut event in add_combatant(&mut encounter, new)? {
-            if let Event::CombatantAdded { creature_id, .. } = &mut event {
-                creature_id.clone_from(&combatant.creature_id);
-            }
-            events.push(event);
-        }
-        if let Some(added) = encounter.combatant_mut(&id) {
-            added.creature_id = combatant.creature_id;
-            added.group = combatant.group;
-        }
+        let origin = Origin { creature_id: combatant.creature_id, group: combatant.group };
+        events.extend(add_combatant_from(&mut encounter, new, origin)?);
     }
     Ok((encounter, events))
 }

@@ -9,7 +9,8 @@ use crate::rulesets::RulesetId;
 
 fn grouped(encounter: &mut Encounter, name: &str, stats: crate::rulesets::StatBlock, group: &str) {
     add(encounter, name, stats);
-    join_group(encounter, &id(name), "group", Some(group.into())).unwrap();
+    let patch = CombatantPatch { group: Some(Some(group.into())), ..Default::default() };
+    update_combatant(encounter, &id(name), patch).unwrap();
 }
 
 #[test]

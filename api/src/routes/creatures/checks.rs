@@ -9,23 +9,16 @@ use crate::wire::{
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use skirmish_db::{Creature, CreatureFilter, CreaturePage, CreaturePosition};
-use skirmish_domain::encounter::MAX_NAME_LEN;
+use skirmish_domain::encounter::{MAX_NAME_LEN, validate_name};
 use skirmish_domain::rulesets::{RulesetId, StatBlock};
 
 /// Default and largest page of the creature list.
 const DEFAULT_PAGE: i64 = 20;
 const MAX_PAGE: i64 = 100;
 
-/// A name or side: 1 to 100 characters, not only whitespace (422 naming `field`).
+/// A name, side or group: the domain's bounds for a display name (422 naming `field`).
 pub fn name(field: &str, text: &str) -> Result<(), ApiError> {
-    let length = text.chars().count();
-    if text.trim().is_empty() || length > MAX_NAME_LEN {
-        return Err(ApiError::invalid(
-            field,
-            format!("must be 1 to {MAX_NAME_LEN} characters and not blank"),
-        ));
-    }
-    Ok(())
+    Ok(validate_name(field, text)?)
 }
 
 /// Notes: at most 2000 characters.
